@@ -1,0 +1,134 @@
+//! `ppl-filter`: parses the command line and hands each mode to the library.
+//! Exit codes: 0 success, 1 some inputs damaged/empty/binary, 2 an error (see `--help`).
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, PerplexityArgs, TrainArgs};
+use ppl_filter::classify::Policy;
+use ppl_filter::html::HtmlSettings;
+use ppl_filter::io::Input;
+use ppl_filter::lm::train::{Progress, TrainOptions};
+use ppl_filter::lm::{self, model::LanguageModel};
+use ppl_filter::output::{OutputFormat, OutputMode};
+use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
+
+fn main() -> ExitCode {
+    let args = FilterArgs::parse();
+    let result = match (args.generate, args.command) {
+        (Some(what), _) => generate(what),
+        (None, Some(Command::Train(train_args))) => train(train_args),
+        (None, Some(Command::Perplexity(perplexity_args))) => perplexity(perplexity_args),
+        (None, None) => clean(args.clean),
+    };
+    result.unwrap_or_else(|message| {
+        eprintln!("ppl-filter: {message}");
+        ExitCode::from(2)
+    })
+}
+
+/// The main job: clean every input and write the kept text to standard output.
+fn clean(args: CleanArgs) -> Result<ExitCode, String> {
+    let model = load_model(args.model.as_deref())?;
+    let encoding = match &args.encoding {
+        Some(label) => Some(
+            ppl_filter::decode::encoding_for_label(label).ok_or_else(|| format!("unknown encoding '{label}'"))?,
+        ),
+        None => None,
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = Options {
+        input_format: match args.input {
+            InputKind::Html => InputFormat::Html,
+            InputKind::Text => InputFormat::Text,
+        },
+        encoding,
+        html: HtmlSettings {
+            max_block_bytes: args.max_block_bytes.max(1),
+            max_parser_memory: args.max_parser_memory,
+            keep_title: args.title,
+        },
+        policy: Policy { max_perplexity: args.threshold, max_link_density: args.max_link_density },
+        mode: if args.scores {
+            OutputMode::Scores
+        } else if args.mark {
+            OutputMode::Mark
+        } else {
+            OutputMode::Clean
+        },
+        format: match args.format {
+            FormatKind::Plain => OutputFormat::Plain,
+            FormatKind::Cleaneval => OutputFormat::CleanEval,
+        },
+        separator: if args.null { b"\0".to_vec() } else { b"\n".to_vec() },
+        threads: threads.max(1),
+        ..Options::default()
+    };
+    let inputs: Vec<Input> = if args.files.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        args.files.iter().map(|f| Input::from_arg(f)).collect()
+    };
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let report = |problem: &Problem| eprintln!("ppl-filter: {}: {}", problem.input, problem.message);
+    let summary = pipeline::run(&inputs, model, &options, &mut out, &report)
+        .map_err(|e| format!("cannot write output: {e}"))?;
+    Ok(if summary.errors > 0 {
+        ExitCode::from(2)
+    } else if summary.warnings > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `ppl-filter train`: build a model file from plain text.
+fn train(args: TrainArgs) -> Result<ExitCode, String> {
+    let options = TrainOptions {
+        order: usize::from(args.order),
+        min_count: args.min_count,
+        min_unigram_count: args.min_unigram_count,
+        max_ngrams_in_memory: args.max_ngrams_in_memory,
+        credit: args.credit.unwrap_or_default(),
+        ..TrainOptions::default()
+    };
+    let trained = lm::train::train(&args.corpus, &options, Progress::Stderr).map_err(|e| e.to_string())?;
+    std::fs::write(&args.output, &trained.bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    eprintln!("ppl-filter: wrote {}: {}", args.output.display(), trained.stats);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ppl-filter perplexity`: print each sentence's perplexity, PyPlexity-style.
+fn perplexity(args: PerplexityArgs) -> Result<ExitCode, String> {
+    let model = load_model(args.model.as_deref())?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut print = |sentence: &str| writeln!(out, "{:.1}\t{sentence}", model.perplexity(sentence));
+    let result = if args.sentences.is_empty() {
+        io::stdin().lines().try_for_each(|line| print(&line?))
+    } else {
+        args.sentences.iter().try_for_each(|s| print(s))
+    };
+    match result.and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write output: {e}")),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `--generate`: the man page or a completion script.
+fn generate(what: ppl_filter::cli::Generate) -> Result<ExitCode, String> {
+    ppl_filter::cli::generate(what, ppl_filter::cli::filter::command(), &mut io::stdout())
+        .map_err(|e| format!("cannot write output: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The embedded model, or the one at `path`.
+fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
+    match path {
+        None => Ok(lm::model::embedded()),
+        Some(path) => LanguageModel::open(path)
+            .map(|model| &*Box::leak(Box::new(model)))
+            .map_err(|e| format!("{}: {e}", path.display())),
+    }
+}

@@ -1,0 +1,174 @@
+//! The flags of `ppl-filter`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::classify::{DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+
+const EXIT_CODES: &str = "\
+Exit status:
+  0  every input was cleaned
+  1  every input was read, but some were damaged, empty or binary (each named on stderr)
+  2  an input could not be read, the model is bad, or the command line is wrong
+
+A closed output (for example `| head`) ends the run quietly with status 0.";
+
+/// Turns raw web pages into their clean, well-formed text.
+///
+/// Reads HTML from standard input or each FILE (`-` is standard input; gzip is read
+/// transparently), cuts it into blocks at block-level elements, splits blocks into sentences,
+/// scores each sentence's perplexity under a word n-gram model of good English (embedded in the
+/// binary) and writes the sentences it keeps, one block per line. Documents are separated by
+/// an empty line.
+#[derive(Debug, Parser)]
+#[command(name = "ppl-filter", version, after_help = EXIT_CODES, args_conflicts_with_subcommands = true)]
+pub struct FilterArgs {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub clean: CleanArgs,
+
+    /// Print the man page or a shell completion script and exit.
+    #[arg(long, value_enum, hide = true)]
+    pub generate: Option<crate::cli::Generate>,
+}
+
+/// The subcommands; without one, ppl-filter cleans its inputs.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Train a word n-gram language model from plain text (or .gz) files.
+    Train(TrainArgs),
+    /// Print the perplexity of each SENTENCE (or of each line of standard input).
+    Perplexity(PerplexityArgs),
+}
+
+/// How inputs are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputKind {
+    /// HTML pages.
+    Html,
+    /// Plain text: one block per blank-line-separated paragraph.
+    Text,
+}
+
+/// How blocks are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatKind {
+    /// One block per line.
+    Plain,
+    /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
+    Cleaneval,
+}
+
+/// The cleaning flags.
+#[derive(Debug, Args)]
+pub struct CleanArgs {
+    /// Input files; `-` or none reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Language model file to use instead of the embedded English model.
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+
+    /// Drop sentences whose perplexity is above PPL.
+    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
+    pub threshold: f32,
+
+    /// Drop blocks whose share of link text is above this (1 keeps all).
+    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
+    pub max_link_density: f32,
+
+    /// Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>.
+    #[arg(long, conflicts_with = "scores")]
+    pub mark: bool,
+
+    /// Print `perplexity<TAB>sentence` for every sentence instead of the text.
+    #[arg(long)]
+    pub scores: bool,
+
+    /// Output layout.
+    #[arg(short, long, value_enum, default_value_t = FormatKind::Plain)]
+    pub format: FormatKind,
+
+    /// What the inputs hold.
+    #[arg(long, value_enum, default_value_t = InputKind::Html)]
+    pub input: InputKind,
+
+    /// Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252,
+    /// shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess).
+    #[arg(long, value_name = "LABEL")]
+    pub encoding: Option<String>,
+
+    /// Also write the page <title> as a heading block.
+    #[arg(long)]
+    pub title: bool,
+
+    /// Scoring threads (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Text of a block beyond this many bytes is dropped.
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
+    pub max_block_bytes: usize,
+
+    /// Memory the HTML parser may use for one tag; a larger tag ends its document.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub max_parser_memory: usize,
+
+    /// Separate documents with a NUL byte instead of an empty line.
+    #[arg(short = '0', long)]
+    pub null: bool,
+}
+
+/// `ppl-filter train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Text files (one paragraph or sentence per line), plain or .gz.
+    #[arg(value_name = "CORPUS", required = true)]
+    pub corpus: Vec<PathBuf>,
+
+    /// Where to write the model.
+    #[arg(short, long, value_name = "MODEL")]
+    pub output: PathBuf,
+
+    /// n-gram order: 2 (bigram) or 3 (trigram).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    pub order: u8,
+
+    /// Drop n-grams (of order 2 and up) seen fewer times than this.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub min_count: u32,
+
+    /// Leave words seen fewer times than this out of the vocabulary (scored as unknown).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_unigram_count: u32,
+
+    /// Most distinct n-grams per order held while counting; rarer ones are pruned beyond it,
+    /// which bounds memory on corpora larger than RAM.
+    #[arg(long, value_name = "N", default_value_t = 60_000_000)]
+    pub max_ngrams_in_memory: usize,
+
+    /// Credit or licence line of the training text, stored in the model header.
+    #[arg(long, value_name = "TEXT")]
+    pub credit: Option<String>,
+}
+
+/// `ppl-filter perplexity`.
+#[derive(Debug, Args)]
+pub struct PerplexityArgs {
+    /// Sentences to score; none reads one per line from standard input.
+    #[arg(value_name = "SENTENCE")]
+    pub sentences: Vec<String>,
+
+    /// Language model file to use instead of the embedded English model.
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+}
+
+/// The clap command, for man pages and completions.
+pub fn command() -> clap::Command {
+    <FilterArgs as clap::CommandFactory>::command()
+}

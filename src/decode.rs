@@ -1,0 +1,327 @@
+//! Bytes to UTF-8: picks a page's character encoding and transcodes the stream as it arrives.
+//!
+//! The encoding is chosen once per document, from the first [`SNIFF_BYTES`] bytes, in this order:
+//! an explicit override (`--encoding`), a byte-order mark, a `<meta charset>` (or `http-equiv`
+//! content) declaration, a statistical guess by chardetng, and windows-1252 as the last resort.
+//! The sniffing window is the only buffering this stage does; after it, bytes are transcoded
+//! chunk by chunk with encoding_rs, so memory never grows with the input.
+
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+
+/// How many bytes are buffered to choose the encoding before any text is passed on.
+pub const SNIFF_BYTES: usize = 16 * 1024;
+
+/// How far into a page a `<meta charset>` declaration is looked for.
+const META_SCAN_BYTES: usize = 4096;
+
+/// Where the chosen encoding came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncodingSource {
+    /// `--encoding` on the command line.
+    Override,
+    /// A byte-order mark.
+    Bom,
+    /// A `<meta>` declaration in the page.
+    Meta,
+    /// chardetng's guess from the bytes.
+    Sniffed,
+}
+
+/// What went wrong with a document's bytes.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The input looks like binary data, not text.
+    #[error("binary data, not text (skipped)")]
+    Binary,
+}
+
+/// Whether to look for `<meta charset>` (HTML) or not (plain text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Markup {
+    Html,
+    Text,
+}
+
+/// A streaming transcoder from a document's bytes to UTF-8.
+pub struct Utf8Decoder {
+    override_encoding: Option<&'static Encoding>,
+    markup: Markup,
+    sniff_buffer: Vec<u8>,
+    decoder: Option<Decoder>,
+    encoding: Option<(&'static Encoding, EncodingSource)>,
+    had_replacements: bool,
+    bytes_seen: u64,
+}
+
+impl Utf8Decoder {
+    /// A decoder for one document; `override_encoding` skips detection.
+    pub fn new(override_encoding: Option<&'static Encoding>, markup: Markup) -> Utf8Decoder {
+        Utf8Decoder {
+            override_encoding,
+            markup,
+            sniff_buffer: Vec::new(),
+            decoder: None,
+            encoding: None,
+            had_replacements: false,
+            bytes_seen: 0,
+        }
+    }
+
+    /// Feeds the next chunk of bytes, appending whatever text is ready to `out`.
+    pub fn push(&mut self, bytes: &[u8], out: &mut String) -> Result<(), DecodeError> {
+        self.bytes_seen += bytes.len() as u64;
+        if self.decoder.is_none() {
+            let room = SNIFF_BYTES - self.sniff_buffer.len();
+            let (head, rest) = bytes.split_at(room.min(bytes.len()));
+            self.sniff_buffer.extend_from_slice(head);
+            if self.sniff_buffer.len() < SNIFF_BYTES {
+                return Ok(());
+            }
+            self.start(out)?;
+            self.decode(rest, false, out);
+            return Ok(());
+        }
+        self.decode(bytes, false, out);
+        Ok(())
+    }
+
+    /// Ends the document, flushing what is buffered.
+    pub fn finish(&mut self, out: &mut String) -> Result<(), DecodeError> {
+        if self.decoder.is_none() {
+            self.start(out)?;
+        }
+        self.decode(&[], true, out);
+        Ok(())
+    }
+
+    /// The encoding in use and where it came from, once chosen.
+    pub fn encoding(&self) -> Option<(&'static Encoding, EncodingSource)> {
+        self.encoding
+    }
+
+    /// True when some bytes were invalid in the chosen encoding and replaced by U+FFFD.
+    pub fn had_replacements(&self) -> bool {
+        self.had_replacements
+    }
+
+    /// True when the encoding was declared (override, BOM or meta) rather than guessed.
+    pub fn encoding_declared(&self) -> bool {
+        matches!(self.encoding, Some((_, src)) if src != EncodingSource::Sniffed)
+    }
+
+    /// How many bytes were fed in so far.
+    pub fn bytes_seen(&self) -> u64 {
+        self.bytes_seen
+    }
+
+    /// Chooses the encoding from the sniff buffer and decodes the buffer.
+    fn start(&mut self, out: &mut String) -> Result<(), DecodeError> {
+        let buffer = std::mem::take(&mut self.sniff_buffer);
+        let (encoding, source, bom_len) = choose_encoding(&buffer, self.override_encoding, self.markup);
+        if source != EncodingSource::Bom && looks_binary(&buffer) {
+            return Err(DecodeError::Binary);
+        }
+        self.encoding = Some((encoding, source));
+        self.decoder = Some(encoding.new_decoder_without_bom_handling());
+        self.decode(&buffer[bom_len..], false, out);
+        Ok(())
+    }
+
+    fn decode(&mut self, mut bytes: &[u8], last: bool, out: &mut String) {
+        let Some(decoder) = self.decoder.as_mut() else { return };
+        loop {
+            let need = decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3 + 16);
+            out.reserve(need);
+            let (result, read, replaced) = decoder.decode_to_string(bytes, out, last);
+            self.had_replacements |= replaced;
+            bytes = &bytes[read..];
+            if result == CoderResult::InputEmpty {
+                break;
+            }
+        }
+    }
+}
+
+/// Picks the encoding for a document from its first bytes; returns the BOM length to skip too.
+pub fn choose_encoding(
+    head: &[u8],
+    override_encoding: Option<&'static Encoding>,
+    markup: Markup,
+) -> (&'static Encoding, EncodingSource, usize) {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(head) {
+        return (encoding, EncodingSource::Bom, bom_len);
+    }
+    if let Some(encoding) = override_encoding {
+        return (encoding, EncodingSource::Override, 0);
+    }
+    if markup == Markup::Html {
+        if let Some(encoding) = meta_charset(&head[..head.len().min(META_SCAN_BYTES)]) {
+            return (encoding, EncodingSource::Meta, 0);
+        }
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(head, true);
+    let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
+    // chardetng answers windows-1252 for pure ASCII too, which is the fallback we want anyway.
+    (if guess == UTF_8 || guess.is_ascii_compatible() { guess } else { WINDOWS_1252 }, EncodingSource::Sniffed, 0)
+}
+
+/// Finds a charset declared in a `<meta>` tag, as the HTML prescan does (simplified: the first
+/// `<meta` tag holding `charset=` wins). UTF-16 labels mean UTF-8 here, per the HTML standard.
+pub fn meta_charset(head: &[u8]) -> Option<&'static Encoding> {
+    let finder = memchr::memmem::Finder::new(b"<meta");
+    let lower: Vec<u8> = head.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(pos) = finder.find(&lower[from..]) {
+        let tag_start = from + pos;
+        let tag_end = memchr::memchr(b'>', &lower[tag_start..]).map_or(lower.len(), |e| tag_start + e);
+        let tag = &lower[tag_start..tag_end];
+        if let Some(c) = memchr::memmem::find(tag, b"charset") {
+            let mut rest = &tag[c + 7..];
+            rest = trim_start(rest);
+            if let Some(r) = rest.strip_prefix(b"=") {
+                let r = trim_start(r);
+                let r = r.strip_prefix(b"\"").or_else(|| r.strip_prefix(b"'")).unwrap_or(r);
+                let end = r
+                    .iter()
+                    .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>'))
+                    .unwrap_or(r.len());
+                if let Some(encoding) = Encoding::for_label(&r[..end]) {
+                    return Some(if encoding == encoding_rs::UTF_16LE
+                        || encoding == encoding_rs::UTF_16BE
+                    {
+                        UTF_8
+                    } else if encoding == encoding_rs::X_USER_DEFINED {
+                        WINDOWS_1252
+                    } else {
+                        encoding
+                    });
+                }
+            }
+        }
+        from = tag_end.max(tag_start + 1);
+        if from >= lower.len() {
+            break;
+        }
+    }
+    None
+}
+
+fn trim_start(mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if first.is_ascii_whitespace() {
+            s = rest;
+        } else {
+            break;
+        }
+    }
+    s
+}
+
+/// True when the bytes hold NULs or many other control bytes: a binary file, not a page.
+fn looks_binary(head: &[u8]) -> bool {
+    if head.is_empty() {
+        return false;
+    }
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    let nuls = memchr::memchr_iter(0, head).count();
+    nuls * 100 > head.len() || controls * 20 > head.len()
+}
+
+/// Looks up an encoding by its WHATWG label (`utf-8`, `latin1`, `shift_jis`, …).
+pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
+    Encoding::for_label(label.trim().as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode_all(bytes: &[u8], chunk: usize) -> (String, Utf8Decoder) {
+        let mut d = Utf8Decoder::new(None, Markup::Html);
+        let mut out = String::new();
+        for piece in bytes.chunks(chunk.max(1)) {
+            d.push(piece, &mut out).unwrap();
+        }
+        d.finish(&mut out).unwrap();
+        (out, d)
+    }
+
+    #[test]
+    fn bom_wins() {
+        let mut bytes = vec![0xEF, 0xBB, 0xBF];
+        bytes.extend_from_slice("<meta charset=latin1>caf\u{e9}".as_bytes());
+        let (text, d) = decode_all(&bytes, 3);
+        assert_eq!(text, "<meta charset=latin1>café");
+        assert_eq!(d.encoding().unwrap(), (UTF_8, EncodingSource::Bom));
+    }
+
+    #[test]
+    fn utf16_with_bom() {
+        let mut bytes = vec![0xFF, 0xFE];
+        for u in "<p>hé</p>".encode_utf16() {
+            bytes.extend_from_slice(&u.to_le_bytes());
+        }
+        let (text, _) = decode_all(&bytes, 5);
+        assert_eq!(text, "<p>hé</p>");
+    }
+
+    #[test]
+    fn meta_charset_is_honoured() {
+        let bytes = b"<html><head><meta http-equiv=Content-Type content=\"text/html; charset=windows-1251\"></head><p>\xcf\xf0\xe8\xe2\xe5\xf2</p>";
+        let (text, d) = decode_all(bytes, 7);
+        assert!(text.contains("Привет"), "{text}");
+        assert_eq!(d.encoding().unwrap().1, EncodingSource::Meta);
+    }
+
+    #[test]
+    fn meta_charset_variants() {
+        assert_eq!(meta_charset(b"<META CHARSET='UTF-8'>"), Some(UTF_8));
+        assert_eq!(meta_charset(b"<meta charset=\"utf-16\">"), Some(UTF_8));
+        assert_eq!(meta_charset(b"<meta name=x><meta charset = iso-8859-1 >"), Some(WINDOWS_1252));
+        assert_eq!(meta_charset(b"<meta charset=bogus>"), None);
+        assert_eq!(meta_charset(b"<p>charset=utf-8</p>"), None);
+    }
+
+    #[test]
+    fn sniffs_windows_1252_without_declaration() {
+        let (text, d) = decode_all(b"<p>Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.</p>", 4);
+        assert!(text.contains("Café crème"), "{text}");
+        assert_eq!(d.encoding().unwrap().1, EncodingSource::Sniffed);
+    }
+
+    #[test]
+    fn invalid_utf8_in_declared_utf8_is_replaced_and_reported() {
+        let (text, d) = decode_all(b"<meta charset=utf-8><p>bad \xff byte</p>", 2);
+        assert!(text.contains("bad \u{fffd} byte"));
+        assert!(d.had_replacements() && d.encoding_declared());
+    }
+
+    #[test]
+    fn binary_is_refused() {
+        let bytes: Vec<u8> = (0..4096u32).map(|i| (i * 7 % 256) as u8).collect();
+        let mut d = Utf8Decoder::new(None, Markup::Html);
+        let mut out = String::new();
+        d.push(&bytes, &mut out).unwrap();
+        assert_eq!(d.finish(&mut out), Err(DecodeError::Binary));
+    }
+
+    #[test]
+    fn chunking_does_not_change_text() {
+        let page = "<meta charset=utf-8><p>naïve — “quoted” 東京</p>".repeat(2000);
+        let (whole, _) = decode_all(page.as_bytes(), page.len());
+        for chunk in [1, 2, 3, 17, 4096, SNIFF_BYTES + 1] {
+            assert_eq!(decode_all(page.as_bytes(), chunk).0, whole, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn empty_input_is_empty_text() {
+        let (text, d) = decode_all(b"", 1);
+        assert!(text.is_empty());
+        assert_eq!(d.bytes_seen(), 0);
+    }
+}

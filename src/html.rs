@@ -1,0 +1,614 @@
+//! HTML to blocks: drives lol_html over a UTF-8 stream and cuts its text into [`Block`]s.
+//!
+//! lol_html never builds a tree, so this stage keeps a small, bounded stack of the block-level
+//! elements that are open and applies the HTML rules that close `p`, `li`, `td`, … implicitly.
+//! Text is cut into a new block at every block-level start or end tag, and at `br`, `hr` and
+//! each line of a `pre`. The text of `script`, `style`, `noscript`, `template`, `svg`, `math`,
+//! `select`, `iframe`, `object`, media elements, `textarea`, the page `title` (unless asked for)
+//! and comments is dropped. Entities are decoded per text node (lol_html leaves them as they are)
+//! and whitespace is collapsed. Memory is bounded by [`HtmlSettings`]: lol_html's own buffers,
+//! the longest block, and the stack depth; nothing here grows with the document.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lol_html::html_content::{Element, TextChunk, TextType};
+use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
+
+use crate::block::{Block, BlockKind};
+
+/// Limits and switches of the HTML stage.
+#[derive(Clone, Debug)]
+pub struct HtmlSettings {
+    /// Text of one block past this many bytes is dropped and the block marked `truncated`.
+    pub max_block_bytes: usize,
+    /// Hard cap on lol_html's own buffers (a tag or attribute longer than this ends the document).
+    pub max_parser_memory: usize,
+    /// Emit the page `<title>` as a heading block.
+    pub keep_title: bool,
+}
+
+impl Default for HtmlSettings {
+    fn default() -> HtmlSettings {
+        HtmlSettings { max_block_bytes: 64 * 1024, max_parser_memory: 8 * 1024 * 1024, keep_title: false }
+    }
+}
+
+/// An HTML parse that cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum HtmlError {
+    /// A single tag needed more memory than `max_parser_memory`.
+    #[error("a tag is larger than the parser memory limit ({0} bytes); the rest of the document was skipped")]
+    MemoryLimit(usize),
+    /// Anything else lol_html refused.
+    #[error("HTML parser error: {0}")]
+    Parser(String),
+}
+
+/// The most block elements kept open at once; deeper nesting is treated as flat.
+const MAX_STACK_DEPTH: usize = 256;
+
+/// Raw text of one text node held before its entities are decoded; longer nodes are decoded in pieces.
+const MAX_PENDING_RAW: usize = 16 * 1024;
+
+/// What a tag does to the text stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A block-level element: a boundary at its start and end, pushed on the stack.
+    Block,
+    /// A void element that only cuts the text (`br`, `hr`).
+    Break,
+    /// An element whose text is dropped.
+    Skip,
+    /// `<a>`: text inside counts as link text.
+    Link,
+    /// `<title>`.
+    Title,
+}
+
+/// Every tag this stage reacts to; all others are inline and transparent.
+const TAGS: &[(&str, Role)] = &[
+    ("p", Role::Block), ("div", Role::Block), ("li", Role::Block), ("ul", Role::Block),
+    ("ol", Role::Block), ("dl", Role::Block), ("dt", Role::Block), ("dd", Role::Block),
+    ("h1", Role::Block), ("h2", Role::Block), ("h3", Role::Block), ("h4", Role::Block),
+    ("h5", Role::Block), ("h6", Role::Block), ("table", Role::Block), ("caption", Role::Block),
+    ("thead", Role::Block), ("tbody", Role::Block), ("tfoot", Role::Block), ("tr", Role::Block),
+    ("td", Role::Block), ("th", Role::Block), ("pre", Role::Block), ("blockquote", Role::Block),
+    ("section", Role::Block), ("article", Role::Block), ("header", Role::Block),
+    ("footer", Role::Block), ("nav", Role::Block), ("aside", Role::Block), ("main", Role::Block),
+    ("form", Role::Block), ("fieldset", Role::Block), ("legend", Role::Block), ("label", Role::Block),
+    ("address", Role::Block), ("center", Role::Block), ("figure", Role::Block),
+    ("figcaption", Role::Block), ("details", Role::Block), ("summary", Role::Block),
+    ("dialog", Role::Block), ("menu", Role::Block), ("dir", Role::Block), ("hgroup", Role::Block),
+    ("body", Role::Block), ("html", Role::Block), ("frameset", Role::Block), ("option", Role::Block),
+    ("br", Role::Break), ("hr", Role::Break),
+    ("script", Role::Skip), ("style", Role::Skip), ("noscript", Role::Skip), ("template", Role::Skip),
+    ("svg", Role::Skip), ("math", Role::Skip), ("select", Role::Skip), ("iframe", Role::Skip),
+    ("object", Role::Skip), ("applet", Role::Skip), ("audio", Role::Skip), ("video", Role::Skip),
+    ("canvas", Role::Skip), ("datalist", Role::Skip), ("textarea", Role::Skip), ("noframes", Role::Skip),
+    ("a", Role::Link), ("title", Role::Title),
+];
+
+/// Index of a tag in [`TAGS`]; the stack holds these, not strings.
+type TagId = u8;
+
+fn tag_name(id: TagId) -> &'static str {
+    TAGS[id as usize].0
+}
+
+fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// Everything the lol_html handlers share while a document is parsed.
+struct State {
+    settings: HtmlSettings,
+    /// Open block elements, innermost last.
+    stack: Vec<TagId>,
+    skip_depth: u32,
+    link_depth: u32,
+    in_title: bool,
+    /// Raw (entity-encoded) text of the current text node not yet decoded.
+    pending_raw: String,
+    pending_in_link: bool,
+    /// The block being filled.
+    text: String,
+    link_bytes: usize,
+    truncated: bool,
+    pending_space: bool,
+    /// The kind fixed by the element the block's text started in.
+    next_index: u32,
+    /// Blocks finished and not yet taken by the caller.
+    done: Vec<Block>,
+}
+
+impl State {
+    fn new(settings: HtmlSettings) -> State {
+        State {
+            settings,
+            stack: Vec::new(),
+            skip_depth: 0,
+            link_depth: 0,
+            in_title: false,
+            pending_raw: String::new(),
+            pending_in_link: false,
+            text: String::new(),
+            link_bytes: 0,
+            truncated: false,
+            pending_space: false,
+            next_index: 0,
+            done: Vec::new(),
+        }
+    }
+
+    /// The kind of text written now, from the innermost element that decides it.
+    fn current_kind(&self) -> BlockKind {
+        for &id in self.stack.iter().rev() {
+            match tag_name(id) {
+                name if is_heading(name) => return BlockKind::Heading,
+                "li" | "dt" | "dd" => return BlockKind::ListItem,
+                "td" | "th" => return BlockKind::TableCell,
+                "pre" => return BlockKind::Preformatted,
+                "form" | "fieldset" | "legend" | "label" | "option" => return BlockKind::Form,
+                "p" | "blockquote" | "caption" | "figcaption" | "address" | "summary" => {
+                    return BlockKind::Paragraph
+                }
+                _ => {}
+            }
+        }
+        BlockKind::Paragraph
+    }
+
+    /// Ends the current block, if it holds any text.
+    fn flush_block(&mut self) {
+        self.decode_pending(true);
+        self.pending_space = false;
+        if self.text.is_empty() {
+            self.truncated = false;
+            return;
+        }
+        let kind = if self.in_title { BlockKind::Heading } else { self.current_kind() };
+        let block = Block {
+            index: self.next_index,
+            kind,
+            text: std::mem::take(&mut self.text),
+            link_bytes: std::mem::take(&mut self.link_bytes),
+            truncated: std::mem::take(&mut self.truncated),
+            sentences: Vec::new(),
+        };
+        self.next_index = self.next_index.saturating_add(1);
+        self.done.push(block);
+    }
+
+    /// Decodes the held raw text into the block; with `all == false` a possible entity at the end is kept back.
+    fn decode_pending(&mut self, all: bool) {
+        if self.pending_raw.is_empty() {
+            return;
+        }
+        let cut = if all {
+            self.pending_raw.len()
+        } else {
+            // An entity is at most 32 bytes long: keep back a trailing '&' run that may be unfinished.
+            let tail_start = self.pending_raw.len().saturating_sub(40);
+            match self.pending_raw[tail_start..].rfind('&') {
+                Some(amp) => tail_start + amp,
+                None => self.pending_raw.len(),
+            }
+        };
+        let cut = floor_char_boundary(&self.pending_raw, cut);
+        let raw = std::mem::take(&mut self.pending_raw);
+        let in_link = self.pending_in_link;
+        {
+            let decoded = htmlize::unescape(&raw[..cut]);
+            self.append_decoded(&decoded, in_link);
+        }
+        self.pending_raw.push_str(&raw[cut..]);
+    }
+
+    /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
+    fn append_decoded(&mut self, decoded: &str, in_link: bool) {
+        let preformatted = self.stack.iter().any(|&id| tag_name(id) == "pre");
+        let max = self.settings.max_block_bytes;
+        for (i, line) in decoded.split('\n').enumerate() {
+            if i > 0 {
+                if preformatted {
+                    self.flush_block_keep_pending();
+                } else {
+                    self.pending_space = true;
+                }
+            }
+            for (j, word) in line.split(char::is_whitespace).enumerate() {
+                if j > 0 {
+                    self.pending_space = true;
+                }
+                if word.is_empty() {
+                    continue;
+                }
+                if self.truncated {
+                    continue;
+                }
+                let space = usize::from(self.pending_space && !self.text.is_empty());
+                if self.text.len() + space + word.len() > max {
+                    self.truncated = true;
+                    continue;
+                }
+                if space == 1 {
+                    self.text.push(' ');
+                }
+                self.text.push_str(word);
+                if in_link {
+                    self.link_bytes += word.len() + space;
+                }
+                self.pending_space = false;
+            }
+        }
+    }
+
+    /// Like [`flush_block`] but from inside decoding, where the pending raw text is already taken.
+    fn flush_block_keep_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending_raw);
+        self.flush_block();
+        self.pending_raw = pending;
+    }
+
+    fn text_allowed(&self) -> bool {
+        self.skip_depth == 0
+    }
+
+    fn on_text(&mut self, chunk: &TextChunk) {
+        let allowed = match chunk.text_type() {
+            TextType::Data | TextType::CDataSection => self.text_allowed() && !self.in_title,
+            TextType::RCData => self.in_title && self.settings.keep_title,
+            _ => false,
+        };
+        if allowed {
+            let in_link = self.link_depth > 0;
+            if in_link != self.pending_in_link {
+                self.decode_pending(true);
+                self.pending_in_link = in_link;
+            }
+            self.pending_raw.push_str(chunk.as_str());
+            if self.pending_raw.len() > MAX_PENDING_RAW {
+                self.decode_pending(false);
+            }
+        }
+        if chunk.last_in_text_node() {
+            self.decode_pending(true);
+        }
+    }
+
+    fn on_block_start(&mut self, id: TagId) {
+        self.flush_block();
+        self.close_implied_by(tag_name(id));
+        if self.stack.len() < MAX_STACK_DEPTH {
+            self.stack.push(id);
+        }
+    }
+
+    fn on_block_end(&mut self, id: TagId) {
+        self.flush_block();
+        if let Some(pos) = self.stack.iter().rposition(|&open| open == id) {
+            self.stack.truncate(pos);
+        }
+    }
+
+    /// Pops the elements a new start tag closes implicitly, as the HTML parser would.
+    fn close_implied_by(&mut self, name: &str) {
+        let (targets, barriers): (&[&str], &[&str]) = match name {
+            "li" => (&["li"], &["ul", "ol", "menu", "dir", "table"]),
+            "dt" | "dd" => (&["dt", "dd"], &["dl", "table"]),
+            "td" | "th" => (&["td", "th"], &["tr", "table"]),
+            "tr" => (&["tr"], &["table"]),
+            "thead" | "tbody" | "tfoot" => (&["thead", "tbody", "tfoot"], &["table"]),
+            "option" => (&["option"], &["select", "datalist"]),
+            n if is_heading(n) => (&["h1", "h2", "h3", "h4", "h5", "h6"], &[]),
+            _ => (&[], &[]),
+        };
+        // Any block start closes an open `p` directly above it.
+        if self.stack.last().is_some_and(|&top| tag_name(top) == "p") {
+            self.stack.pop();
+        }
+        if targets.is_empty() {
+            return;
+        }
+        if is_heading(name) {
+            if self.stack.last().is_some_and(|&top| is_heading(tag_name(top))) {
+                self.stack.pop();
+            }
+            return;
+        }
+        for pos in (0..self.stack.len()).rev() {
+            let open = tag_name(self.stack[pos]);
+            if targets.contains(&open) {
+                self.stack.truncate(pos);
+                return;
+            }
+            if barriers.contains(&open) {
+                return;
+            }
+        }
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The sink for lol_html's rewritten output, which this stage does not need.
+type Discard = fn(&[u8]);
+
+/// A streaming HTML-to-blocks parser for one document.
+pub struct BlockParser {
+    rewriter: HtmlRewriter<'static, Discard>,
+    state: Rc<RefCell<State>>,
+    failed: bool,
+}
+
+impl BlockParser {
+    /// A parser for one document.
+    pub fn new(settings: HtmlSettings) -> BlockParser {
+        let memory = settings.max_parser_memory;
+        let state = Rc::new(RefCell::new(State::new(settings)));
+        let mut lol_settings = Settings::new()
+            .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(memory))
+            .with_strict(false);
+        for (id, &(name, role)) in TAGS.iter().enumerate() {
+            let Ok(selector) = name.parse::<Selector>() else {
+                continue; // every name in TAGS is a valid selector (tested)
+            };
+            let handler = element_handler(Rc::clone(&state), id as TagId, role);
+            lol_settings = lol_settings.append_element_content_handler((
+                std::borrow::Cow::Owned(selector),
+                ElementContentHandlers::default().element(handler),
+            ));
+        }
+        let text_state = Rc::clone(&state);
+        let settings = lol_settings.append_document_content_handler(
+            lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
+                text_state.borrow_mut().on_text(chunk);
+                Ok(())
+            }),
+        );
+        let discard: Discard = |_| {};
+        BlockParser { rewriter: HtmlRewriter::new(settings, discard), state, failed: false }
+    }
+
+    /// Parses the next piece of the document, appending the blocks it completes to `out`.
+    pub fn write(&mut self, html: &str, out: &mut Vec<Block>) -> Result<(), HtmlError> {
+        if self.failed {
+            return Ok(());
+        }
+        let result = self.rewriter.write(html.as_bytes());
+        out.append(&mut self.state.borrow_mut().done);
+        result.map_err(|e| {
+            self.failed = true;
+            self.to_error(e)
+        })
+    }
+
+    /// Ends the document, appending its last blocks to `out`.
+    pub fn end(self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
+        let BlockParser { rewriter, state, failed } = self;
+        let result = if failed { Ok(()) } else { rewriter.end() };
+        let mut state = state.borrow_mut();
+        state.flush_block();
+        out.append(&mut state.done);
+        let memory = state.settings.max_parser_memory;
+        result.map_err(|e| match e {
+            lol_html::errors::RewritingError::MemoryLimitExceeded(_) => HtmlError::MemoryLimit(memory),
+            other => HtmlError::Parser(other.to_string()),
+        })
+    }
+
+    fn to_error(&self, e: lol_html::errors::RewritingError) -> HtmlError {
+        match e {
+            lol_html::errors::RewritingError::MemoryLimitExceeded(_) => {
+                HtmlError::MemoryLimit(self.state.borrow().settings.max_parser_memory)
+            }
+            other => HtmlError::Parser(other.to_string()),
+        }
+    }
+}
+
+/// The lol_html element handler for one known tag.
+fn element_handler(
+    state: Rc<RefCell<State>>,
+    id: TagId,
+    role: Role,
+) -> impl FnMut(&mut Element<'_, '_>) -> lol_html::HandlerResult + 'static {
+    move |el: &mut Element<'_, '_>| {
+        {
+            let mut s = state.borrow_mut();
+            match role {
+                Role::Block => s.on_block_start(id),
+                Role::Break => s.flush_block(),
+                Role::Skip => s.skip_depth += 1,
+                Role::Link => {
+                    // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
+                    s.link_depth = 1;
+                }
+                Role::Title => {
+                    s.flush_block();
+                    s.in_title = true;
+                }
+            }
+        }
+        if role == Role::Break || !el.can_have_content() {
+            if role == Role::Skip {
+                state.borrow_mut().skip_depth -= 1;
+            }
+            return Ok(());
+        }
+        let end_state = Rc::clone(&state);
+        el.on_end_tag(Box::new(move |_end| {
+            let mut s = end_state.borrow_mut();
+            match role {
+                Role::Block => s.on_block_end(id),
+                Role::Break => {}
+                Role::Skip => s.skip_depth = s.skip_depth.saturating_sub(1),
+                Role::Link => s.link_depth = 0,
+                Role::Title => {
+                    s.flush_block();
+                    s.in_title = false;
+                }
+            }
+            Ok(())
+        }))
+    }
+}
+
+/// Parses a whole in-memory page: a convenience for tests and tools; streams do not need it.
+pub fn blocks_from_str(html: &str, settings: &HtmlSettings) -> Result<Vec<Block>, HtmlError> {
+    let mut parser = BlockParser::new(settings.clone());
+    let mut blocks = Vec::new();
+    parser.write(html, &mut blocks)?;
+    parser.end(&mut blocks)?;
+    Ok(blocks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocks(html: &str) -> Vec<(BlockKind, String)> {
+        blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| (b.kind, b.text))
+            .collect()
+    }
+
+    fn texts(html: &str) -> Vec<String> {
+        blocks(html).into_iter().map(|(_, t)| t).collect()
+    }
+
+    #[test]
+    fn every_tag_name_is_a_selector() {
+        for (name, _) in TAGS {
+            assert!(name.parse::<Selector>().is_ok(), "{name}");
+        }
+        assert!(TAGS.len() < 256);
+    }
+
+    #[test]
+    fn cuts_at_block_elements_and_br() {
+        assert_eq!(
+            texts("<div>One <b>bold</b> word<p>Two</p>three<br>four<hr>five</div>"),
+            ["One bold word", "Two", "three", "four", "five"]
+        );
+    }
+
+    #[test]
+    fn drops_script_style_comments_and_title() {
+        let html = "<html><head><title>T</title><style>p{}</style><script>var x='<p>no</p>';</script></head>\
+                    <body><!-- hidden --><p>Kept<noscript>gone</noscript></p><svg><text>vector</text></svg></body></html>";
+        assert_eq!(texts(html), ["Kept"]);
+    }
+
+    #[test]
+    fn title_on_request() {
+        let settings = HtmlSettings { keep_title: true, ..HtmlSettings::default() };
+        let got = blocks_from_str("<title>A &amp; B</title><p>x</p>", &settings).unwrap();
+        assert_eq!(got[0].text, "A & B");
+        assert_eq!(got[0].kind, BlockKind::Heading);
+    }
+
+    #[test]
+    fn decodes_entities_and_collapses_whitespace() {
+        assert_eq!(
+            texts("<p>  Fish &amp; chips\n\t&eacute;t&#233; &#x263A; &nbsp; &copy 2008 &bogus; </p>"),
+            ["Fish & chips été ☺ © 2008 &bogus;"]
+        );
+    }
+
+    #[test]
+    fn kinds_follow_the_innermost_element() {
+        let got = blocks("<h2>Head</h2><ul><li>item<li>next</ul><table><tr><td>cell<td><p>para</table><pre>a  b\nc</pre>");
+        assert_eq!(
+            got,
+            vec![
+                (BlockKind::Heading, "Head".to_string()),
+                (BlockKind::ListItem, "item".to_string()),
+                (BlockKind::ListItem, "next".to_string()),
+                (BlockKind::TableCell, "cell".to_string()),
+                (BlockKind::Paragraph, "para".to_string()),
+                (BlockKind::Preformatted, "a b".to_string()),
+                (BlockKind::Preformatted, "c".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn implicit_closes_keep_the_stack_small() {
+        let html = "<ul>".to_string() + &"<li>x".repeat(10_000) + "</ul><p>after";
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        let mut out = Vec::new();
+        parser.write(&html, &mut out).unwrap();
+        assert!(parser.state.borrow().stack.len() <= 3);
+        parser.end(&mut out).unwrap();
+        assert_eq!(out.last().unwrap().kind, BlockKind::Paragraph);
+    }
+
+    #[test]
+    fn link_text_is_counted() {
+        let got = blocks_from_str("<p>Read <a href=/x>the full story</a> now</p><div><a>Home</a> <a>About</a></div>", &HtmlSettings::default()).unwrap();
+        assert_eq!(got[0].text, "Read the full story now");
+        assert_eq!(got[0].link_bytes, " the full story".len());
+        assert_eq!(got[1].text, "Home About");
+        assert!(got[1].link_density() > 0.85);
+    }
+
+    #[test]
+    fn cleaneval_wrapper_is_transparent() {
+        let html = "<text id=\"http://x.org/\" title=\"Page\" encoding=\"utf-8\">\n<html><body><p>Body text.</p></body></html>\n</text>";
+        assert_eq!(texts(html), ["Body text."]);
+    }
+
+    #[test]
+    fn long_blocks_are_cut() {
+        let settings = HtmlSettings { max_block_bytes: 20, ..HtmlSettings::default() };
+        let got = blocks_from_str("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", &settings).unwrap();
+        assert_eq!(got[0].text, "aaaa bbbb cccc dddd");
+        assert!(got[0].truncated);
+        assert_eq!(got[1].text, "next");
+        assert!(!got[1].truncated);
+    }
+
+    #[test]
+    fn entity_split_across_writes() {
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        let mut out = Vec::new();
+        for piece in ["<p>a &am", "p; b &e", "acute;</p>"] {
+            parser.write(piece, &mut out).unwrap();
+        }
+        parser.end(&mut out).unwrap();
+        assert_eq!(out[0].text, "a & b é");
+    }
+
+    #[test]
+    fn huge_text_node_stays_bounded() {
+        let settings = HtmlSettings { max_block_bytes: 1000, ..HtmlSettings::default() };
+        let mut parser = BlockParser::new(settings);
+        let mut out = Vec::new();
+        parser.write("<p>", &mut out).unwrap();
+        let piece = "word &amp; ".repeat(1000);
+        for _ in 0..100 {
+            parser.write(&piece, &mut out).unwrap();
+            let s = parser.state.borrow();
+            assert!(s.text.len() <= 1000 && s.pending_raw.len() <= MAX_PENDING_RAW + piece.len());
+        }
+        parser.end(&mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert!(out[0].truncated);
+    }
+
+    #[test]
+    fn broken_html_does_not_fail() {
+        for html in ["<p><div></span></p></p></table><td>x", "<a href='x>text", "<<<>>>&&&;;", "</html>y", "<script>never closed"] {
+            blocks_from_str(html, &HtmlSettings::default()).unwrap();
+        }
+    }
+}

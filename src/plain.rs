@@ -1,0 +1,100 @@
+//! Plain text to blocks, for `--input text`: one block per paragraph, where paragraphs are
+//! separated by blank lines (lines inside a paragraph are joined with a space). Whitespace is
+//! collapsed and a block is cut at the same maximum length as HTML blocks. Streaming: only the
+//! current paragraph and an unfinished last line are held.
+
+use crate::block::{Block, BlockKind};
+
+/// Splits a UTF-8 text stream into paragraph blocks.
+pub struct TextBlocks {
+    max_block_bytes: usize,
+    line: String,
+    block: Block,
+    next_index: u32,
+}
+
+impl TextBlocks {
+    /// A splitter that cuts blocks at `max_block_bytes`.
+    pub fn new(max_block_bytes: usize) -> TextBlocks {
+        TextBlocks { max_block_bytes, line: String::new(), block: Block::default(), next_index: 0 }
+    }
+
+    /// Feeds the next piece of text, appending finished paragraphs to `out`.
+    pub fn write(&mut self, text: &str, out: &mut Vec<Block>) {
+        let mut rest = text;
+        while let Some(nl) = memchr::memchr(b'\n', rest.as_bytes()) {
+            if self.line.is_empty() {
+                self.take_line(&rest[..nl], out);
+            } else {
+                let mut line = std::mem::take(&mut self.line);
+                line.push_str(&rest[..nl]);
+                self.take_line(&line, out);
+            }
+            rest = &rest[nl + 1..];
+        }
+        // Keep an unfinished line, but never more than one block's worth of it.
+        if self.line.len() < self.max_block_bytes * 2 {
+            self.line.push_str(rest);
+        }
+    }
+
+    /// Ends the text, appending the last paragraph.
+    pub fn end(mut self, out: &mut Vec<Block>) {
+        let line = std::mem::take(&mut self.line);
+        self.take_line(&line, out);
+        self.flush(out);
+    }
+
+    fn take_line(&mut self, line: &str, out: &mut Vec<Block>) {
+        if line.trim().is_empty() {
+            self.flush(out);
+            return;
+        }
+        for word in line.split_whitespace() {
+            let space = usize::from(!self.block.text.is_empty());
+            if self.block.text.len() + space + word.len() > self.max_block_bytes {
+                self.block.truncated = true;
+                break;
+            }
+            if space == 1 {
+                self.block.text.push(' ');
+            }
+            self.block.text.push_str(word);
+        }
+    }
+
+    fn flush(&mut self, out: &mut Vec<Block>) {
+        if self.block.text.is_empty() {
+            return;
+        }
+        let mut block = std::mem::take(&mut self.block);
+        block.index = self.next_index;
+        block.kind = BlockKind::Paragraph;
+        self.next_index += 1;
+        out.push(block);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str, chunk: usize) -> Vec<String> {
+        let mut t = TextBlocks::new(1000);
+        let mut out = Vec::new();
+        let chars: Vec<char> = text.chars().collect();
+        for piece in chars.chunks(chunk) {
+            t.write(&piece.iter().collect::<String>(), &mut out);
+        }
+        t.end(&mut out);
+        out.into_iter().map(|b| b.text).collect()
+    }
+
+    #[test]
+    fn paragraphs_are_blank_line_separated() {
+        let text = "First line\n  of one.\n\n\nSecond.\n \nThird\n";
+        for chunk in [1, 3, 100] {
+            assert_eq!(split(text, chunk), ["First line of one.", "Second.", "Third"]);
+        }
+    }
+}

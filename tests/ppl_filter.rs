@@ -1,0 +1,221 @@
+//! The `ppl-filter` binary on hand-made fixtures: what it keeps, its encodings, its errors and
+//! exit codes, and its output under different thread counts.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+}
+
+fn ppl_filter(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ppl-filter");
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("output is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn keeps_the_article_and_drops_menus_and_link_lists() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let out = ppl_filter(&[], &page);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("The town council voted on Tuesday to approve a plan"), "{text}");
+    assert!(text.contains("the bridge & the market square."), "{text}");
+    assert!(text.contains("“This is the best news we have had in a long time,”"), "{text}");
+    for boilerplate in ["Home", "Login", "Bridge repairs delayed again", "Privacy policy", "not text", "font-family"] {
+        assert!(!text.contains(boilerplate), "kept {boilerplate:?}:\n{text}");
+    }
+}
+
+#[test]
+fn one_block_per_line_and_cleaneval_markers() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let text = stdout(&ppl_filter(&["--format", "cleaneval", "--max-link-density", "1", "-t", "1e9"], &page));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"<h> Council approves the river restoration project"), "{text}");
+    assert!(lines.contains(&"<l> Home"), "{text}");
+    assert!(lines.iter().all(|l| l.starts_with("<p> ") || l.starts_with("<h> ") || l.starts_with("<l> ")), "{text}");
+}
+
+#[test]
+fn mark_keeps_everything_and_scores_prints_every_sentence() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let marked = stdout(&ppl_filter(&["--mark"], &page));
+    assert!(marked.contains("<ppl score=\"") && marked.contains(">Home</ppl>"), "{marked}");
+    let scores = stdout(&ppl_filter(&["--scores"], &page));
+    for line in scores.lines() {
+        let (ppl, sentence) = line.split_once('\t').expect("tab-separated");
+        assert!(ppl.parse::<f64>().unwrap() >= 1.0, "{line}");
+        assert!(!sentence.is_empty());
+    }
+    assert!(scores.lines().any(|l| l.ends_with("\tHome")));
+}
+
+#[test]
+fn decodes_entities() {
+    let out = ppl_filter(&["-t", "1e9", fixture("pages/entities.html").to_str().unwrap()], b"");
+    assert_eq!(stdout(&out), "Fish & chips — \"the best\" in town, €5 — été special.\n");
+}
+
+#[test]
+fn encodings_are_detected() {
+    let all = ["-t", "1e9", "--max-link-density", "1"];
+    let latin1 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/latin1.html").to_str().unwrap()]].concat(), b""));
+    assert!(latin1.contains("The café on the corner serves crème brûlée"), "{latin1}");
+    let utf16 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/utf16.html").to_str().unwrap()]].concat(), b""));
+    assert!(utf16.contains("The museum reopened its doors"), "{utf16}");
+    let forced = stdout(&ppl_filter(&[&all[..], &["--encoding", "utf-8", fixture("pages/latin1.html").to_str().unwrap()]].concat(), b""));
+    assert!(forced.contains("caf\u{fffd}"), "{forced}");
+}
+
+#[test]
+fn cleaneval_wrapper_does_not_disturb() {
+    let text = stdout(&ppl_filter(&["-t", "1e9", fixture("pages/cleaneval-wrapper.html").to_str().unwrap()], b""));
+    assert_eq!(text, "The museum reopened its doors to the public on Saturday after a long renovation.\n");
+}
+
+#[test]
+fn invalid_utf8_is_replaced_and_reported() {
+    let path = fixture("pages/bad-utf8.html");
+    let out = ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("broken \u{fffd} byte"));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(&format!("ppl-filter: {}: ", path.display())) && err.contains("UTF-8"), "{err}");
+}
+
+#[test]
+fn missing_file_is_named_and_the_others_still_cleaned() {
+    let good = fixture("pages/cleaneval-wrapper.html");
+    let out = ppl_filter(&["-t", "1e9", "/no/such/file.html", good.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out).trim(), "ppl-filter: /no/such/file.html: cannot open: No such file or directory");
+    assert!(stdout(&out).contains("The museum reopened"));
+}
+
+#[test]
+fn binary_and_empty_inputs_are_warnings() {
+    let binary = fixture("binary.bin");
+    let out = ppl_filter(&[binary.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("binary.bin: binary data"), "{}", stderr(&out));
+    let out = ppl_filter(&[], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out).trim(), "ppl-filter: <stdin>: empty input");
+}
+
+#[test]
+fn bad_models_are_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("ppl-filter-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let garbage = dir.join("garbage.bin");
+    std::fs::write(&garbage, b"this is not a model at all").unwrap();
+    for (path, expect) in [(garbage.clone(), "garbage.bin: "), (dir.join("absent.bin"), "absent.bin: ")] {
+        let out = ppl_filter(&["--model", path.to_str().unwrap()], b"<p>x</p>");
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("ppl-filter: ") && err.contains(expect), "{err}");
+        assert!(!err.contains("panicked"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn documents_are_separated_in_input_order() {
+    let a = fixture("pages/cleaneval-wrapper.html");
+    let b = fixture("pages/entities.html");
+    let args = ["-t", "1e9", a.to_str().unwrap(), b.to_str().unwrap(), a.to_str().unwrap()];
+    let text = stdout(&ppl_filter(&args, b""));
+    let docs: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(docs.len(), 3, "{text}");
+    assert!(docs[0].starts_with("The museum") && docs[1].starts_with("Fish") && docs[2].starts_with("The museum"));
+    let nul = ppl_filter(&[&["-0"][..], &args[..]].concat(), b"");
+    assert_eq!(nul.stdout.iter().filter(|&&b| b == 0).count(), 2);
+}
+
+#[test]
+fn output_is_identical_for_any_thread_count() {
+    let mut big = Vec::new();
+    for name in ["pages/news.html", "pages/cleaneval-wrapper.html", "pages/entities.html"] {
+        for _ in 0..40 {
+            big.extend(std::fs::read(fixture(name)).unwrap());
+        }
+    }
+    let one = ppl_filter(&["-j", "1", "--mark"], &big);
+    assert!(one.status.success());
+    for threads in ["2", "3", "8"] {
+        let many = ppl_filter(&["-j", threads, "--mark"], &big);
+        assert_eq!(one.stdout, many.stdout, "-j {threads}");
+    }
+}
+
+#[test]
+fn closed_output_ends_quietly() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap().repeat(3000);
+    for threads in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+            .args(["-j", threads, "--mark"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let bytes = page.clone();
+        let feeder = std::thread::spawn(move || {
+            let _ = input.write_all(&bytes);
+        });
+        let mut first = [0u8; 16];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // stdout is dropped here: the pipe is closed.
+        let out = child.wait_with_output().unwrap();
+        feeder.join().unwrap();
+        assert_eq!(out.status.code(), Some(0), "-j {threads}: {}", stderr(&out));
+        assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn perplexity_command_ranks_prose_below_menus() {
+    let out = ppl_filter(&["perplexity", "The committee approved the new budget for the school year.", "Home | About us | Contact | Login"], b"");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let ppl: Vec<f64> = text.lines().map(|l| l.split('\t').next().unwrap().parse().unwrap()).collect();
+    assert_eq!(ppl.len(), 2);
+    assert!(ppl[0] < ppl[1], "{text}");
+}
+
+#[test]
+fn man_page_is_in_sync_with_the_flags() {
+    let out = ppl_filter(&["--generate", "man"], b"");
+    let committed = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/ppl-filter.1")).unwrap();
+    assert!(
+        out.stdout == committed,
+        "man/ppl-filter.1 is stale: run `cargo run --release --bin ppl-filter -- --generate man > man/ppl-filter.1`"
+    );
+}
