@@ -1,72 +1,81 @@
-//! `ppl-eval`: evaluation front end of ppl-filter. A thin clap layer over
-//! `ppl_filter::eval`: one subcommand per variant of [`Command`], one small function each.
+//! `ppl-eval`: parses the command line and hands each mode to `ppl_filter::eval`.
+//! Exit codes: 0 success, 2 any error.
 
-use std::path::PathBuf;
+use std::io;
+use std::path::Path;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
-use ppl_filter::eval::{score_dirs, EvalError};
+use clap::{CommandFactory, Parser};
+use ppl_filter::classify::Policy;
+use ppl_filter::cli::eval::{BaselineArgs, CompareArgs, EvalArgs, EvalCommand, ScoreArgs};
+use ppl_filter::eval::compare::{self, Method};
+use ppl_filter::eval::score_dirs;
+use ppl_filter::lm::model::{embedded, LanguageModel};
+use ppl_filter::pipeline::Options;
 
-const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad arguments, missing \
-                           or unreadable directory or file, unwritable output).";
-
-/// Evaluation tools of ppl-filter: score cleaned text against CleanEval-style gold files.
-#[derive(Parser, Debug)]
-#[command(name = "ppl-eval", version, after_help = EXIT_STATUS)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
+fn main() -> ExitCode {
+    let args = EvalArgs::parse();
+    let result = match (args.generate, args.command) {
+        (Some(what), _) => ppl_filter::cli::generate(what, ppl_filter::cli::eval::command(), &mut io::stdout())
+            .map_err(|e| format!("cannot write output: {e}")),
+        (None, Some(EvalCommand::Score(score_args))) => score(score_args),
+        (None, Some(EvalCommand::Baseline(baseline_args))) => baseline(baseline_args),
+        (None, Some(EvalCommand::Compare(compare_args))) => compare(compare_args),
+        (None, None) => {
+            let _ = EvalArgs::command().print_help();
+            Err("a subcommand is required".to_string())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("ppl-eval: {message}");
+            ExitCode::from(2)
+        }
+    }
 }
 
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers).
-    ///
-    /// Figures: Lev = 100·(1 − word edit distance / longer length), markers removed; word
-    /// precision/recall/F from an exact LCS alignment, markers removed ("text") and kept as
-    /// tokens ("tags"); marker P/R/F when the cleaned files carry segment markers. Micro from
-    /// summed counts, macro = mean over pages. A missing cleaned file is scored as an empty
-    /// output and counted; extra cleaned files are ignored. Prints a summary table.
-    #[command(after_help = EXIT_STATUS)]
-    Score(ScoreArgs),
-}
-
-#[derive(Args, Debug)]
-struct ScoreArgs {
-    /// Directory of cleaned outputs, N.txt
-    cleaned_dir: PathBuf,
-    /// Directory of gold files, N.txt
-    gold_dir: PathBuf,
-    /// Also write one TSV row per page (with a header row) to FILE
-    #[arg(long, value_name = "FILE")]
-    tsv: Option<PathBuf>,
-    /// Also write the summary as a flat JSON object to FILE
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-}
-
-fn score(args: ScoreArgs) -> Result<(), EvalError> {
-    let summary = score_dirs(&args.cleaned_dir, &args.gold_dir)?;
+/// `ppl-eval score`: the CleanEval measures for a directory of cleaned files.
+fn score(args: ScoreArgs) -> Result<(), String> {
+    let summary = score_dirs(&args.cleaned_dir, &args.gold_dir).map_err(|e| e.to_string())?;
     if let Some(path) = &args.tsv {
-        summary.save_tsv(path)?;
+        summary.save_tsv(path).map_err(|e| e.to_string())?;
     }
     if let Some(path) = &args.json {
-        summary.save_json(path)?;
+        summary.save_json(path).map_err(|e| e.to_string())?;
     }
     print!("{}", summary.to_table());
     Ok(())
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Score(args) => score(args),
+/// `ppl-eval baseline`: the jusText-style cleaner over a directory of pages.
+fn baseline(args: BaselineArgs) -> Result<(), String> {
+    let options = Options::default();
+    let (seconds, bytes, pages) = compare::clean_dir(Method::Baseline, &args.input_dir, &args.out_dir, embedded(), &options)
+        .map_err(|e| e.to_string())?;
+    eprintln!("ppl-eval: {pages} pages, {:.1} MB in {seconds:.2} s", bytes as f64 / 1e6);
+    Ok(())
+}
+
+/// `ppl-eval compare`: every method side by side.
+fn compare(args: CompareArgs) -> Result<(), String> {
+    let model: &LanguageModel = match &args.model {
+        None => embedded(),
+        Some(path) => Box::leak(Box::new(load(path)?)),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ppl-eval: {e}");
-            ExitCode::from(2)
-        }
-    }
+    let options = Options {
+        policy: Policy { max_perplexity: args.threshold, max_link_density: args.max_link_density },
+        ..Options::default()
+    };
+    let work_dir = args
+        .work_dir
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id())));
+    let results = compare::compare(&args.input_dir, &args.gold_dir, &work_dir, model, &options).map_err(|e| e.to_string())?;
+    print!("{}", compare::table(&results));
+    println!("\n{} pages; outputs in {}", results.first().map_or(0, |r| r.pages), work_dir.display());
+    Ok(())
+}
+
+fn load(path: &Path) -> Result<LanguageModel, String> {
+    LanguageModel::open(path).map_err(|e| format!("{}: {e}", path.display()))
 }

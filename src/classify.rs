@@ -9,10 +9,10 @@ use crate::block::Block;
 use crate::lm::model::LanguageModel;
 
 /// Default perplexity threshold, calibrated on CleanEval `tune` by `scripts/calibrate.sh`.
-pub const DEFAULT_MAX_PERPLEXITY: f32 = 3000.0;
+pub const DEFAULT_MAX_PERPLEXITY: f32 = 3_000_000.0;
 
 /// Default link-density limit, calibrated with the threshold.
-pub const DEFAULT_MAX_LINK_DENSITY: f32 = 0.5;
+pub const DEFAULT_MAX_LINK_DENSITY: f32 = 0.4;
 
 /// The thresholds of the keep/drop rule.
 #[derive(Clone, Copy, Debug, PartialEq)]

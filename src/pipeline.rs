@@ -425,14 +425,20 @@ fn io_message(e: &io::Error) -> String {
     }
 }
 
-/// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
-pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Vec<u8>, Vec<Problem>) {
+/// Reads one in-memory page into blocks exactly as [`run`] would (no sentences yet).
+pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut blocks = Vec::new();
     read_document("<memory>", &mut &page[..], options, &mut problems, &mut |more| {
         blocks.append(more);
         true
     });
+    (blocks, problems)
+}
+
+/// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
+pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Vec<u8>, Vec<Problem>) {
+    let (blocks, problems) = read_blocks(page, options);
     let rendered = process(Job { seq: 0, doc: 0, first_of_doc: true, blocks }, model, options);
     (rendered.bytes, problems)
 }

@@ -241,3 +241,44 @@ fn usage_errors_and_help() {
         "{text}"
     );
 }
+
+#[test]
+fn baseline_keeps_the_article_and_drops_the_menu() {
+    let out_dir = scratch();
+    let pages = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pages");
+    let out = run(&["baseline", pages.to_str().unwrap(), out_dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(out_dir.join("news.txt")).unwrap();
+    assert!(text.contains("<p>The town council voted on Tuesday"), "{text}");
+    assert!(text.contains("<p>Supporters of the project said"), "{text}");
+    for menu in ["Home", "Login", "Privacy policy", "Bridge repairs delayed again"] {
+        assert!(!text.contains(menu), "kept {menu:?}:\n{text}");
+    }
+    assert!(text.lines().all(|l| l.starts_with("<p>") || l.starts_with("<h>")), "{text}");
+    let _ = std::fs::remove_dir_all(out_dir);
+}
+
+#[test]
+fn compare_prints_every_method_and_ppl_filter_beats_no_cleaning() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compare");
+    let work = scratch();
+    let out = run(&[
+        "compare",
+        dir.join("input").to_str().unwrap(),
+        dir.join("gold").to_str().unwrap(),
+        "--work-dir",
+        work.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8(out.stdout).unwrap();
+    let lev = |method: &str| -> f64 {
+        let row = table.lines().find(|l| l.starts_with(&format!("| {method} |"))).unwrap_or_else(|| panic!("{table}"));
+        row.split('|').nth(2).unwrap().trim().parse().unwrap()
+    };
+    assert!(lev("ppl-filter") > lev("no cleaning"), "{table}");
+    assert!(lev("jusText-style baseline") > lev("no cleaning"), "{table}");
+    for method in ["no-cleaning", "jusText-style-baseline", "ppl-filter"] {
+        assert!(work.join(method).join("1.txt").exists());
+    }
+    let _ = std::fs::remove_dir_all(work);
+}

@@ -209,13 +209,3 @@ fn perplexity_command_ranks_prose_below_menus() {
     assert_eq!(ppl.len(), 2);
     assert!(ppl[0] < ppl[1], "{text}");
 }
-
-#[test]
-fn man_page_is_in_sync_with_the_flags() {
-    let out = ppl_filter(&["--generate", "man"], b"");
-    let committed = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/ppl-filter.1")).unwrap();
-    assert!(
-        out.stdout == committed,
-        "man/ppl-filter.1 is stale: run `cargo run --release --bin ppl-filter -- --generate man > man/ppl-filter.1`"
-    );
-}

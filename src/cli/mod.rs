@@ -1,6 +1,7 @@
 //! Command-line definitions of both binaries, kept in the library so that the man pages and
 //! shell completions are generated from the same definitions (and a test catches drift).
 
+pub mod eval;
 pub mod filter;
 
 use std::io::Write;

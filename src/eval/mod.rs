@@ -13,6 +13,7 @@
 //! [`report`].
 
 pub mod baseline;
+pub mod compare;
 mod bits;
 pub mod lcs;
 pub mod lev;

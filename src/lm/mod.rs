@@ -7,7 +7,7 @@
 //!   sentence splitter used for training.
 //! * [`model`] — the file format (documented there), the zero-parse loader
 //!   [`LanguageModel`] and the embedded default model [`embedded()`].
-//! * [`train`] — counting and Kneser–Ney estimation ([`train::train`]).
+//! * [`mod@train`] — counting and Kneser–Ney estimation ([`train::train`]).
 //!
 //! # Why Kneser–Ney
 //!

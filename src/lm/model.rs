@@ -41,16 +41,14 @@
 //!       u8  backoff: index into the backoff codebook (only if has backoff)
 //! ```
 //!
-//! Records keep an entry's fingerprint and values in one cache line: a
-//! lookup touches the (small, mostly cached) offsets array and one or two
-//! lines of records.
-//!
 //! An n-gram's bucket is the top B bits of its key; inside the bucket its
 //! entry is found by searching the sorted fingerprints (any search works;
-//! the reader interpolates, then scans). Keys are thus matched on B + 32
+//! this reader interpolates, then scans). Keys are thus matched on B + 32
 //! bits; the writer picks B so buckets hold about 64 entries, so a lookup of
 //! an absent n-gram matches a wrong entry with probability ≈ 2⁻³² (it is
-//! compared with one or two fingerprints).
+//! compared with one or two fingerprints). A record holds an entry's
+//! fingerprint and values together, so a lookup touches the small offsets
+//! array (mostly cached) and usually one line of records.
 //!
 //! Quantisation: each table has two 256-entry codebooks (KenLM-style
 //! binning: values sorted, cut into 256 equal-population bins, each bin
@@ -65,6 +63,13 @@
 //! Loading validates the preamble, the checksum, the header and all sizes,
 //! and checks the bucket offsets are monotonic; lookups then read the bytes
 //! in place with `from_le_bytes`, so a model is ready without parsing.
+//!
+//! Scoring speed: almost every lookup is a cache miss into a table of many
+//! megabytes. [`LanguageModel::log2_prob`] therefore buffers up to 64 token
+//! hashes on the stack, computes their n-gram keys, and prefetches each
+//! token's records a few tokens ahead of scoring it, so the misses overlap.
+//! The prefetch hint (`_mm_prefetch`, x86-64 only) is this module's only
+//! `unsafe`; it cannot change results.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -691,7 +696,7 @@ pub struct Entry {
 pub struct ModelSpec {
     /// Token hash seed.
     pub seed: u64,
-    /// log2 P(<unk>).
+    /// log2 P(`<unk>`).
     pub unk_log2: f64,
     /// Credit / licence text.
     pub credit: String,

@@ -404,6 +404,10 @@ fn match_url(text: &str, start: usize) -> Option<usize> {
     } else {
         return None;
     };
+    // Checked first so a failed match costs O(1) (no quadratic rescans).
+    if !bytes.get(body).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
     let mut end = body;
     let (mut open_paren, mut open_bracket) = (false, false);
     while end < bytes.len() {
@@ -434,9 +438,7 @@ fn match_url(text: &str, start: usize) -> Option<usize> {
         }
         end -= 1;
     }
-    if end == body || !bytes[body].is_ascii_alphanumeric() {
-        return None;
-    }
+    // The first body byte is alphanumeric and never stripped, so end > body.
     Some(start + end)
 }
 
@@ -444,13 +446,23 @@ fn is_email_local_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
 }
 
+/// Longest local part and domain considered (the RFC 5321 limits); they
+/// also keep a failed match cheap, so tokenizing stays linear in the input.
+const MAX_EMAIL_LOCAL: usize = 64;
+const MAX_EMAIL_DOMAIN: usize = 255;
+
 /// If an e-mail address starts at `start` (with its '@' at `at`), returns its end.
 fn match_email(bytes: &[u8], start: usize, at: usize) -> Option<usize> {
-    if at <= start || !bytes[start].is_ascii_alphanumeric() || !bytes[start..at].iter().all(|&b| is_email_local_byte(b)) {
+    if at <= start
+        || at - start > MAX_EMAIL_LOCAL
+        || !bytes[start].is_ascii_alphanumeric()
+        || !bytes[start..at].iter().all(|&b| is_email_local_byte(b))
+    {
         return None;
     }
     let mut end = at + 1;
-    while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'.' || bytes[end] == b'-') {
+    let limit = bytes.len().min(at + 1 + MAX_EMAIL_DOMAIN);
+    while end < limit && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'.' || bytes[end] == b'-') {
         end += 1;
     }
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
@@ -765,6 +777,21 @@ mod tests {
         let mut none = Vec::new();
         for_each_sentence("  ", |s| none.push(s));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn adversarial_input_is_linear() {
+        // Each would rescan the rest of the input at every token if a failed
+        // URL/e-mail match were not O(1); 1 MB must tokenize quickly.
+        for unit in ["a.", "http://.", "a-", "www.-"] {
+            let mut text = unit.repeat(1 << 20 >> 2);
+            text.push_str("@x.com");
+            let started = std::time::Instant::now();
+            let mut n = 0usize;
+            for_each_token(&text, |_| n += 1);
+            assert!(n > 1000);
+            assert!(started.elapsed().as_secs() < 5, "{unit:?} took {:?}", started.elapsed());
+        }
     }
 
     #[test]

@@ -1,0 +1,49 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ppl_eval_global_optspecs
+    string join \n generate= h/help V/version
+end
+
+function __fish_ppl_eval_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ppl_eval_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ppl_eval_using_subcommand
+    set -l cmd (__fish_ppl_eval_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
+complete-bash\t'bash completions'
+complete-zsh\t'zsh completions'
+complete-fish\t'fish completions'"
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s h -l help -d 'Print help'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s V -l version -d 'Print version'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "baseline" -d 'Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "compare" -d 'Clean INPUT_DIR/*.html with no cleaning, the baseline and ppl-filter; score each against GOLD_DIR and print them side by side with their throughput'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand score" -l tsv -d 'Also write one TSV row per page (with a header row) to FILE' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand score" -l json -d 'Also write the summary as a flat JSON object to FILE' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand score" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand baseline" -s h -l help -d 'Print help'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l work-dir -d 'Where each method\'s outputs are kept (default: a fresh directory under the system temp dir)' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s m -l model -d 'ppl-filter: language model file instead of the embedded one' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'ppl-filter: drop sentences whose perplexity is above PPL' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'ppl-filter: drop blocks whose share of link text is above this' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s h -l help -d 'Print help'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "baseline" -d 'Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "compare" -d 'Clean INPUT_DIR/*.html with no cleaning, the baseline and ppl-filter; score each against GOLD_DIR and print them side by side with their throughput'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,62 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ppl_filter_global_optspecs
+    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null generate= h/help V/version
+end
+
+function __fish_ppl_filter_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ppl_filter_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ppl_filter_using_subcommand
+    set -l cmd (__fish_ppl_filter_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Drop blocks whose share of link text is above this (1 keeps all)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
+cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold' -r -f -a "html\t'HTML pages'
+text\t'Plain text: one block per blank-line-separated paragraph'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads (default: the number of cores)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
+complete-bash\t'bash completions'
+complete-zsh\t'zsh completions'
+complete-fish\t'fish completions'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s 0 -l null -d 'Separate documents with a NUL byte instead of an empty line'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s V -l version -d 'Print version'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s o -l output -d 'Where to write the model' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l order -d 'n-gram order: 2 (bigram) or 3 (trigram)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l min-count -d 'Drop n-grams (of order 2 and up) seen fewer times than this' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l min-unigram-count -d 'Leave words seen fewer times than this out of the vocabulary (scored as unknown)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l max-ngrams-in-memory -d 'Most distinct n-grams per order held while counting; rarer ones are pruned beyond it, which bounds memory on corpora larger than RAM' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l credit -d 'Credit or licence line of the training text, stored in the model header' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s h -l help -d 'Print help'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

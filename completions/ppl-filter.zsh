@@ -1,0 +1,161 @@
+#compdef ppl-filter
+
+autoload -U is-at-least
+
+_ppl-filter() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
+'-t+[Drop sentences whose perplexity is above PPL]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL]:PPL:_default' \
+'--max-link-density=[Drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
+'-f+[Output layout]:FORMAT:((plain\:"One block per line"
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"))' \
+'--format=[Output layout]:FORMAT:((plain\:"One block per line"
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"))' \
+'--input=[What the inputs hold]:INPUT:((html\:"HTML pages"
+text\:"Plain text\: one block per blank-line-separated paragraph"))' \
+'--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess)]:LABEL:_default' \
+'-j+[Scoring threads (default\: the number of cores)]:N:_default' \
+'--threads=[Scoring threads (default\: the number of cores)]:N:_default' \
+'--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
+'--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
+'--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"
+complete-bash\:"bash completions"
+complete-zsh\:"zsh completions"
+complete-fish\:"fish completions"))' \
+'(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>]' \
+'--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text]' \
+'--title[Also write the page <title> as a heading block]' \
+'-0[Separate documents with a NUL byte instead of an empty line]' \
+'--null[Separate documents with a NUL byte instead of an empty line]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'::files -- Input files; `-` or none reads standard input:_files' \
+":: :_ppl-filter_commands" \
+"*::: :->ppl-filter" \
+&& ret=0
+    case $state in
+    (ppl-filter)
+        words=($line[2] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:ppl-filter-command-$line[2]:"
+        case $line[2] in
+            (train)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Where to write the model]:MODEL:_files' \
+'--output=[Where to write the model]:MODEL:_files' \
+'--order=[n-gram order\: 2 (bigram) or 3 (trigram)]:ORDER:_default' \
+'--min-count=[Drop n-grams (of order 2 and up) seen fewer times than this]:N:_default' \
+'--min-unigram-count=[Leave words seen fewer times than this out of the vocabulary (scored as unknown)]:N:_default' \
+'--max-ngrams-in-memory=[Most distinct n-grams per order held while counting; rarer ones are pruned beyond it, which bounds memory on corpora larger than RAM]:N:_default' \
+'--credit=[Credit or licence line of the training text, stored in the model header]:TEXT:_default' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::corpus -- Text files (one paragraph or sentence per line), plain or .gz:_files' \
+&& ret=0
+;;
+(perplexity)
+_arguments "${_arguments_options[@]}" : \
+'-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
+'-h[Print help]' \
+'--help[Print help]' \
+'*::sentences -- Sentences to score; none reads one per line from standard input:_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_ppl-filter__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:ppl-filter-help-command-$line[1]:"
+        case $line[1] in
+            (train)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(perplexity)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+}
+
+(( $+functions[_ppl-filter_commands] )) ||
+_ppl-filter_commands() {
+    local commands; commands=(
+'train:Train a word n-gram language model from plain text (or .gz) files' \
+'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'ppl-filter commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__help_commands] )) ||
+_ppl-filter__subcmd__help_commands() {
+    local commands; commands=(
+'train:Train a word n-gram language model from plain text (or .gz) files' \
+'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'ppl-filter help commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__help__subcmd__help_commands] )) ||
+_ppl-filter__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter help help commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__help__subcmd__perplexity_commands] )) ||
+_ppl-filter__subcmd__help__subcmd__perplexity_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter help perplexity commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__help__subcmd__train_commands] )) ||
+_ppl-filter__subcmd__help__subcmd__train_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter help train commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__perplexity_commands] )) ||
+_ppl-filter__subcmd__perplexity_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter perplexity commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__train_commands] )) ||
+_ppl-filter__subcmd__train_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter train commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_ppl-filter" ]; then
+    _ppl-filter "$@"
+else
+    compdef _ppl-filter ppl-filter
+fi

@@ -1,0 +1,97 @@
+//! The flags of `ppl-eval`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::classify::{DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+
+const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad arguments, missing \
+                           or unreadable directory or file, unwritable output).";
+
+/// Evaluation tools of ppl-filter: score cleaned text against CleanEval-style gold files,
+/// run the jusText-style baseline, and compare methods.
+#[derive(Parser, Debug)]
+#[command(name = "ppl-eval", version, after_help = EXIT_STATUS)]
+pub struct EvalArgs {
+    #[command(subcommand)]
+    pub command: Option<EvalCommand>,
+
+    /// Print the man page or a shell completion script and exit.
+    #[arg(long, value_enum, hide = true)]
+    pub generate: Option<crate::cli::Generate>,
+}
+
+/// The subcommands of `ppl-eval`.
+#[derive(Subcommand, Debug)]
+pub enum EvalCommand {
+    /// Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers).
+    ///
+    /// Both sides are decoded as UTF-8 (windows-1252 when not valid UTF-8), a leading BOM is
+    /// dropped, lines starting with "URL" (after white space) are deleted, control characters
+    /// become spaces, and text is split on white space into case-sensitive words. Lev =
+    /// 100·(1 − word edit distance / longer length), markers <p> <h> <l> removed; word
+    /// precision/recall/F from an exact LCS alignment, markers removed ("text") and kept as
+    /// tokens ("tags"); marker P/R/F when the cleaned files carry markers. Micro from summed
+    /// counts, macro = mean over pages. A missing cleaned file is scored as an empty output
+    /// and counted; extra cleaned files are ignored.
+    #[command(after_help = EXIT_STATUS)]
+    Score(ScoreArgs),
+    /// Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt.
+    #[command(after_help = EXIT_STATUS)]
+    Baseline(BaselineArgs),
+    /// Clean INPUT_DIR/*.html with no cleaning, the baseline and ppl-filter; score each
+    /// against GOLD_DIR and print them side by side with their throughput.
+    #[command(after_help = EXIT_STATUS)]
+    Compare(CompareArgs),
+}
+
+/// `ppl-eval score`.
+#[derive(Args, Debug)]
+pub struct ScoreArgs {
+    /// Directory of cleaned outputs, N.txt
+    pub cleaned_dir: PathBuf,
+    /// Directory of gold files, N.txt
+    pub gold_dir: PathBuf,
+    /// Also write one TSV row per page (with a header row) to FILE
+    #[arg(long, value_name = "FILE")]
+    pub tsv: Option<PathBuf>,
+    /// Also write the summary as a flat JSON object to FILE
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+}
+
+/// `ppl-eval baseline`.
+#[derive(Args, Debug)]
+pub struct BaselineArgs {
+    /// Directory of pages, *.html
+    pub input_dir: PathBuf,
+    /// Where N.txt files are written (created if needed)
+    pub out_dir: PathBuf,
+}
+
+/// `ppl-eval compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Directory of pages, N.html
+    pub input_dir: PathBuf,
+    /// Directory of gold files, N.txt
+    pub gold_dir: PathBuf,
+    /// Where each method's outputs are kept (default: a fresh directory under the system temp dir)
+    #[arg(long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
+    /// ppl-filter: language model file instead of the embedded one
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+    /// ppl-filter: drop sentences whose perplexity is above PPL
+    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
+    pub threshold: f32,
+    /// ppl-filter: drop blocks whose share of link text is above this
+    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
+    pub max_link_density: f32,
+}
+
+/// The clap command, for man pages and completions.
+pub fn command() -> clap::Command {
+    <EvalArgs as clap::CommandFactory>::command()
+}

@@ -1,0 +1,151 @@
+//! `ppl-eval compare`: cleans the same pages with several methods, scores each against the
+//! gold and reports accuracy and throughput side by side (the README's table).
+//!
+//! Methods: no cleaning (every block the HTML stage extracts), the jusText-style
+//! [`baseline`](crate::eval::baseline), and ppl-filter with the given options. Each method
+//! runs in this process on one thread, page by page; the time counted is cleaning only
+//! (reading the files and scoring are outside the clock).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::eval::baseline::{self, JustextParams, Stopwords};
+use crate::eval::{score_dirs, EvalError, Summary};
+use crate::lm::model::LanguageModel;
+use crate::pipeline::{clean_bytes, read_blocks, Options};
+
+/// A cleaning method compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// All extracted text, nothing removed.
+    NoCleaning,
+    /// The jusText-style baseline.
+    Baseline,
+    /// ppl-filter with the options given to [`compare`].
+    PplFilter,
+}
+
+impl Method {
+    /// Every method, in table order.
+    pub const ALL: [Method; 3] = [Method::NoCleaning, Method::Baseline, Method::PplFilter];
+
+    /// The row label.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::NoCleaning => "no cleaning",
+            Method::Baseline => "jusText-style baseline",
+            Method::PplFilter => "ppl-filter",
+        }
+    }
+}
+
+/// One method's scores and speed.
+#[derive(Debug)]
+pub struct MethodResult {
+    pub method: Method,
+    pub summary: Summary,
+    /// Seconds spent cleaning.
+    pub seconds: f64,
+    /// Bytes of HTML cleaned.
+    pub bytes: u64,
+    pub pages: usize,
+}
+
+impl MethodResult {
+    /// Megabytes (10^6 bytes) of HTML cleaned per second.
+    pub fn mb_per_second(&self) -> f64 {
+        self.bytes as f64 / 1e6 / self.seconds.max(1e-9)
+    }
+}
+
+/// The pages of a directory: every `*.html` file, sorted by name.
+pub fn html_pages(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| EvalError::Read { path: dir.to_path_buf(), source })?;
+    let mut pages: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
+        .collect();
+    pages.sort();
+    Ok(pages)
+}
+
+/// Cleans every page of `input_dir` with `method`, writing `out_dir/N.txt`; returns (seconds, bytes).
+pub fn clean_dir(
+    method: Method,
+    input_dir: &Path,
+    out_dir: &Path,
+    model: &LanguageModel,
+    options: &Options,
+) -> Result<(f64, u64, usize), EvalError> {
+    let pages = html_pages(input_dir)?;
+    std::fs::create_dir_all(out_dir).map_err(|source| EvalError::Write { path: out_dir.to_path_buf(), source })?;
+    let stopwords = Stopwords::english();
+    let params = JustextParams::default();
+    let (mut seconds, mut bytes) = (0.0, 0u64);
+    for page in &pages {
+        let html = std::fs::read(page).map_err(|source| EvalError::Read { path: page.clone(), source })?;
+        let started = Instant::now();
+        let text: Vec<u8> = match method {
+            Method::NoCleaning => {
+                let (blocks, _) = read_blocks(&html, options);
+                blocks.iter().flat_map(|b| b.text.bytes().chain(Some(b'\n'))).collect()
+            }
+            Method::Baseline => {
+                let (blocks, _) = read_blocks(&html, options);
+                let keep = baseline::classify(&blocks, stopwords, &params);
+                baseline::render(&blocks, &keep).into_bytes()
+            }
+            Method::PplFilter => clean_bytes(&html, model, options).0,
+        };
+        seconds += started.elapsed().as_secs_f64();
+        bytes += html.len() as u64;
+        let name = page.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let path = out_dir.join(format!("{name}.txt"));
+        std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
+    }
+    Ok((seconds, bytes, pages.len()))
+}
+
+/// Runs every method over `input_dir`, scoring against `gold_dir`. Outputs go to
+/// `work_dir/<method>/N.txt` (kept, so they can be inspected or scored again).
+pub fn compare(
+    input_dir: &Path,
+    gold_dir: &Path,
+    work_dir: &Path,
+    model: &LanguageModel,
+    options: &Options,
+) -> Result<Vec<MethodResult>, EvalError> {
+    let mut results = Vec::new();
+    for method in Method::ALL {
+        let out_dir = work_dir.join(method.name().replace(' ', "-"));
+        let (seconds, bytes, pages) = clean_dir(method, input_dir, &out_dir, model, options)?;
+        let summary = score_dirs(&out_dir, gold_dir)?;
+        results.push(MethodResult { method, summary, seconds, bytes, pages });
+    }
+    Ok(results)
+}
+
+/// The side-by-side table (Markdown).
+pub fn table(results: &[MethodResult]) -> String {
+    let mut out = String::from(
+        "| method | Lev macro | Lev micro | word P | word R | word F micro | word F macro | MB/s (1 thread) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} |",
+            r.method.name(),
+            s.lev_macro,
+            s.lev_micro,
+            s.text.micro.p,
+            s.text.micro.r,
+            s.text.micro.f,
+            s.text.macro_.f,
+            r.mb_per_second()
+        );
+    }
+    out
+}
