@@ -311,7 +311,7 @@ impl Batcher<'_> {
 
 /// The block source for one document.
 enum Blocks {
-    Html(BlockParser),
+    Html(Box<BlockParser>),
     Text(TextBlocks),
 }
 
@@ -331,7 +331,7 @@ fn read_document(
     };
     let mut decoder = Utf8Decoder::new(options.encoding, markup);
     let mut source = match options.input_format {
-        InputFormat::Html => Blocks::Html(BlockParser::new(options.html.clone())),
+        InputFormat::Html => Blocks::Html(Box::new(BlockParser::new(options.html.clone()))),
         InputFormat::Text => Blocks::Text(TextBlocks::new(options.html.max_block_bytes)),
     };
     let mut buffer = vec![0u8; options.read_size.max(1)];

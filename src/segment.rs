@@ -397,23 +397,4 @@ mod tests {
             check_invariants(&text);
         }
     }
-
-    /// `cargo test --release segment::tests::throughput -- --ignored --nocapture`
-    #[test]
-    #[ignore]
-    fn throughput() {
-        let para = "Dr. Smith met Mr. Jones on Jan. 5 at 3.14 p.m. in the U.S. Army base. \
-                    They talked about e.g. apples, pears, etc. and left... Then it rained! \
-                    Why? \"Nobody knows.\" The end of the story is near, and it is a long one. ";
-        let text = para.repeat(20_000);
-        let mut out = Vec::with_capacity(200_000);
-        let t0 = std::time::Instant::now();
-        let rounds = 10;
-        for _ in 0..rounds {
-            out.clear();
-            split_sentences(&text, &mut out);
-        }
-        let secs = t0.elapsed().as_secs_f64();
-        eprintln!("{} sentences, {:.0} MB/s", out.len(), (text.len() * rounds) as f64 / secs / 1e6);
-    }
 }
