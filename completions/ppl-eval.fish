@@ -28,7 +28,7 @@ complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -l generate -d 'Print th
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'"
-complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s h -l help -d 'Print help'
+complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s V -l version -d 'Print version'
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "baseline" -d 'Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt'

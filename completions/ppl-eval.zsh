@@ -19,8 +19,8 @@ _ppl-eval() {
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
 complete-fish\:"fish completions"))' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
 '--version[Print version]' \
 ":: :_ppl-eval_commands" \

@@ -11,6 +11,25 @@ const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad argume
 
 /// Evaluation tools of ppl-filter: score cleaned text against CleanEval-style gold files,
 /// run the jusText-style baseline, and compare methods.
+///
+/// Scoring rules (`ppl-eval score`). Every GOLD_DIR/N.txt is compared with CLEANED_DIR/N.txt;
+/// a missing cleaned file counts as an empty output (and is reported), extra cleaned files are
+/// ignored. Both sides are normalised: decoded as UTF-8, or as windows-1252 when the bytes are
+/// not valid UTF-8; a leading byte-order mark is dropped; every line matching ^\s*URL.*$ is
+/// deleted; control characters U+0000 to U+001F become spaces; the text is split on Unicode
+/// white space into case-sensitive words, punctuation staying attached. The segment markers
+/// <p>, <h> and <l> (any case, also when glued to a word) are separate tokens.
+///
+/// Lev: markers deleted; d = exact word-level Levenshtein distance (insert, delete and
+/// substitute each cost 1); per page 100·(1 − d / max(n, m)), 100 when both sides are empty;
+/// macro = mean over pages, micro = 100·(1 − Σd / Σmax).
+///
+/// Word P/R/F (Evert's cleaneval.py): true positives = length of an exact longest common
+/// subsequence of the two word sequences, false positives = cleaned words − tp, false
+/// negatives = gold words − tp; micro from summed counts, macro = mean of per-page P, R and F.
+/// The "text" view removes markers on both sides, the "tags" view keeps them as tokens; marker
+/// P/R/F aligns the marker sequences alone and is shown when the cleaned files carry markers.
+/// Both sides empty: P = R = F = 100; empty output: P = 0; empty gold: R = 0; P + R = 0: F = 0.
 #[derive(Parser, Debug)]
 #[command(name = "ppl-eval", version, after_help = EXIT_STATUS)]
 pub struct EvalArgs {
