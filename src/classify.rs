@@ -38,9 +38,14 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
 }
 
 impl Policy {
+    /// Whether the block survives the link-density rule (its sentences may still be dropped).
+    pub fn block_passes(&self, block: &Block) -> bool {
+        block.link_density() as f32 <= self.max_link_density
+    }
+
     /// Sets `keep` on every sentence of a scored block.
     pub fn decide(&self, block: &mut Block) {
-        let block_ok = block.link_density() as f32 <= self.max_link_density;
+        let block_ok = self.block_passes(block);
         for sentence in &mut block.sentences {
             sentence.keep = block_ok && sentence.perplexity <= self.max_perplexity;
         }

@@ -11,6 +11,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use lol_html::html_content::{Element, TextChunk, TextType};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
@@ -198,50 +199,81 @@ impl State {
         let cut = floor_char_boundary(&self.pending_raw, cut);
         let raw = std::mem::take(&mut self.pending_raw);
         let in_link = self.pending_in_link;
-        {
+        if memchr::memchr(b'&', raw[..cut].as_bytes()).is_some() {
             let decoded = htmlize::unescape(&raw[..cut]);
             self.append_decoded(&decoded, in_link);
+        } else {
+            self.append_decoded(&raw[..cut], in_link);
         }
         self.pending_raw.push_str(&raw[cut..]);
     }
 
     /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
     fn append_decoded(&mut self, decoded: &str, in_link: bool) {
-        let preformatted = self.stack.iter().any(|&id| tag_name(id) == "pre");
-        let max = self.settings.max_block_bytes;
+        let preformatted = memchr::memchr(b'\n', decoded.as_bytes()).is_some()
+            && self.stack.iter().any(|&id| tag_name(id) == "pre");
+        if !preformatted {
+            self.append_words(decoded, in_link);
+            return;
+        }
         for (i, line) in decoded.split('\n').enumerate() {
             if i > 0 {
-                if preformatted {
-                    self.flush_block_keep_pending();
-                } else {
-                    self.pending_space = true;
-                }
+                self.flush_block_keep_pending();
             }
-            for (j, word) in line.split(char::is_whitespace).enumerate() {
+            self.append_words(line, in_link);
+        }
+    }
+
+    /// Appends the words of `text`; any run of white space becomes one pending space.
+    fn append_words(&mut self, text: &str, in_link: bool) {
+        if text.is_ascii() {
+            // The same split as below, on bytes: the ASCII characters for which
+            // `char::is_whitespace` holds.
+            let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
+            let bytes = text.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                if is_space(bytes[i]) {
+                    self.pending_space = true;
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < bytes.len() && !is_space(bytes[i]) {
+                    i += 1;
+                }
+                self.push_word(&text[start..i], in_link);
+            }
+        } else {
+            for (j, word) in text.split(char::is_whitespace).enumerate() {
                 if j > 0 {
                     self.pending_space = true;
                 }
-                if word.is_empty() {
-                    continue;
+                if !word.is_empty() {
+                    self.push_word(word, in_link);
                 }
-                if self.truncated {
-                    continue;
-                }
-                let space = usize::from(self.pending_space && !self.text.is_empty());
-                if self.text.len() + space + word.len() > max {
-                    self.truncated = true;
-                    continue;
-                }
-                if space == 1 {
-                    self.text.push(' ');
-                }
-                self.text.push_str(word);
-                if in_link {
-                    self.link_bytes += word.len() + space;
-                }
-                self.pending_space = false;
             }
         }
+    }
+
+    /// Appends one word (and the pending space before it), unless the block is full.
+    fn push_word(&mut self, word: &str, in_link: bool) {
+        if self.truncated {
+            return;
+        }
+        let space = usize::from(self.pending_space && !self.text.is_empty());
+        if self.text.len() + space + word.len() > self.settings.max_block_bytes {
+            self.truncated = true;
+            return;
+        }
+        if space == 1 {
+            self.text.push(' ');
+        }
+        self.text.push_str(word);
+        if in_link {
+            self.link_bytes += word.len() + space;
+        }
+        self.pending_space = false;
     }
 
     /// Like [`flush_block`] but from inside decoding, where the pending raw text is already taken.
@@ -355,16 +387,18 @@ impl BlockParser {
         let mut lol_settings = Settings::new()
             .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(memory))
             .with_strict(false);
-        for (id, &(name, role)) in TAGS.iter().enumerate() {
-            let Ok(selector) = name.parse::<Selector>() else {
-                continue; // every name in TAGS is a valid selector (tested)
-            };
-            let handler = element_handler(Rc::clone(&state), id as TagId, role);
-            lol_settings = lol_settings.append_element_content_handler((
-                std::borrow::Cow::Owned(selector),
-                ElementContentHandlers::default().element(handler),
-            ));
-        }
+        // One handler for every element: matching 75 type selectors in lol_html's selector VM
+        // costs more than reading the tag name and looking it up.
+        let element_state = Rc::clone(&state);
+        lol_settings = lol_settings.append_element_content_handler((
+            std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
+            ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
+                match tag_id(&el.tag_name()) {
+                    Some(id) => on_element(&element_state, el, id),
+                    None => Ok(()),
+                }
+            }),
+        ));
         let text_state = Rc::clone(&state);
         let settings = lol_settings.append_document_content_handler(
             lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
@@ -413,51 +447,56 @@ impl BlockParser {
     }
 }
 
-/// The lol_html element handler for one known tag.
-fn element_handler(
-    state: Rc<RefCell<State>>,
-    id: TagId,
-    role: Role,
-) -> impl FnMut(&mut Element<'_, '_>) -> lol_html::HandlerResult + 'static {
-    move |el: &mut Element<'_, '_>| {
-        {
-            let mut s = state.borrow_mut();
-            match role {
-                Role::Block => s.on_block_start(id),
-                Role::Break => s.flush_block(),
-                Role::Skip => s.skip_depth += 1,
-                Role::Link => {
-                    // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
-                    s.link_depth = 1;
-                }
-                Role::Title => {
-                    s.flush_block();
-                    s.in_title = true;
-                }
+/// The index in [`TAGS`] of a (lower-case) tag name, if this stage reacts to it.
+fn tag_id(name: &str) -> Option<TagId> {
+    static SORTED: OnceLock<Vec<(&'static str, TagId)>> = OnceLock::new();
+    let sorted = SORTED.get_or_init(|| {
+        let mut names: Vec<(&'static str, TagId)> =
+            TAGS.iter().enumerate().map(|(id, &(name, _))| (name, id as TagId)).collect();
+        names.sort_unstable();
+        names
+    });
+    sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok().map(|i| sorted[i].1)
+}
+
+/// What happens at the start tag of a known element (and, through a handler, at its end tag).
+fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -> lol_html::HandlerResult {
+    let role = TAGS[id as usize].1;
+    {
+        let mut s = state.borrow_mut();
+        match role {
+            Role::Block => s.on_block_start(id),
+            Role::Break => s.flush_block(),
+            Role::Skip => s.skip_depth += 1,
+            // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
+            Role::Link => s.link_depth = 1,
+            Role::Title => {
+                s.flush_block();
+                s.in_title = true;
             }
         }
-        if role == Role::Break || !el.can_have_content() {
-            if role == Role::Skip {
-                state.borrow_mut().skip_depth -= 1;
-            }
-            return Ok(());
-        }
-        let end_state = Rc::clone(&state);
-        el.on_end_tag(Box::new(move |_end| {
-            let mut s = end_state.borrow_mut();
-            match role {
-                Role::Block => s.on_block_end(id),
-                Role::Break => {}
-                Role::Skip => s.skip_depth = s.skip_depth.saturating_sub(1),
-                Role::Link => s.link_depth = 0,
-                Role::Title => {
-                    s.flush_block();
-                    s.in_title = false;
-                }
-            }
-            Ok(())
-        }))
     }
+    if role == Role::Break || !el.can_have_content() {
+        if role == Role::Skip {
+            state.borrow_mut().skip_depth -= 1;
+        }
+        return Ok(());
+    }
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        let mut s = end_state.borrow_mut();
+        match role {
+            Role::Block => s.on_block_end(id),
+            Role::Break => {}
+            Role::Skip => s.skip_depth = s.skip_depth.saturating_sub(1),
+            Role::Link => s.link_depth = 0,
+            Role::Title => {
+                s.flush_block();
+                s.in_title = false;
+            }
+        }
+        Ok(())
+    }))
 }
 
 /// Parses a whole in-memory page: a convenience for tests and tools; streams do not need it.
@@ -486,11 +525,13 @@ mod tests {
     }
 
     #[test]
-    fn every_tag_name_is_a_selector() {
-        for (name, _) in TAGS {
-            assert!(name.parse::<Selector>().is_ok(), "{name}");
-        }
+    fn every_tag_is_found() {
         assert!(TAGS.len() < 256);
+        for (id, (name, _)) in TAGS.iter().enumerate() {
+            assert_eq!(tag_id(name), Some(id as TagId), "{name}");
+        }
+        assert_eq!(tag_id("span"), None);
+        assert_eq!(tag_id(""), None);
     }
 
     #[test]

@@ -224,7 +224,10 @@ fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
     let (mut sentences, mut kept) = (0, 0);
     for mut block in job.blocks {
         segment::segment(&mut block);
-        classify::score(&mut block, model);
+        // A block dropped whole needs no scores unless they are printed.
+        if options.mode != OutputMode::Clean || options.policy.block_passes(&block) {
+            classify::score(&mut block, model);
+        }
         options.policy.decide(&mut block);
         sentences += block.sentences.len() as u64;
         kept += block.sentences.iter().filter(|s| s.keep).count() as u64;

@@ -1,0 +1,406 @@
+#!/usr/bin/env bash
+# bench/run.sh — the benchmark of ppl-filter (see bench/README.md for what each figure means).
+#
+# In one run, on the same inputs, it measures:
+#   1. throughput: the "ceiling" (lol_html alone, bench/ceiling) and ppl-filter end to end with
+#      1 thread and with all cores, over the CleanEval pages concatenated into one stream on
+#      stdin and over the same pages as many files; MB/s of HTML and ratio to the ceiling,
+#      median of RUNS runs, the commands interleaved within each run;
+#   2. scaling with input size: the same on smaller streams (SCALE_MB);
+#   3. memory: peak RSS on generated streams of MEMORY_MB sizes (pages plus one pathological
+#      page, a huge text node without sentence punctuation), piped, never written to disk;
+#   4. the model: time from process start to the first scored sentence, and its size;
+#   5. `ppl-eval score` over the 386 CleanEval pairs (bench/score.sh).
+# The tables go to stdout and to bench/results.md (with date and machine); progress to stderr.
+#
+# Environment (defaults in brackets):
+#   SIZE_MB [300]        size of the stdin stream of the main run (MB = 10^6 bytes)
+#   FILES_MB [100]       total size of the many-files input
+#   RUNS [5]             runs of the main and scaling measurements (medians are reported)
+#   SCALE_MB [100]       extra stream sizes for the scaling table, space-separated ("" skips)
+#   MEMORY [1]           0 skips the memory part
+#   MEMORY_MB [100 500 1000]  generated stream sizes for the memory part
+#   PATHO_PERCENT [20]   share of each generated stream taken by the pathological page
+#                        (20% of 1000 MB = the 200 MB text node of the issue)
+#   MODEL_RUNS [20]      runs of the model-load measurement
+#   SCORE [1]            0 skips bench/score.sh
+#   THREADS [nproc]      the "all cores" thread count
+#   DATA [../shared/data/cleaneval]   CleanEval, with {tune,dev}/input/*.html
+#   RESULTS [bench/results.md]        where the report is written ("" writes none)
+#   PPL_FILTER, PPL_EVAL, LOL_CEILING  prebuilt binaries (skip the cargo builds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZE_MB=${SIZE_MB:-300}
+FILES_MB=${FILES_MB:-100}
+RUNS=${RUNS:-5}
+SCALE_MB=${SCALE_MB-100}
+MEMORY=${MEMORY:-1}
+MEMORY_MB=${MEMORY_MB:-100 500 1000}
+PATHO_PERCENT=${PATHO_PERCENT:-20}
+MODEL_RUNS=${MODEL_RUNS:-20}
+SCORE=${SCORE:-1}
+THREADS=${THREADS:-$(nproc)}
+DATA=${DATA:-../shared/data/cleaneval}
+RESULTS=${RESULTS-bench/results.md}
+
+# Targets of the issue, printed next to the figures.
+TARGET_RATIO=0.6      # end to end on one thread ≥ 0.6 × ceiling
+TARGET_RSS_MB=64      # peak RSS on the 1 GB stream
+TARGET_MODEL_MS=10    # model ready
+TARGET_SCORE_S=2      # ppl-eval score over the 386 pairs
+
+progress() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'bench/run.sh: %s\n' "$*" >&2; exit 2; }
+
+[[ -d "$DATA/tune/input" && -d "$DATA/dev/input" ]] || die "CleanEval not found in $DATA (set DATA)"
+if [[ ! -x /usr/bin/time ]]; then
+    progress "installing GNU time"
+    { apt-get update -qq && apt-get install -y -qq time; } >&2 || die "GNU time (/usr/bin/time) is needed"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Build (release, locked). Honours CARGO_TARGET_DIR; the ceiling goes to the same target dir.
+# ---------------------------------------------------------------------------------------------
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked 2>/dev/null \
+    | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+target_dir=${target_dir:-${CARGO_TARGET_DIR:-target}}
+if [[ -z "${PPL_FILTER:-}" || -z "${PPL_EVAL:-}" ]]; then
+    progress "building ppl-filter (cargo build --release --locked)"
+    cargo build --release --locked --quiet
+fi
+if [[ -z "${LOL_CEILING:-}" ]]; then
+    progress "building the ceiling (bench/ceiling)"
+    cargo build --release --locked --quiet --manifest-path bench/ceiling/Cargo.toml --target-dir "$target_dir"
+fi
+ppl=${PPL_FILTER:-$target_dir/release/ppl-filter}
+ppl_eval=${PPL_EVAL:-$target_dir/release/ppl-eval}
+ceiling=${LOL_CEILING:-$target_dir/release/lol-ceiling}
+for b in "$ppl" "$ppl_eval" "$ceiling"; do [[ -x "$b" ]] || die "missing binary $b"; done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+report="$tmp/report.md"
+: > "$report"
+out() { printf '%s\n' "$*" >> "$report"; }          # a line of the report
+
+# Small helpers: arithmetic on decimals, medians, MB.
+calc() { awk "BEGIN { printf \"%.${2:-3}f\", $1 }"; }
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+mb() { calc "$1 / 1000000" 1; }
+filesize() { stat -c %s "$1"; }
+
+# measure KEY INPUT CMD... — runs CMD with stdin from INPUT and stdout to /dev/null, appends
+# "wall-seconds peak-RSS-KiB" to $tmp/m/KEY. Wall time from bash's microsecond clock; peak RSS
+# from GNU time (getrusage of the child). Exit status 1 (some inputs had warnings, such as
+# invalid bytes replaced by U+FFFD) is normal on CleanEval; 2 and above is a failure.
+mkdir -p "$tmp/m"
+measure() {
+    local key=$1 input=$2 status=0 start end
+    shift 2
+    start=$EPOCHREALTIME
+    /usr/bin/time -f %M -o "$tmp/rss" "$@" < "$input" > /dev/null 2>> "$tmp/stderr.log" || status=$?
+    end=$EPOCHREALTIME
+    if (( status > 1 )); then
+        tail -n 5 "$tmp/stderr.log" >&2
+        die "$key: '$*' exited with status $status"
+    fi
+    printf '%s %s\n' "$(calc "$end - $start" 6)" "$(tail -n 1 "$tmp/rss")" >> "$tmp/m/$key"
+}
+med_s() { cut -d' ' -f1 "$tmp/m/$1" | median; }                        # median seconds
+med_rss_mb() { cut -d' ' -f2 "$tmp/m/$1" | median | awk '{ printf "%.1f", $1 / 1024 }'; }
+runs_of() { cut -d' ' -f1 "$tmp/m/$1" | awk '{ printf "%.2f ", $1 }'; }
+
+# ---------------------------------------------------------------------------------------------
+# Inputs: one.html = the 386 pages concatenated; stream.html = one.html repeated to SIZE_MB;
+# f/ = the pages copied to about FILES_MB in all, with distinct names.
+# ---------------------------------------------------------------------------------------------
+pages=("$DATA"/tune/input/*.html "$DATA"/dev/input/*.html)
+cat "${pages[@]}" > "$tmp/one.html"
+one_bytes=$(filesize "$tmp/one.html")
+repeat() {  # repeat MB FILE — one.html repeated to about MB (whole copies, at least one)
+    local n
+    n=$(awk -v t="$1" -v b="$one_bytes" 'BEGIN { n = int(t * 1e6 / b + 0.5); print (n < 1) ? 1 : n }')
+    for _ in $(seq "$n"); do cat "$tmp/one.html"; done > "$2"
+}
+progress "making inputs: ${#pages[@]} pages, $(mb "$one_bytes") MB; stream of ~$SIZE_MB MB, files of ~$FILES_MB MB"
+repeat "$SIZE_MB" "$tmp/stream.html"
+stream_bytes=$(filesize "$tmp/stream.html")
+mkdir "$tmp/f"
+copies=$(awk -v t="$FILES_MB" -v b="$one_bytes" 'BEGIN { n = int(t * 1e6 / b + 0.5); print (n < 1) ? 1 : n }')
+for c in $(seq -w "$copies"); do
+    for set in tune dev; do
+        for p in "$DATA/$set"/input/*.html; do
+            cp "$p" "$tmp/f/$c-$set-${p##*/}"
+        done
+    done
+done
+files=("$tmp"/f/*.html)
+files_bytes=$(cat "${files[@]}" | wc -c)
+files_count=${#files[@]}
+
+# The many files go on the command line when they fit (one process, like a user would run it);
+# otherwise through xargs, which may split them over several processes (noted in the report).
+arg_bytes=$(printf '%s\0' "${files[@]}" | wc -c)
+arg_max=$(getconf ARG_MAX)
+files_by_xargs=0
+if (( arg_bytes + 8 * files_count < arg_max / 2 )); then
+    files_note="all $files_count files as arguments of one process"
+else
+    files_by_xargs=1
+    printf '%s\0' "${files[@]}" > "$tmp/files.list"
+    procs=$(xargs -0 -a "$tmp/files.list" sh -c 'echo x' sh | wc -l)
+    files_note="$files_count files through xargs -0, in $procs ppl-filter processes one after another"
+fi
+measure_files() {  # measure_files KEY THREADS — ppl-filter over the many files
+    if (( files_by_xargs )); then
+        measure "$1" /dev/null xargs -0 -a "$tmp/files.list" "$ppl" -j"$2"
+    else
+        measure "$1" /dev/null "$ppl" -j"$2" "${files[@]}"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# 1. Throughput, main run: each run times every case once, in the same order, so drift in the
+#    machine's load hits all cases alike. Medians over RUNS runs.
+# ---------------------------------------------------------------------------------------------
+run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one stream, one run
+    measure "$1-ceiling" "$2" "$ceiling"
+    measure "$1-j1" "$2" "$ppl" -j1
+    measure "$1-jN" "$2" "$ppl" -j"$THREADS"
+}
+for r in $(seq "$RUNS"); do
+    progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
+    run_stream_cases main "$tmp/stream.html"
+    measure_files files-j1 1
+    measure_files files-jN "$THREADS"
+done
+
+ceiling_mbs=$(calc "$stream_bytes / 1e6 / $(med_s main-ceiling)" 1)
+row() {  # row CASE KEY BYTES TARGET-NOTE — one line of the throughput table
+    local s mbs ratio
+    s=$(med_s "$2")
+    mbs=$(calc "$3 / 1e6 / $s" 1)
+    ratio=$(calc "$mbs / $ceiling_mbs" 2)
+    out "| $1 | $(mb "$3") | $(calc "$s" 2) | $mbs | $ratio | $(med_rss_mb "$2") | $4 | $(runs_of "$2")|"
+}
+verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0) ? "ok" : "MISS" }'; }
+j1_ratio=$(calc "$stream_bytes / 1e6 / $(med_s main-j1) / $ceiling_mbs" 2)
+
+out "## Throughput"
+out ""
+out "Median of $RUNS runs, wall clock; MB = 10^6 bytes of HTML in; ratio = MB/s over the ceiling's"
+out "MB/s on the same stream in the same runs. Many files: $files_note."
+out ""
+out "| case | input MB | median s | MB/s | ratio to ceiling | peak RSS MB | target | runs (s) |"
+out "|---|---:|---:|---:|---:|---:|---|---|"
+row "ceiling: lol_html text only, stdin" main-ceiling "$stream_bytes" "(the ceiling)"
+row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: $(verdict "$j1_ratio" "$TARGET_RATIO")"
+row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" ""
+row "ppl-filter -j1, $files_count files" files-j1 "$files_bytes" ""
+row "ppl-filter -j$THREADS, $files_count files" files-jN "$files_bytes" ""
+out ""
+
+# ---------------------------------------------------------------------------------------------
+# 2. Scaling with input size: the stream cases on smaller streams (same pages, fewer copies).
+# ---------------------------------------------------------------------------------------------
+out "## Scaling with input size (stdin stream)"
+out ""
+out "| stream MB | runs | ceiling MB/s | -j1 MB/s | -j$THREADS MB/s | -j1 / ceiling | -j$THREADS / ceiling |"
+out "|---:|---:|---:|---:|---:|---:|---:|"
+scale_row() {  # scale_row TAG BYTES RUNS
+    local c j1 jn
+    c=$(calc "$2 / 1e6 / $(med_s "$1-ceiling")" 1)
+    j1=$(calc "$2 / 1e6 / $(med_s "$1-j1")" 1)
+    jn=$(calc "$2 / 1e6 / $(med_s "$1-jN")" 1)
+    out "| $(mb "$2") | $3 | $c | $j1 | $jn | $(calc "$j1 / $c" 2) | $(calc "$jn / $c" 2) |"
+}
+for size in $SCALE_MB; do
+    repeat "$size" "$tmp/scale.html"
+    bytes=$(filesize "$tmp/scale.html")
+    for r in $(seq "$RUNS"); do
+        progress "scaling run $r/$RUNS: stream $(mb "$bytes") MB"
+        run_stream_cases "scale$size" "$tmp/scale.html"
+    done
+    scale_row "scale$size" "$bytes" "$RUNS"
+    rm -f "$tmp/scale.html"
+done
+scale_row main "$stream_bytes" "$RUNS"
+out ""
+rm -f "$tmp/stream.html"
+
+# ---------------------------------------------------------------------------------------------
+# 3. Memory: peak RSS on generated streams, made on the fly by a small generator and piped in
+#    (nothing of that size touches the disk). Each stream: the CleanEval pages repeated, with one
+#    pathological page in the middle — <html><body><p> + PATHO_PERCENT % of the stream of words
+#    separated by spaces, no . ! ? + </p></body></html>. One run per size and thread count;
+#    throughput here includes the generator sharing the cores.
+# ---------------------------------------------------------------------------------------------
+if [[ "$MEMORY" != 0 ]]; then
+    cat > "$tmp/gen.py" <<'EOF'
+# gen.py TOTAL_BYTES PATHO_PERCENT PAGES_FILE: writes exactly TOTAL_BYTES to stdout: the pages
+# repeated, then the pathological page, then the pages repeated again.
+import random, sys
+
+total, patho_percent, pages_path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+pages = open(pages_path, "rb").read()
+out = sys.stdout.buffer
+head, tail = b"<html><body><p>", b"</p></body></html>\n"
+words = """the of and to in a is that for it as was with be by on not he this are or his from at
+which but have an they you were her she there been one all we their has would when if so no will
+more out up into do any your what some can other than then them only time could these two may
+first about new after also made many must before such years where through long each well people
+too little state good very make world still own see men work way even back between life being
+under never day same another know while last might us great old year off come since against go
+came right used take three""".split()
+rng = random.Random(42)
+words_chunk = bytearray()
+while len(words_chunk) < 1 << 20:
+    words_chunk += rng.choice(words).encode() + b" "
+
+
+def emit(source, n):
+    """Writes n bytes: source repeated, the last copy cut short."""
+    while n > 0:
+        piece = source[:n]
+        out.write(piece)
+        n -= len(piece)
+
+
+patho = max(total * patho_percent // 100, len(head) + len(tail))
+pages_before = (total - patho) // 2
+emit(pages, pages_before)
+out.write(head)
+emit(bytes(words_chunk), patho - len(head) - len(tail))
+out.write(tail)
+emit(pages, total - patho - pages_before)
+EOF
+    mem() {  # mem KEY MB CMD... — generator | CMD; appends "seconds rss-KiB" to $tmp/m/KEY
+        local key=$1 size=$2 start end status
+        shift 2
+        start=$EPOCHREALTIME
+        set +e
+        python3 "$tmp/gen.py" "$((size * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" \
+            | /usr/bin/time -f %M -o "$tmp/rss" "$@" > /dev/null 2>> "$tmp/stderr.log"
+        status=("${PIPESTATUS[@]}")
+        set -e
+        end=$EPOCHREALTIME
+        if (( status[0] != 0 || status[1] > 1 )); then
+            tail -n 5 "$tmp/stderr.log" >&2
+            die "$key: generator | '$*' exited with ${status[*]}"
+        fi
+        printf '%s %s\n' "$(calc "$end - $start" 6)" "$(tail -n 1 "$tmp/rss")" >> "$tmp/m/$key"
+    }
+    for size in $MEMORY_MB; do
+        progress "memory: generated stream of $size MB (pathological page: $((size * PATHO_PERCENT / 100)) MB)"
+        mem "mem$size-ceiling" "$size" "$ceiling"
+        mem "mem$size-j1" "$size" "$ppl" -j1
+        mem "mem$size-jN" "$size" "$ppl" -j"$THREADS"
+    done
+    # The generator alone, on the largest size: what it costs the piped runs.
+    largest=$(printf '%s\n' $MEMORY_MB | sort -n | tail -n 1)
+    start=$EPOCHREALTIME
+    python3 "$tmp/gen.py" "$((largest * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" > /dev/null
+    gen_s=$(calc "$EPOCHREALTIME - $start" 2)
+
+    out "## Memory (peak RSS, generated streams on a pipe)"
+    out ""
+    out "Pages repeated, plus one pathological page of $PATHO_PERCENT % of the stream (a single text node of"
+    out "words, no sentence punctuation). One run each. Target: ppl-filter peak RSS ≤ $TARGET_RSS_MB MB on the"
+    out "largest stream, not growing with its size. The generator alone takes $gen_s s for $largest MB."
+    out ""
+    out "| stream MB | pathological MB | case | peak RSS MB | s | MB/s | target |"
+    out "|---:|---:|---|---:|---:|---:|---|"
+    for size in $MEMORY_MB; do
+        for c in ceiling j1 jN; do
+            case $c in
+                ceiling) name="ceiling" ;;
+                j1) name="ppl-filter -j1" ;;
+                jN) name="ppl-filter -j$THREADS" ;;
+            esac
+            key="mem$size-$c"
+            rss=$(med_rss_mb "$key")
+            s=$(med_s "$key")
+            target=""
+            if [[ $c != ceiling && $size == "$largest" ]]; then
+                target="≤ $TARGET_RSS_MB MB: $(awk -v a="$rss" -v b="$TARGET_RSS_MB" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }')"
+            fi
+            out "| $size | $((size * PATHO_PERCENT / 100)) | $name | $rss | $(calc "$s" 2) | $(calc "$size / $s" 1) | $target |"
+        done
+    done
+    out ""
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 4. The model: wall time from process start to the first scored sentence, as the median of
+#    `ppl-filter perplexity SENTENCE` minus the median of `ppl-filter --version` (which starts
+#    the same binary but loads no model), and the model's size on disk and in memory (peak RSS
+#    of the same two commands).
+# ---------------------------------------------------------------------------------------------
+progress "model: $MODEL_RUNS runs of --version and perplexity"
+sentence="The committee approved the new budget."
+for _ in $(seq "$MODEL_RUNS"); do
+    measure version /dev/null "$ppl" --version
+    measure perplexity /dev/null "$ppl" perplexity "$sentence"
+done
+v_ms=$(calc "$(med_s version) * 1000" 2)
+p_ms=$(calc "$(med_s perplexity) * 1000" 2)
+load_ms=$(calc "$p_ms - $v_ms" 2)
+model_disk=$( [[ -f model/en.bin ]] && calc "$(filesize model/en.bin) / 1e6" 1 || echo "n/a")
+rss_v=$(med_rss_mb version)
+rss_p=$(med_rss_mb perplexity)
+out "## Model"
+out ""
+out "| figure | value | target |"
+out "|---|---:|---|"
+out "| \`ppl-filter --version\`, median of $MODEL_RUNS | $v_ms ms | |"
+out "| \`ppl-filter perplexity \"$sentence\"\`, median of $MODEL_RUNS | $p_ms ms | |"
+out "| model ready (load + first score = difference) | $load_ms ms | ≤ $TARGET_MODEL_MS ms: $(awk -v a="$load_ms" -v b="$TARGET_MODEL_MS" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }') |"
+out "| model on disk (model/en.bin) | $model_disk MB | |"
+out "| peak RSS: --version / perplexity / difference | $rss_v / $rss_p / $(calc "$rss_p - $rss_v" 1) MB | |"
+out "| ppl-filter binary size | $(calc "$(filesize "$ppl") / 1e6" 1) MB | |"
+out ""
+
+# ---------------------------------------------------------------------------------------------
+# 5. `ppl-eval score` over the 386 CleanEval pairs: bench/score.sh, with the binary built above.
+# ---------------------------------------------------------------------------------------------
+if [[ "$SCORE" != 0 ]]; then
+    progress "ppl-eval score (bench/score.sh, $RUNS runs)"
+    score_line=$(DATA="$DATA" PPL_EVAL="$ppl_eval" RUNS="$RUNS" bash bench/score.sh 2>> "$tmp/stderr.log" \
+        | grep '^median wall time' || true)
+    score_s=$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' <<< "$score_line")
+    out "## ppl-eval score"
+    out ""
+    out "| figure | value | target |"
+    out "|---|---:|---|"
+    if [[ -n "$score_s" ]]; then
+        out "| bench/score.sh: ${score_line%%:*} | $score_s s | ≤ $TARGET_SCORE_S s: $(awk -v a="$score_s" -v b="$TARGET_SCORE_S" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }') |"
+    else
+        out "| bench/score.sh | failed (see its output) | |"
+    fi
+    out ""
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Report: stdout, and bench/results.md with the date and the machine.
+# ---------------------------------------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+{
+    echo "# ppl-filter benchmark results"
+    echo ""
+    echo "Made by \`bench/run.sh\` (see bench/README.md)."
+    echo ""
+    echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- machine: $(nproc) cores (nproc), ${cpu:-unknown CPU}, $(awk '/MemTotal/ { printf "%.1f GB RAM", $2 / 1048576 }' /proc/meminfo)"
+    echo "- rustc: $(rustc --version 2>/dev/null || echo unknown)"
+    echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src bin Cargo.toml Cargo.lock 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "- settings: SIZE_MB=$SIZE_MB FILES_MB=$FILES_MB RUNS=$RUNS SCALE_MB=\"$SCALE_MB\" MEMORY=$MEMORY MEMORY_MB=\"$MEMORY_MB\" PATHO_PERCENT=$PATHO_PERCENT THREADS=$THREADS"
+    echo "- input: ${#pages[@]} CleanEval pages ($(mb "$one_bytes") MB), stream of $(mb "$stream_bytes") MB, $files_count files of $(mb "$files_bytes") MB in all"
+    echo ""
+    cat "$report"
+} > "$tmp/results.md"
+cat "$tmp/results.md"
+if [[ -n "$RESULTS" ]]; then
+    cp "$tmp/results.md" "$RESULTS"
+    progress "written $RESULTS"
+fi
