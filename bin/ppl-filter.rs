@@ -2,18 +2,20 @@
 //! Exit codes: 0 success, 1 some inputs damaged/empty/binary, 2 an error (see `--help`).
 
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
 use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, PerplexityArgs, TrainArgs};
 use ppl_filter::classify::Policy;
 use ppl_filter::html::HtmlSettings;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ppl_filter::io::sink::{DirSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm::{self, model::LanguageModel};
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
+use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem};
 
 fn main() -> ExitCode {
     let args = FilterArgs::parse();
@@ -62,20 +64,25 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             FormatKind::Plain => OutputFormat::Plain,
             FormatKind::Cleaneval => OutputFormat::CleanEval,
         },
-        separator: if args.null { b"\0".to_vec() } else { b"\n".to_vec() },
         threads: threads.max(1),
         ..Options::default()
     };
-    let inputs: Vec<Input> = if args.files.is_empty() {
-        vec![Input::Stdin]
-    } else {
-        args.files.iter().map(|f| Input::from_arg(f)).collect()
+    let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
+    for (dir, e) in &unreadable_dirs {
+        eprintln!("ppl-filter: {}: cannot read directory: {e}", dir.display());
+    }
+    let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
+    let observer = Reporter::new(inputs.len(), args.quiet);
+    let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
+    let mut sink: Box<dyn Sink> = match &args.output_dir {
+        Some(dir) => Box::new(DirSink::new(dir, names)),
+        None => Box::new(StreamSink::new(BufWriter::with_capacity(64 * 1024, io::stdout()), separator)),
     };
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout());
-    let report = |problem: &Problem| eprintln!("ppl-filter: {}: {}", problem.input, problem.message);
-    let summary = pipeline::run(&inputs, model, &options, &mut out, &report)
+    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
         .map_err(|e| format!("cannot write output: {e}"))?;
-    Ok(if summary.errors > 0 {
+    observer.done();
+    let errors = summary.errors + unreadable_dirs.len() as u64;
+    Ok(if errors > 0 {
         ExitCode::from(2)
     } else if summary.warnings > 0 {
         ExitCode::from(1)
@@ -130,5 +137,47 @@ fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
         Some(path) => LanguageModel::open(path)
             .map(|model| &*Box::leak(Box::new(model)))
             .map_err(|e| format!("{}: {e}", path.display())),
+    }
+}
+
+/// Prints problems as one line each on stderr and drives the progress bar.
+struct Reporter {
+    bar: Option<ProgressBar>,
+}
+
+impl Reporter {
+    /// A bar over `inputs` documents, for several inputs when not `quiet` (indicatif draws it
+    /// only when stderr is a terminal).
+    fn new(inputs: usize, quiet: bool) -> Reporter {
+        let bar = (inputs > 1 && !quiet).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(inputs as u64), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} documents, {per_sec}, {eta} left") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Reporter { bar }
+    }
+
+    fn done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Observer for Reporter {
+    fn problem(&self, problem: &Problem) {
+        let print = || eprintln!("ppl-filter: {}: {}", problem.input, problem.message);
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
+    fn document_read(&self, _index: usize) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+        }
     }
 }

@@ -41,7 +41,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -t -f -j -0 -h -V --model --threshold --max-link-density --mark --scores --format --input --encoding --title --threads --max-block-bytes --max-parser-memory --null --generate --help --version train perplexity help"
+            opts="-m -t -f -j -0 -o -q -h -V --model --threshold --max-link-density --mark --scores --format --input --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -96,6 +96,14 @@ _ppl__filter() {
                     return 0
                     ;;
                 --max-parser-memory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

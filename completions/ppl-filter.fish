@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null generate= h/help V/version
+    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -35,6 +35,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Deco
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads (default: the number of cores)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
@@ -43,6 +44,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep eve
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s 0 -l null -d 'Separate documents with a NUL byte instead of an empty line'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar (it is shown only for several inputs and when stderr is a terminal)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s V -l version -d 'Print version'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'

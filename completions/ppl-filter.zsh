@@ -31,6 +31,8 @@ text\:"Plain text\: one block per blank-line-separated paragraph"))' \
 '--threads=[Scoring threads (default\: the number of cores)]:N:_default' \
 '--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
+'-o+[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output]:DIR:_files' \
+'--output-dir=[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output]:DIR:_files' \
 '--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
@@ -40,11 +42,13 @@ complete-fish\:"fish completions"))' \
 '--title[Also write the page <title> as a heading block]' \
 '-0[Separate documents with a NUL byte instead of an empty line]' \
 '--null[Separate documents with a NUL byte instead of an empty line]' \
+'-q[No progress bar (it is shown only for several inputs and when stderr is a terminal)]' \
+'--quiet[No progress bar (it is shown only for several inputs and when stderr is a terminal)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
 '--version[Print version]' \
-'::files -- Input files; `-` or none reads standard input:_files' \
+'::files -- Input files or directories (walked recursively); `-` or none reads standard input:_files' \
 ":: :_ppl-filter_commands" \
 "*::: :->ppl-filter" \
 && ret=0

@@ -9,7 +9,7 @@
 //! thread count and any read size (tested).
 
 use std::collections::BTreeMap;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
 use crossbeam_channel::bounded;
 
@@ -17,6 +17,7 @@ use crate::block::Block;
 use crate::classify::{self, Policy};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
+use crate::io::sink::Sink;
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
 use crate::output::{render_block, OutputFormat, OutputMode};
@@ -43,8 +44,6 @@ pub struct Options {
     pub policy: Policy,
     pub mode: OutputMode,
     pub format: OutputFormat,
-    /// Written between two documents.
-    pub separator: Vec<u8>,
     /// Scoring workers; 1 runs everything on the calling thread.
     pub threads: usize,
     /// Bytes read from an input at a time.
@@ -60,7 +59,6 @@ impl Default for Options {
             policy: Policy::default(),
             mode: OutputMode::Clean,
             format: OutputFormat::Plain,
-            separator: b"\n".to_vec(),
             threads: 1,
             read_size: 64 * 1024,
         }
@@ -82,6 +80,20 @@ pub struct Problem {
     pub input: String,
     pub severity: Severity,
     pub message: String,
+}
+
+/// Told what happens during a run: problems as they occur, and each input once it is read.
+pub trait Observer: Sync {
+    /// A problem with one input.
+    fn problem(&self, problem: &Problem);
+    /// Input `index` has been read to its end (or given up on).
+    fn document_read(&self, _index: usize) {}
+}
+
+impl<F: Fn(&Problem) + Sync> Observer for F {
+    fn problem(&self, problem: &Problem) {
+        self(problem)
+    }
 }
 
 /// Counts over a whole run.
@@ -112,27 +124,29 @@ struct Job {
 /// A rendered batch.
 struct Rendered {
     seq: u64,
+    /// The document it belongs to, when it is that document's first batch.
+    starts_document: Option<usize>,
     bytes: Vec<u8>,
     sentences: u64,
     kept: u64,
 }
 
-/// Cleans every input in order, writing to `out`; problems go to `report` as they happen.
+/// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
 pub fn run(
     inputs: &[Input],
     model: &LanguageModel,
     options: &Options,
-    out: &mut (dyn Write + Send),
-    report: &(dyn Fn(&Problem) + Sync),
+    out: &mut dyn Sink,
+    observer: &dyn Observer,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     if options.threads <= 1 {
         let mut write_error = None;
-        let (warnings, errors) = read_inputs(inputs, options, report, &mut |job| {
+        let (warnings, errors) = read_inputs(inputs, options, observer, &mut |job| {
             let rendered = process(job, model, options);
             summary.sentences += rendered.sentences;
             summary.kept += rendered.kept;
-            match out.write_all(&rendered.bytes) {
+            match emit(&rendered, out) {
                 Ok(()) => true,
                 Err(e) => {
                     write_error = Some(e);
@@ -166,7 +180,7 @@ pub fn run(
         drop(job_rx);
         drop(done_tx);
         let writer = scope.spawn(|| write_in_order(done_rx, out));
-        counts = read_inputs(inputs, options, report, &mut |job| job_tx.send(job).is_ok());
+        counts = read_inputs(inputs, options, observer, &mut |job| job_tx.send(job).is_ok());
         drop(job_tx);
         match writer.join() {
             Ok(Ok((sentences, kept))) => {
@@ -182,11 +196,19 @@ pub fn run(
     finish(summary, write_error, out)
 }
 
+/// Writes one rendered batch, starting its document first when it is the document's first.
+fn emit(rendered: &Rendered, out: &mut dyn Sink) -> io::Result<()> {
+    if let Some(index) = rendered.starts_document {
+        out.begin(index)?;
+    }
+    out.write(&rendered.bytes)
+}
+
 /// Flushes the output; a closed pipe ends the run quietly, any other write error is returned.
-fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Write) -> io::Result<Summary> {
+fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Sink) -> io::Result<Summary> {
     let result = match write_error {
         Some(e) => Err(e),
-        None => out.flush(),
+        None => out.finish(),
     };
     match result {
         Ok(()) => Ok(summary),
@@ -199,7 +221,7 @@ fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Wr
 }
 
 /// The writer: receives rendered batches in any order and writes them in sequence.
-fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Write) -> io::Result<(u64, u64)> {
+fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Sink) -> io::Result<(u64, u64)> {
     let mut next = 0u64;
     let mut waiting = BTreeMap::new();
     let (mut sentences, mut kept) = (0, 0);
@@ -208,7 +230,7 @@ fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Wri
         while let Some(rendered) = waiting.remove(&next) {
             sentences += rendered.sentences;
             kept += rendered.kept;
-            out.write_all(&rendered.bytes)?;
+            emit(&rendered, out)?;
             next += 1;
         }
     }
@@ -218,9 +240,6 @@ fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Wri
 /// The worker's part: sentences, scores, decisions, rendering.
 fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
     let mut bytes = Vec::with_capacity(BATCH_TEXT_BYTES);
-    if job.first_of_doc && job.doc > 0 {
-        bytes.extend_from_slice(&options.separator);
-    }
     let (mut sentences, mut kept) = (0, 0);
     for mut block in job.blocks {
         segment::segment(&mut block);
@@ -233,7 +252,8 @@ fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
         kept += block.sentences.iter().filter(|s| s.keep).count() as u64;
         render_block(&block, options.mode, options.format, &mut bytes);
     }
-    Rendered { seq: job.seq, bytes, sentences, kept }
+    let starts_document = job.first_of_doc.then_some(job.doc as usize);
+    Rendered { seq: job.seq, starts_document, bytes, sentences, kept }
 }
 
 /// The reader's part: every input in order, cut into numbered batches handed to `send`
@@ -241,7 +261,7 @@ fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
 fn read_inputs(
     inputs: &[Input],
     options: &Options,
-    report: &(dyn Fn(&Problem) + Sync),
+    observer: &dyn Observer,
     send: &mut dyn FnMut(Job) -> bool,
 ) -> (u64, u64) {
     let mut seq = 0u64;
@@ -265,8 +285,9 @@ fn read_inputs(
                 Severity::Warning => warnings += 1,
                 Severity::Error => errors += 1,
             }
-            report(problem);
+            observer.problem(problem);
         }
+        observer.document_read(doc);
         if !alive || !batcher.finish(send) {
             break;
         }

@@ -209,3 +209,29 @@ fn perplexity_command_ranks_prose_below_menus() {
     assert_eq!(ppl.len(), 2);
     assert!(ppl[0] < ppl[1], "{text}");
 }
+
+#[test]
+fn directories_are_walked_and_mirrored_into_an_output_dir() {
+    use flate2::{write::GzEncoder, Compression};
+    let root = std::env::temp_dir().join(format!("ppl-filter-tree-{}", std::process::id()));
+    let (tree, out_dir) = (root.join("in"), root.join("out"));
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    std::fs::copy(fixture("pages/entities.html"), tree.join("a.html")).unwrap();
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(&std::fs::read(fixture("pages/cleaneval-wrapper.html")).unwrap()).unwrap();
+    std::fs::write(tree.join("sub/b.html.gz"), gz.finish().unwrap()).unwrap();
+
+    let streamed = ppl_filter(&["-t", "1e9", tree.to_str().unwrap()], b"");
+    assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
+    let text = stdout(&streamed);
+    let docs: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(docs.len(), 2, "{text}");
+    assert!(docs[0].starts_with("Fish & chips") && docs[1].starts_with("The museum reopened"), "{text}");
+
+    let out = ppl_filter(&["-t", "1e9", "-o", out_dir.to_str().unwrap(), tree.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(out_dir.join("a.txt")).unwrap(), docs[0].to_string() + "\n");
+    assert_eq!(std::fs::read_to_string(out_dir.join("sub/b.txt")).unwrap(), docs[1]);
+    std::fs::remove_dir_all(&root).unwrap();
+}

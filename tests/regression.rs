@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
 use ppl_filter::lm::model::embedded;
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::pipeline::{self, Options};
+use ppl_filter::pipeline::{self, Options, Problem};
 
 fn html_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = dirs
@@ -29,9 +30,9 @@ fn crc_of_output(files: &[PathBuf], mode: &str) -> String {
         other => panic!("unknown mode {other}"),
     }
     let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();
-    let mut out = Vec::new();
-    pipeline::run(&inputs, embedded(), &options, &mut out, &|_| {}).unwrap();
-    format!("{:08x}", crc32fast::hash(&out))
+    let mut sink = StreamSink::new(Vec::new(), b"\n");
+    pipeline::run(&inputs, embedded(), &options, &mut sink, &|_: &Problem| {}).unwrap();
+    format!("{:08x}", crc32fast::hash(&sink.into_inner()))
 }
 
 #[test]

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
-use ppl_filter::pipeline::{self, Options};
+use ppl_filter::pipeline::{self, Options, Problem};
 use proptest::prelude::*;
 
 fn inputs() -> Vec<Input> {
@@ -18,9 +19,9 @@ fn inputs() -> Vec<Input> {
 
 fn clean(read_size: usize, threads: usize) -> Vec<u8> {
     let options = Options { read_size, threads, mode: OutputMode::Mark, ..Options::default() };
-    let mut out = Vec::new();
-    pipeline::run(&inputs(), lm::model::embedded(), &options, &mut out, &|_| {}).unwrap();
-    out
+    let mut sink = StreamSink::new(Vec::new(), b"\n");
+    pipeline::run(&inputs(), lm::model::embedded(), &options, &mut sink, &|_: &Problem| {}).unwrap();
+    sink.into_inner()
 }
 
 proptest! {

@@ -20,7 +20,7 @@ A closed output (for example `| head`) ends the run quietly with status 0.";
 /// transparently), cuts it into blocks at block-level elements, splits blocks into sentences,
 /// scores each sentence's perplexity under a word n-gram model of good English (embedded in the
 /// binary) and writes the sentences it keeps, one block per line. Documents are separated by
-/// an empty line.
+/// an empty line, or written to their own files with --output-dir.
 #[derive(Debug, Parser)]
 #[command(name = "ppl-filter", version, after_help = EXIT_CODES, args_conflicts_with_subcommands = true)]
 pub struct FilterArgs {
@@ -65,7 +65,7 @@ pub enum FormatKind {
 /// The cleaning flags.
 #[derive(Debug, Args)]
 pub struct CleanArgs {
-    /// Input files; `-` or none reads standard input.
+    /// Input files or directories (walked recursively); `-` or none reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -121,6 +121,15 @@ pub struct CleanArgs {
     /// Separate documents with a NUL byte instead of an empty line.
     #[arg(short = '0', long)]
     pub null: bool,
+
+    /// Write each input's text to its own file under DIR, mirroring the input tree
+    /// (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output.
+    #[arg(short, long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+
+    /// No progress bar (it is shown only for several inputs and when stderr is a terminal).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// `ppl-filter train`.

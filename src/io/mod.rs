@@ -1,7 +1,10 @@
 //! Inputs: where documents come from and how their bytes are read.
 //!
 //! An [`Input`] is standard input or a file; gzip is recognised by its magic bytes and read
-//! transparently (all members of a multi-member file).
+//! transparently (all members of a multi-member file). [`expand`] turns command-line
+//! arguments into inputs, walking directories; [`sink`] says where the output goes.
+
+pub mod sink;
 
 use std::fmt;
 use std::fs::File;
@@ -48,6 +51,67 @@ impl fmt::Display for Input {
     }
 }
 
+/// The inputs named on the command line, in order, each with the name its output takes under
+/// `--output-dir`: a directory is walked recursively in byte order of names, skipping hidden
+/// entries (names starting with `.`) and not following links to directories; a file's output
+/// name is its path below the directory argument (just its file name for a file argument)
+/// with `.gz` dropped and the extension replaced by `.txt`. Directories that cannot be read
+/// are returned as errors; the walk goes on.
+pub fn expand(args: &[PathBuf]) -> (Vec<(Input, PathBuf)>, Vec<(PathBuf, io::Error)>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    if args.is_empty() {
+        inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
+    }
+    for arg in args {
+        if arg.as_os_str() == "-" {
+            inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
+        } else if arg.is_dir() {
+            walk(arg, arg, &mut inputs, &mut errors);
+        } else {
+            let name = arg.file_name().map_or_else(|| arg.clone(), PathBuf::from);
+            inputs.push((Input::from_arg(arg), output_name(&name)));
+        }
+    }
+    (inputs, errors)
+}
+
+fn walk(root: &Path, dir: &Path, inputs: &mut Vec<(Input, PathBuf)>, errors: &mut Vec<(PathBuf, io::Error)>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            errors.push((dir.to_path_buf(), e));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let is_link = path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        if path.is_dir() {
+            if !is_link {
+                walk(root, &path, inputs, errors);
+            }
+        } else if path.is_file() {
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            inputs.push((Input::File(path.clone()), output_name(&relative)));
+        }
+    }
+}
+
+/// `a/b.html.gz` → `a/b.txt`.
+fn output_name(relative: &Path) -> PathBuf {
+    let mut name = relative.to_path_buf();
+    if name.extension().is_some_and(|x| x == "gz") {
+        name.set_extension("");
+    }
+    name.set_extension("txt");
+    name
+}
+
 /// Wraps `reader` in a gzip decoder when its first bytes are the gzip magic.
 pub fn maybe_gunzip(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn Read + Send>> {
     let head = reader.fill_buf()?;
@@ -78,6 +142,24 @@ mod tests {
         let mut plain = String::new();
         maybe_gunzip(Box::new(io::Cursor::new(b"<p>x".to_vec()))).unwrap().read_to_string(&mut plain).unwrap();
         assert_eq!(plain, "<p>x");
+    }
+
+    #[test]
+    fn directories_are_walked_in_order() {
+        let root = std::env::temp_dir().join(format!("ppl-expand-{}", std::process::id()));
+        for file in ["b/2.html.gz", "a.html", "b/1.htm", ".hidden/x.html", "b/.skip.html"] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, b"x").unwrap();
+        }
+        let (inputs, errors) = expand(&[root.clone(), PathBuf::from("-")]);
+        assert!(errors.is_empty());
+        let names: Vec<String> = inputs.iter().map(|(_, n)| n.display().to_string()).collect();
+        assert_eq!(names, ["a.txt", "b/1.txt", "b/2.txt", "stdin.txt"]);
+        assert_eq!(inputs[3].0, Input::Stdin);
+        let (_, errors) = expand(&[root.join("no-such-dir/")]);
+        assert!(errors.is_empty()); // a missing path is an input that fails to open, reported later
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
