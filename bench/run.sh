@@ -78,6 +78,7 @@ ppl_eval=${PPL_EVAL:-$target_dir/release/ppl-eval}
 ceiling=${LOL_CEILING:-$target_dir/release/lol-ceiling}
 for b in "$ppl" "$ppl_eval" "$ceiling"; do [[ -x "$b" ]] || die "missing binary $b"; done
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)   # recorded: other work on the machine skews everything
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 report="$tmp/report.md"
@@ -394,6 +395,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
     echo "- machine: $(nproc) cores (nproc), ${cpu:-unknown CPU}, $(awk '/MemTotal/ { printf "%.1f GB RAM", $2 / 1048576 }' /proc/meminfo)"
     echo "- rustc: $(rustc --version 2>/dev/null || echo unknown)"
     echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src bin Cargo.toml Cargo.lock 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "- load average (1, 5, 15 min) before the measurements: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "- settings: SIZE_MB=$SIZE_MB FILES_MB=$FILES_MB RUNS=$RUNS SCALE_MB=\"$SCALE_MB\" MEMORY=$MEMORY MEMORY_MB=\"$MEMORY_MB\" PATHO_PERCENT=$PATHO_PERCENT THREADS=$THREADS"
     echo "- input: ${#pages[@]} CleanEval pages ($(mb "$one_bytes") MB), stream of $(mb "$stream_bytes") MB, $files_count files of $(mb "$files_bytes") MB in all"
     echo ""

@@ -199,7 +199,7 @@ impl State {
         let cut = floor_char_boundary(&self.pending_raw, cut);
         let raw = std::mem::take(&mut self.pending_raw);
         let in_link = self.pending_in_link;
-        if memchr::memchr(b'&', raw[..cut].as_bytes()).is_some() {
+        if memchr::memchr(b'&', &raw.as_bytes()[..cut]).is_some() {
             let decoded = htmlize::unescape(&raw[..cut]);
             self.append_decoded(&decoded, in_link);
         } else {

@@ -4,7 +4,9 @@
 //! transparently (all members of a multi-member file). [`expand`] turns command-line
 //! arguments into inputs, walking directories; [`sink`] says where the output goes.
 
+pub mod jsonl;
 pub mod sink;
+pub mod warc;
 
 use std::fmt;
 use std::fs::File;
@@ -51,13 +53,16 @@ impl fmt::Display for Input {
     }
 }
 
+/// An input and the name its output takes under `--output-dir`.
+pub type NamedInput = (Input, PathBuf);
+
 /// The inputs named on the command line, in order, each with the name its output takes under
 /// `--output-dir`: a directory is walked recursively in byte order of names, skipping hidden
 /// entries (names starting with `.`) and not following links to directories; a file's output
 /// name is its path below the directory argument (just its file name for a file argument)
 /// with `.gz` dropped and the extension replaced by `.txt`. Directories that cannot be read
 /// are returned as errors; the walk goes on.
-pub fn expand(args: &[PathBuf]) -> (Vec<(Input, PathBuf)>, Vec<(PathBuf, io::Error)>) {
+pub fn expand(args: &[PathBuf]) -> (Vec<NamedInput>, Vec<(PathBuf, io::Error)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     if args.is_empty() {
@@ -76,7 +81,7 @@ pub fn expand(args: &[PathBuf]) -> (Vec<(Input, PathBuf)>, Vec<(PathBuf, io::Err
     (inputs, errors)
 }
 
-fn walk(root: &Path, dir: &Path, inputs: &mut Vec<(Input, PathBuf)>, errors: &mut Vec<(PathBuf, io::Error)>) {
+fn walk(root: &Path, dir: &Path, inputs: &mut Vec<NamedInput>, errors: &mut Vec<(PathBuf, io::Error)>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {

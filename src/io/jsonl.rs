@@ -1,0 +1,502 @@
+//! JSONL input and output: one JSON object per line, as in datatrove / Hugging Face pipelines.
+//!
+//! [`parse_line`] finds one string field of an object (e.g. `html` or `text`) and remembers where
+//! every value sits in the line; [`JsonRecord::with_field`] writes the line back with only that
+//! value replaced (and score fields set or appended), every other byte untouched, so numbers such
+//! as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads lines with a bound
+//! on their length; [`jsonl_object`] builds the JSONL record written for a WARC input.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead};
+use std::ops::Range;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use thiserror::Error;
+
+/// Why a line could not be used. Every variant names the line (1-based) and is one line long.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum JsonlError {
+    /// Nothing but white space.
+    #[error("line {line}: empty line")]
+    Blank { line: u64 },
+    /// Longer than the line limit (its bytes were not kept).
+    #[error("line {line}: longer than {limit} bytes")]
+    TooLong { line: u64, limit: usize },
+    /// Not UTF-8.
+    #[error("line {line}: not valid UTF-8")]
+    NotUtf8 { line: u64 },
+    /// Not JSON at all.
+    #[error("line {line}: invalid JSON: {message}")]
+    Invalid { line: u64, message: String },
+    /// JSON, but not an object.
+    #[error("line {line}: not a JSON object")]
+    NotObject { line: u64 },
+    /// The object lacks the field.
+    #[error("line {line}: no field \"{field}\"")]
+    MissingField { line: u64, field: String },
+    /// The field is there but not a string.
+    #[error("line {line}: field \"{field}\" is {kind}, not a string")]
+    NotString { line: u64, field: String, kind: &'static str },
+}
+
+impl JsonlError {
+    /// The line the error is about (1-based).
+    pub fn line(&self) -> u64 {
+        match self {
+            JsonlError::Blank { line }
+            | JsonlError::TooLong { line, .. }
+            | JsonlError::NotUtf8 { line }
+            | JsonlError::Invalid { line, .. }
+            | JsonlError::NotObject { line }
+            | JsonlError::MissingField { line, .. }
+            | JsonlError::NotString { line, .. } => *line,
+        }
+    }
+}
+
+/// A parsed line: the original text, the decoded field and where every value sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonRecord {
+    line: String,
+    field: String,
+    value: String,
+    field_span: Range<usize>,
+    /// (decoded key, byte range of its value) in order; duplicates kept.
+    entries: Vec<(String, Range<usize>)>,
+    /// Byte offset of the object's closing `}`.
+    close: usize,
+}
+
+/// A value for a field added by [`JsonRecord::with_field`] or [`jsonl_object`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Extra<'a> {
+    Str(&'a str),
+    Int(i64),
+    UInt(u64),
+    /// Written as serde_json writes floats (shortest round-trip form); NaN and ±∞ as `null`.
+    Float(f64),
+    Null,
+}
+
+impl Extra<'_> {
+    fn write_json(&self, out: &mut String) {
+        match *self {
+            Extra::Str(s) => push_json_string(out, s),
+            Extra::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Extra::UInt(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Extra::Float(x) => out.push_str(&serde_json::to_string(&x).unwrap_or_else(|_| "null".into())),
+            Extra::Null => out.push_str("null"),
+        }
+    }
+}
+
+fn push_json_string(out: &mut String, s: &str) {
+    // Serialising a &str cannot fail; the fallback keeps this panic-free all the same.
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
+}
+
+impl JsonRecord {
+    /// The field's decoded string value (JSON escapes resolved).
+    pub fn value(&self) -> &str {
+        &self.value
+    }
+
+    /// The field's name.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// The line as read (line ending and a leading BOM removed).
+    pub fn original(&self) -> &str {
+        &self.line
+    }
+
+    /// The line with the field's value replaced by `new_value` and each `extra` field set: in
+    /// place when the object already has it (so re-running does not duplicate keys), appended
+    /// before the closing `}` otherwise. Every other byte is as read. No line ending.
+    pub fn with_field(&self, new_value: &str, extra: &[(&str, Extra<'_>)]) -> String {
+        let mut edits: Vec<(Range<usize>, String)> = Vec::with_capacity(1 + extra.len());
+        let mut new = String::with_capacity(new_value.len() + 2);
+        push_json_string(&mut new, new_value);
+        edits.push((self.field_span.clone(), new));
+        let mut appended = String::new();
+        for (i, (key, value)) in extra.iter().enumerate() {
+            if *key == self.field || extra[..i].iter().any(|(k, _)| k == key) {
+                continue;
+            }
+            let mut json = String::new();
+            value.write_json(&mut json);
+            match self.entries.iter().rev().find(|(k, _)| k == key) {
+                Some((_, span)) => edits.push((span.clone(), json)),
+                None => {
+                    if !(self.entries.is_empty() && appended.is_empty()) {
+                        appended.push(',');
+                    }
+                    push_json_string(&mut appended, key);
+                    appended.push(':');
+                    appended.push_str(&json);
+                }
+            }
+        }
+        edits.push((self.close..self.close, appended));
+        edits.sort_by_key(|(span, _)| span.start);
+
+        let mut out = String::with_capacity(self.line.len() + new_value.len() + 64);
+        let mut at = 0;
+        for (span, text) in edits {
+            out.push_str(self.line.get(at..span.start).unwrap_or(""));
+            out.push_str(&text);
+            at = span.end;
+        }
+        out.push_str(self.line.get(at..).unwrap_or(""));
+        out
+    }
+}
+
+/// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored) and finds `field`, which
+/// must be a string. `line_no` (1-based) goes into errors. Duplicate keys: the last one counts,
+/// as in serde_json and Python's `json`.
+pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    let trimmed = line.trim_start();
+    if trimmed.trim_end().is_empty() {
+        return Err(JsonlError::Blank { line: line_no });
+    }
+    if !trimmed.starts_with('{') {
+        return Err(match serde_json::from_str::<&RawValue>(line) {
+            Ok(_) => JsonlError::NotObject { line: line_no },
+            Err(e) => invalid(line_no, &e),
+        });
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    let entries = Entries::deserialize(&mut de).and_then(|e| de.end().map(|()| e)).map_err(|e| invalid(line_no, &e))?;
+
+    let base = line.as_ptr() as usize;
+    let mut spans = Vec::with_capacity(entries.0.len());
+    for (key, raw) in entries.0 {
+        let text = raw.get();
+        // RawValue borrows from `line`; its offset is a pointer difference, checked anyway.
+        let start = (text.as_ptr() as usize).checked_sub(base);
+        let span = start.map(|s| s..s + text.len()).filter(|r| line.get(r.clone()) == Some(text));
+        match span {
+            Some(span) => spans.push((key, span)),
+            None => return Err(JsonlError::Invalid { line: line_no, message: "value outside the line".into() }),
+        }
+    }
+    let close = line.trim_end().len().saturating_sub(1);
+
+    let Some((_, span)) = spans.iter().rev().find(|(k, _)| k == field) else {
+        return Err(JsonlError::MissingField { line: line_no, field: field.to_string() });
+    };
+    let raw = line.get(span.clone()).unwrap_or("");
+    if !raw.starts_with('"') {
+        let kind = match raw.as_bytes().first() {
+            Some(b'{') => "an object",
+            Some(b'[') => "an array",
+            Some(b't' | b'f') => "a boolean",
+            Some(b'n') => "null",
+            _ => "a number",
+        };
+        return Err(JsonlError::NotString { line: line_no, field: field.to_string(), kind });
+    }
+    let value: String = serde_json::from_str(raw).map_err(|e| invalid(line_no, &e))?;
+    Ok(JsonRecord {
+        field_span: span.clone(),
+        line: line.to_string(),
+        field: field.to_string(),
+        value,
+        entries: spans,
+        close,
+    })
+}
+
+/// [`parse_line`] for raw bytes (the caller need not check UTF-8 first).
+pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
+    match std::str::from_utf8(line) {
+        Ok(text) => parse_line(text, line_no, field),
+        Err(_) => Err(JsonlError::NotUtf8 { line: line_no }),
+    }
+}
+
+/// serde_json's message without its " at line 1 column N" suffix, plus the column.
+fn invalid(line_no: u64, e: &serde_json::Error) -> JsonlError {
+    let full = e.to_string();
+    let message = match full.rfind(" at line ") {
+        Some(i) => format!("{} (column {})", &full[..i], e.column()),
+        None => full,
+    };
+    JsonlError::Invalid { line: line_no, message }
+}
+
+/// The object's entries in order, values left as raw JSON text borrowed from the line.
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntriesVisitor;
+        impl<'de> Visitor<'de> for EntriesVisitor {
+            type Value = Entries<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                    entries.push(entry);
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(EntriesVisitor)
+    }
+}
+
+/// One JSONL record for a cleaned WARC response, keys in this order:
+/// `{"url","warc_record_id","text","sentences_kept","sentences_dropped","mean_perplexity"}`
+/// (`url` and `mean_perplexity` are `null` when `None` or not finite). No line ending.
+pub fn jsonl_object(
+    url: Option<&str>,
+    warc_record_id: &str,
+    text: &str,
+    kept: u64,
+    dropped: u64,
+    mean_perplexity: Option<f64>,
+) -> String {
+    let fields = [
+        ("url", url.map_or(Extra::Null, Extra::Str)),
+        ("warc_record_id", Extra::Str(warc_record_id)),
+        ("text", Extra::Str(text)),
+        ("sentences_kept", Extra::UInt(kept)),
+        ("sentences_dropped", Extra::UInt(dropped)),
+        ("mean_perplexity", mean_perplexity.map_or(Extra::Null, Extra::Float)),
+    ];
+    let mut out = String::with_capacity(text.len() + 160);
+    out.push('{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_json_string(&mut out, key);
+        out.push(':');
+        value.write_json(&mut out);
+    }
+    out.push('}');
+    out
+}
+
+/// A line number (1-based) and the line's bytes, or why they were not kept.
+pub type NumberedLine = (u64, Result<Vec<u8>, JsonlError>);
+
+/// Numbered lines of a JSONL stream, each at most `max_line_bytes` long (a longer one is
+/// consumed and reported as [`JsonlError::TooLong`]; memory stays bounded). Line endings are
+/// removed. Lines are numbered from 1.
+pub struct JsonlLines<R: BufRead> {
+    inner: R,
+    max_line_bytes: usize,
+    line_no: u64,
+}
+
+impl<R: BufRead> JsonlLines<R> {
+    /// Lines of `inner`, at most `max_line_bytes` each.
+    pub fn new(inner: R, max_line_bytes: usize) -> Self {
+        JsonlLines { inner, max_line_bytes, line_no: 0 }
+    }
+
+    /// The next line: `Ok((line_no, Ok(bytes)))`, `Ok((line_no, Err(TooLong)))`, `Err` on a
+    /// read error, `None` at the end. A last line without `\n` counts as a line.
+    pub fn next_line(&mut self) -> Option<io::Result<NumberedLine>> {
+        let mut line = Vec::new();
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Err(e)),
+            };
+            if buf.is_empty() {
+                if !any {
+                    return None;
+                }
+                break;
+            }
+            any = true;
+            let (take, found) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            if !too_long {
+                if line.len() + take > self.max_line_bytes.saturating_add(2) {
+                    too_long = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(&buf[..take]);
+                }
+            }
+            self.inner.consume(take);
+            if found {
+                break;
+            }
+        }
+        self.line_no += 1;
+        let n = self.line_no;
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        }
+        if too_long || line.len() > self.max_line_bytes {
+            return Some(Ok((n, Err(JsonlError::TooLong { line: n, limit: self.max_line_bytes }))));
+        }
+        Some(Ok((n, Ok(line))))
+    }
+}
+
+impl<R: BufRead> Iterator for JsonlLines<R> {
+    type Item = io::Result<NumberedLine>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_line()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn fixture() -> Vec<u8> {
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/jsonl/pages.jsonl")).expect("fixture")
+    }
+
+    #[test]
+    fn fixture_counts_and_untouched_fields() {
+        let lines: Vec<_> = JsonlLines::new(Cursor::new(fixture()), 1 << 20).map(|l| l.unwrap()).collect();
+        assert_eq!(lines.len(), 5);
+        let mut good = Vec::new();
+        let mut bad = Vec::new();
+        for (n, bytes) in &lines {
+            match parse_line_bytes(bytes.as_ref().unwrap(), *n, "html") {
+                Ok(rec) => good.push((*n, rec)),
+                Err(e) => bad.push(e),
+            }
+        }
+        assert_eq!(good.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2, 5]);
+        assert!(matches!(&bad[0], JsonlError::Invalid { line: 3, .. }), "{:?}", bad[0]);
+        assert_eq!(bad[1], JsonlError::MissingField { line: 4, field: "html".into() });
+        assert_eq!(bad[1].to_string(), "line 4: no field \"html\"");
+        assert!(!bad[0].to_string().contains('\n'));
+
+        let (_, first) = &good[0];
+        assert!(first.value().starts_with("<html><body><nav><a href=\"/\">Home</a>"), "{}", first.value());
+        let out = first
+            .with_field("Clean.", &[("mean_perplexity", Extra::Float(1234.5)), ("sentences_kept", Extra::UInt(1))]);
+        let original = first.original();
+        // Undo the edits: what is left is the original, byte for byte.
+        let restored = out
+            .replace("\"Clean.\"", &original[first.field_span.clone()])
+            .replace(",\"mean_perplexity\":1234.5,\"sentences_kept\":1}", "}");
+        assert_eq!(restored, original);
+        assert!(out.contains("\"score\": 1.50") && out.contains("1e3"), "{out}");
+
+        // JSON-escaped HTML is decoded; the rewritten value is escaped again.
+        let (_, second) = &good[1];
+        assert!(second.value().contains("caf\u{e9} &amp; \"quotes\"</p>\n<nav>"), "{}", second.value());
+        let v: serde_json::Value = serde_json::from_str(&second.with_field("a \"b\"\n", &[])).unwrap();
+        assert_eq!(v["html"], "a \"b\"\n");
+    }
+
+    #[test]
+    fn existing_score_fields_are_replaced_not_duplicated() {
+        let rec = parse_line("{\"text\": \"x\", \"ppl\": 3, \"n\": [1,2]}\r\n", 7, "text").unwrap();
+        let out =
+            rec.with_field("y", &[("ppl", Extra::Float(f64::NAN)), ("kept", Extra::Int(-2)), ("text", Extra::Null)]);
+        assert_eq!(out, "{\"text\": \"y\", \"ppl\": null, \"n\": [1,2],\"kept\":-2}");
+        let empty = parse_line("{\"t\":\"\"} ", 1, "t").unwrap();
+        assert_eq!(
+            empty.with_field("z", &[("a", Extra::Str("é")), ("b", Extra::UInt(1))]),
+            "{\"t\":\"z\",\"a\":\"é\",\"b\":1} "
+        );
+    }
+
+    #[test]
+    fn error_kinds() {
+        let e = |s: &str| parse_line(s, 9, "text").unwrap_err();
+        assert_eq!(e("   "), JsonlError::Blank { line: 9 });
+        assert_eq!(e("[1, 2]"), JsonlError::NotObject { line: 9 });
+        assert_eq!(e("{\"text\": 3}"), JsonlError::NotString { line: 9, field: "text".into(), kind: "a number" });
+        assert_eq!(e("{\"text\": {\"a\": 1}}").to_string(), "line 9: field \"text\" is an object, not a string");
+        assert!(matches!(e("{\"text\": \"a\"} x"), JsonlError::Invalid { .. }));
+        assert!(matches!(e("{\"text\": \"a\",}"), JsonlError::Invalid { .. }));
+        assert!(matches!(e("nope"), JsonlError::Invalid { .. }));
+        assert_eq!(parse_line_bytes(b"{\"text\": \"\xff\"}", 2, "text").unwrap_err(), JsonlError::NotUtf8 { line: 2 });
+        assert_eq!(parse_line("\u{feff}{\"text\":\"a\",\"text\":\"b\"}", 1, "text").unwrap().value(), "b");
+    }
+
+    #[test]
+    fn long_lines_are_reported_and_skipped() {
+        let input = b"{\"a\":\"x\"}\n0123456789012345678901234567890\r\n{}\n\nlast".to_vec();
+        let got: Vec<_> = JsonlLines::new(Cursor::new(input), 12).map(|l| l.unwrap()).collect();
+        let show: Vec<String> = got
+            .iter()
+            .map(|(n, l)| {
+                format!(
+                    "{n}:{}",
+                    l.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_else(|e| e.to_string())
+                )
+            })
+            .collect();
+        assert_eq!(show, ["1:{\"a\":\"x\"}", "2:line 2: longer than 12 bytes", "3:{}", "4:", "5:last"]);
+    }
+
+    #[test]
+    fn warc_jsonl_object() {
+        let line = jsonl_object(Some("http://e.com/"), "<urn:uuid:1>", "Text \"q\"\n", 3, 1, Some(250.0));
+        assert_eq!(line, "{\"url\":\"http://e.com/\",\"warc_record_id\":\"<urn:uuid:1>\",\"text\":\"Text \\\"q\\\"\\n\",\"sentences_kept\":3,\"sentences_dropped\":1,\"mean_perplexity\":250.0}");
+        let none = jsonl_object(None, "<x>", "", 0, 0, None);
+        assert!(none.starts_with("{\"url\":null,") && none.ends_with("\"mean_perplexity\":null}"));
+    }
+
+    mod prop {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            #[test]
+            fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256), field in "[a-z]{0,4}") {
+                if let Ok(rec) = parse_line_bytes(&bytes, 1, &field) {
+                    let _ = rec.with_field("x", &[("y", Extra::Int(1))]);
+                }
+                let _ = JsonlLines::new(Cursor::new(&bytes), 16).count();
+            }
+
+            #[test]
+            fn garbled_lines_never_panic_and_rewrites_stay_valid(line in 0usize..5, cuts in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..4), new in ".{0,20}") {
+                let text = fixture();
+                let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+                let mut bytes = lines[line % lines.len()].to_vec();
+                for (at, b) in cuts {
+                    if !bytes.is_empty() {
+                        let at = at % bytes.len();
+                        bytes[at] = b;
+                    }
+                }
+                if let Ok(rec) = parse_line_bytes(&bytes, 1, "html") {
+                    let out = rec.with_field(&new, &[("mean_perplexity", Extra::Float(1.5)), ("score", Extra::Null)]);
+                    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+                    prop_assert_eq!(v["html"].as_str(), Some(new.as_str()));
+                    prop_assert_eq!(v["mean_perplexity"].as_f64(), Some(1.5));
+                }
+            }
+        }
+    }
+}

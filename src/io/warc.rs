@@ -1,0 +1,768 @@
+//! WARC input and output: a streaming, bounded reader of WARC/1.0 and WARC/1.1 records, the
+//! HTTP-response helpers that turn a `response` record into an HTML body and its charset, and a
+//! writer of deterministic `conversion` (and `warcinfo`) records.
+//!
+//! The reader never holds more than one record's block (`max_record_bytes`, larger records are
+//! skipped by their Content-Length) and never panics: damaged input becomes [`WarcError`] values,
+//! after which it resynchronises at the next `WARC/` version line. Gzip (`.warc.gz`, one member
+//! per record or one for the whole file) is the caller's business: wrap the input in
+//! `flate2::bufread::MultiGzDecoder` (see `io::maybe_gunzip`) and a `BufReader`.
+
+use std::borrow::Cow;
+use std::io::{self, BufRead, Read, Write};
+
+use flate2::write::GzEncoder;
+use thiserror::Error;
+use xxhash_rust::xxh3::Xxh3;
+
+/// Default bound on one record's block (`--max-record-bytes`): 16 MiB.
+pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
+/// Bound on a record's header section; a longer one is malformed.
+const MAX_HEADER_BYTES: usize = 64 << 10;
+/// Bound on a decompressed `Content-Encoding: gzip|deflate` HTTP body.
+pub const MAX_DECODED_BODY_BYTES: u64 = 64 << 20;
+/// WARC-Date written when the source record has none (output must be reproducible).
+pub const FALLBACK_DATE: &str = "1970-01-01T00:00:00Z";
+
+/// Why a record could not be returned. Every variant is one line when displayed.
+#[derive(Debug, Error)]
+pub enum WarcError {
+    /// The input ended inside this record (headers or block); the reader then ends.
+    #[error("record {record_id}: truncated (input ended inside the record)")]
+    Truncated { record_id: String },
+    /// The block is larger than `max_record_bytes`; it was skipped and reading goes on.
+    #[error("record {record_id}: {length} bytes is more than the limit of {limit}; skipped")]
+    TooLarge { record_id: String, length: u64, limit: u64 },
+    /// Not a well-formed record at this offset (of the decompressed stream); the reader skips
+    /// to the next `WARC/` line.
+    #[error("byte {offset}: malformed WARC record{}: {reason}", fmt_id(.record_id))]
+    Malformed { offset: u64, record_id: Option<String>, reason: String },
+    /// Reading failed (other than a plain early end); the reader then ends.
+    #[error("read error{}: {source}", fmt_id(.record_id))]
+    Io { record_id: Option<String>, source: io::Error },
+}
+
+fn fmt_id(id: &Option<String>) -> String {
+    id.as_ref().map(|id| format!(" in record {id}")).unwrap_or_default()
+}
+
+/// One WARC record, its block read whole (bounded by `max_record_bytes`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WarcRecord {
+    /// The version line without its line ending, e.g. `WARC/1.1`.
+    pub version: String,
+    /// Every header in input order, continuation lines folded into their value (one space).
+    pub headers: Vec<(String, String)>,
+    /// `WARC-Type`, lower-cased (`response`, `request`, `warcinfo`, …); empty when absent.
+    pub record_type: String,
+    /// `WARC-Record-ID` as written, angle brackets included; empty when absent.
+    pub record_id: String,
+    /// `WARC-Target-URI`, if any.
+    pub target_uri: Option<String>,
+    /// The record's own `Content-Type` (e.g. `application/http; msgtype=response`).
+    pub content_type: Option<String>,
+    /// `WARC-Date`, if any.
+    pub date: Option<String>,
+    /// The record block (for a `response`, the HTTP status line, headers and body).
+    pub payload: Vec<u8>,
+}
+
+impl WarcRecord {
+    /// The first header named `name` (ASCII case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// A `response` record holding an HTTP response (the kind whose HTML we clean).
+    pub fn is_http_response(&self) -> bool {
+        self.record_type == "response"
+            && self.content_type.as_deref().is_some_and(|ct| {
+                let ct = ct.to_ascii_lowercase();
+                mime_essence(&ct) == "application/http"
+                    && ct
+                        .split(';')
+                        .skip(1)
+                        .all(|p| !p.trim().starts_with("msgtype=") || p.trim() == "msgtype=response")
+            })
+    }
+}
+
+/// Streaming reader: one record per [`WarcReader::next_record`] call.
+pub struct WarcReader<R: BufRead> {
+    inner: R,
+    max_record_bytes: u64,
+    /// Bytes consumed so far (of the decompressed stream), for error messages.
+    offset: u64,
+    /// A version line found while resynchronising, to start the next record.
+    pending: Option<Vec<u8>>,
+    done: bool,
+}
+
+enum Line {
+    Eof,
+    TooLong,
+    Text(Vec<u8>),
+}
+
+impl<R: BufRead> WarcReader<R> {
+    /// A reader with the default `max_record_bytes`.
+    pub fn new(inner: R) -> Self {
+        WarcReader { inner, max_record_bytes: DEFAULT_MAX_RECORD_BYTES, offset: 0, pending: None, done: false }
+    }
+
+    /// Sets the bound on one record's block; larger records yield [`WarcError::TooLarge`].
+    pub fn with_max_record_bytes(mut self, max: u64) -> Self {
+        self.max_record_bytes = max;
+        self
+    }
+
+    /// Bytes consumed so far (of the decompressed stream).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// The next record, an error about one record (reading goes on unless it was truncation or
+    /// an I/O error), or `None` at the end.
+    pub fn next_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+        if self.done {
+            return None;
+        }
+        let result = self.read_record();
+        if matches!(result, Some(Err(WarcError::Truncated { .. } | WarcError::Io { .. }))) {
+            self.done = true;
+        }
+        if result.is_none() {
+            self.done = true;
+        }
+        result
+    }
+
+    fn read_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+        // Find the version line: blank lines between records are normal, anything else is
+        // garbage reported once and skipped.
+        let start = self.offset;
+        let mut garbage = 0u64;
+        let version = loop {
+            if let Some(line) = self.pending.take() {
+                break line;
+            }
+            match self.read_line(MAX_HEADER_BYTES) {
+                Err(e) => return Some(Err(WarcError::Io { record_id: None, source: e })),
+                Ok(Line::Eof) => {
+                    if garbage > 0 {
+                        return Some(Err(self.malformed(start, None, format!("{garbage} bytes of trailing garbage"))));
+                    }
+                    return None;
+                }
+                Ok(Line::TooLong) => garbage += MAX_HEADER_BYTES as u64,
+                Ok(Line::Text(line)) => {
+                    if line.starts_with(b"WARC/") {
+                        if garbage > 0 {
+                            self.pending = Some(line);
+                            return Some(Err(self.malformed(
+                                start,
+                                None,
+                                format!("{garbage} bytes that are not a record"),
+                            )));
+                        }
+                        break line;
+                    }
+                    if !trim_eol(&line).iter().all(|b| b.is_ascii_whitespace()) {
+                        garbage += line.len() as u64;
+                    }
+                }
+            }
+        };
+        let record_start = self.offset - version.len() as u64;
+        let version = String::from_utf8_lossy(trim_eol(&version)).trim_end().to_string();
+
+        // Headers up to the blank line.
+        let mut headers: Vec<(String, String)> = Vec::new();
+        let mut header_bytes = 0usize;
+        loop {
+            let line = match self.read_line(MAX_HEADER_BYTES) {
+                Err(e) => return Some(Err(WarcError::Io { record_id: find_id(&headers), source: e })),
+                Ok(Line::Eof) => return Some(Err(truncated(&headers))),
+                Ok(Line::TooLong) => {
+                    let id = find_id(&headers);
+                    return Some(Err(self.malformed(record_start, id, "header line too long".into())));
+                }
+                Ok(Line::Text(line)) => line,
+            };
+            header_bytes += line.len();
+            if header_bytes > MAX_HEADER_BYTES {
+                let id = find_id(&headers);
+                return Some(Err(self.malformed(record_start, id, "header section too long".into())));
+            }
+            let content = trim_eol(&line);
+            if content.is_empty() {
+                break;
+            }
+            if line.starts_with(b"WARC/") {
+                // A record without its blank line or block: report it and restart here.
+                let id = find_id(&headers);
+                self.pending = Some(line);
+                return Some(Err(self.malformed(record_start, id, "header section not ended by a blank line".into())));
+            }
+            let text = String::from_utf8_lossy(content);
+            if content[0] == b' ' || content[0] == b'\t' {
+                if let Some((_, value)) = headers.last_mut() {
+                    value.push(' ');
+                    value.push_str(text.trim());
+                }
+                continue;
+            }
+            match text.split_once(':') {
+                Some((name, value)) => headers.push((name.trim().to_string(), value.trim().to_string())),
+                None => {
+                    let id = find_id(&headers);
+                    return Some(Err(self.malformed(
+                        record_start,
+                        id,
+                        format!("header line without a colon: {:.60}", text),
+                    )));
+                }
+            }
+        }
+
+        let get = |name: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+        let record_id = get("WARC-Record-ID").unwrap_or_default();
+        let length = match get("Content-Length").map(|v| v.parse::<u64>()) {
+            Some(Ok(n)) => n,
+            _ => {
+                let id = Some(record_id).filter(|s| !s.is_empty());
+                return Some(Err(self.malformed(record_start, id, "missing or bad Content-Length".into())));
+            }
+        };
+        let display_id = if record_id.is_empty() { "(no WARC-Record-ID)".to_string() } else { record_id.clone() };
+
+        if length > self.max_record_bytes {
+            return match io::copy(&mut (&mut self.inner).take(length), &mut io::sink()) {
+                Ok(n) => {
+                    self.offset += n;
+                    if n < length {
+                        Some(Err(WarcError::Truncated { record_id: display_id }))
+                    } else {
+                        Some(Err(WarcError::TooLarge { record_id: display_id, length, limit: self.max_record_bytes }))
+                    }
+                }
+                Err(e) => Some(Err(self.read_failed(display_id, e))),
+            };
+        }
+
+        // Grow as bytes arrive, so a lying Content-Length costs no memory up front.
+        let mut payload = Vec::with_capacity(length.min(1 << 20) as usize);
+        match (&mut self.inner).take(length).read_to_end(&mut payload) {
+            Ok(n) => {
+                self.offset += n as u64;
+                if (n as u64) < length {
+                    return Some(Err(WarcError::Truncated { record_id: display_id }));
+                }
+            }
+            Err(e) => return Some(Err(self.read_failed(display_id, e))),
+        }
+
+        let record_type = get("WARC-Type").unwrap_or_default().to_ascii_lowercase();
+        Some(Ok(WarcRecord {
+            version,
+            record_type,
+            record_id,
+            target_uri: get("WARC-Target-URI"),
+            content_type: get("Content-Type"),
+            date: get("WARC-Date"),
+            headers,
+            payload,
+        }))
+    }
+
+    /// An early end (plain or inside a gzip member) is truncation; anything else is I/O.
+    fn read_failed(&self, record_id: String, e: io::Error) -> WarcError {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            WarcError::Truncated { record_id }
+        } else {
+            WarcError::Io { record_id: Some(record_id), source: e }
+        }
+    }
+
+    fn malformed(&self, offset: u64, record_id: Option<String>, reason: String) -> WarcError {
+        WarcError::Malformed { offset, record_id, reason }
+    }
+
+    /// One line including its `\n`, at most `limit` bytes (a longer one is consumed, TooLong).
+    fn read_line(&mut self, limit: usize) -> io::Result<Line> {
+        let mut line = Vec::new();
+        let mut too_long = false;
+        loop {
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(Line::Eof),
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(if too_long {
+                    Line::TooLong
+                } else if line.is_empty() {
+                    Line::Eof
+                } else {
+                    Line::Text(line)
+                });
+            }
+            let (take, found) = match memchr::memchr(b'\n', buf) {
+                Some(i) => (i + 1, true),
+                None => (buf.len(), false),
+            };
+            if !too_long {
+                if line.len() + take > limit {
+                    too_long = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(&buf[..take]);
+                }
+            }
+            self.inner.consume(take);
+            self.offset += take as u64;
+            if found {
+                return Ok(if too_long { Line::TooLong } else { Line::Text(line) });
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for WarcReader<R> {
+    type Item = Result<WarcRecord, WarcError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record()
+    }
+}
+
+fn trim_eol(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn find_id(headers: &[(String, String)]) -> Option<String> {
+    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("WARC-Record-ID")).map(|(_, v)| v.clone())
+}
+
+fn truncated(headers: &[(String, String)]) -> WarcError {
+    WarcError::Truncated { record_id: find_id(headers).unwrap_or_else(|| "(no WARC-Record-ID)".into()) }
+}
+
+/// An HTTP response split into what the cleaner needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpParts<'a> {
+    /// Status code (0 when the status line has none that parses).
+    pub status: u16,
+    /// `Content-Type` header value as sent.
+    pub content_type: Option<String>,
+    /// Its `charset` parameter, lower-cased, quotes removed.
+    pub charset: Option<String>,
+    /// `Content-Encoding` other than identity/gzip/deflate (body left encoded), lower-cased.
+    pub unhandled_encoding: Option<String>,
+    /// The body: de-chunked and gunzipped/inflated when the headers say so (bounded by
+    /// [`MAX_DECODED_BODY_BYTES`]), otherwise borrowed from the payload.
+    pub body: Cow<'a, [u8]>,
+}
+
+/// Splits the block of a `response` record (`HTTP/1.x 200 OK`, headers, blank line, body).
+/// `None` when it does not start with an HTTP status line or has no end of headers.
+pub fn http_response_parts(payload: &[u8]) -> Option<HttpParts<'_>> {
+    if !payload.starts_with(b"HTTP/") {
+        return None;
+    }
+    let (head_end, body_start) = find_header_end(payload)?;
+    let head = String::from_utf8_lossy(&payload[..head_end]);
+    let mut lines = head.split('\n').map(|l| l.trim_end_matches('\r'));
+    let status_line = lines.next()?;
+    let status = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let (mut content_type, mut transfer, mut encoding) = (None, String::new(), String::new());
+    for line in lines {
+        let Some((name, value)) = line.split_once(':') else { continue };
+        let (name, value) = (name.trim(), value.trim());
+        if name.eq_ignore_ascii_case("content-type") && content_type.is_none() {
+            content_type = Some(value.to_string());
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            transfer = value.to_ascii_lowercase();
+        } else if name.eq_ignore_ascii_case("content-encoding") {
+            encoding = value.to_ascii_lowercase();
+        }
+    }
+    let charset = content_type.as_deref().and_then(charset_param);
+    let raw = &payload[body_start..];
+    let mut body: Cow<'_, [u8]> = Cow::Borrowed(raw);
+    if transfer.split(',').any(|t| t.trim() == "chunked") {
+        if let Some(dechunked) = dechunk(raw) {
+            body = Cow::Owned(dechunked);
+        }
+    }
+    let mut unhandled_encoding = None;
+    match encoding.as_str() {
+        "" | "identity" | "none" => {}
+        "gzip" | "x-gzip" => {
+            let mut out = Vec::new();
+            let decoded =
+                flate2::read::MultiGzDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
+            if decoded.is_ok() || !out.is_empty() {
+                body = Cow::Owned(out);
+            } else {
+                unhandled_encoding = Some(encoding.clone());
+            }
+        }
+        "deflate" => {
+            // Servers send either zlib-wrapped or raw deflate under this name.
+            let mut out = Vec::new();
+            let zlib = flate2::read::ZlibDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
+            if zlib.is_err() {
+                out.clear();
+                let _ = flate2::read::DeflateDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
+            }
+            body = Cow::Owned(out);
+        }
+        other => unhandled_encoding = Some(other.to_string()),
+    }
+    Some(HttpParts { status, content_type, charset, unhandled_encoding, body })
+}
+
+/// (end of the header lines, start of the body): at `\r\n\r\n`, or `\n\n` from sloppy servers.
+fn find_header_end(payload: &[u8]) -> Option<(usize, usize)> {
+    let crlf = memchr::memmem::find(payload, b"\r\n\r\n").map(|i| (i, i + 4));
+    let lf = memchr::memmem::find(payload, b"\n\n").map(|i| (i, i + 2));
+    match (crlf, lf) {
+        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Decodes `Transfer-Encoding: chunked`; `None` when the body is not really chunked.
+/// A body cut short keeps what arrived.
+fn dechunk(mut raw: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(raw.len());
+    loop {
+        let nl = memchr::memchr(b'\n', raw)?;
+        let size_line = String::from_utf8_lossy(&raw[..nl]);
+        let size_str = size_line.trim().split(';').next().unwrap_or("").trim();
+        let size = usize::from_str_radix(size_str, 16).ok()?;
+        raw = &raw[nl + 1..];
+        if size == 0 {
+            return Some(out);
+        }
+        let take = size.min(raw.len());
+        out.extend_from_slice(&raw[..take]);
+        raw = &raw[take..];
+        if raw.is_empty() {
+            return Some(out);
+        }
+        raw = raw.strip_prefix(b"\r\n").or_else(|| raw.strip_prefix(b"\n")).unwrap_or(raw);
+    }
+}
+
+/// The `charset` parameter of a Content-Type value, lower-cased and unquoted.
+pub fn charset_param(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|param| {
+        let (name, value) = param.split_once('=')?;
+        if !name.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+        (!value.is_empty()).then(|| value.to_ascii_lowercase())
+    })
+}
+
+/// `text/html` or `application/xhtml+xml` (parameters and case ignored).
+pub fn is_html(content_type: &str) -> bool {
+    let essence = mime_essence(content_type).to_ascii_lowercase();
+    essence == "text/html" || essence == "application/xhtml+xml"
+}
+
+fn mime_essence(content_type: &str) -> &str {
+    content_type.split(';').next().unwrap_or("").trim()
+}
+
+/// Writes WARC/1.1 records, each optionally as its own gzip member (`.warc.gz`). Record IDs are
+/// derived from content, so the same input always gives byte-identical output.
+pub struct WarcWriter<W: Write> {
+    out: W,
+    gzip: Option<flate2::Compression>,
+}
+
+impl<W: Write> WarcWriter<W> {
+    /// Plain WARC output.
+    pub fn new(out: W) -> Self {
+        WarcWriter { out, gzip: None }
+    }
+
+    /// `.warc.gz` output: one gzip member per record, as WARC readers expect.
+    pub fn new_gzip(out: W, level: flate2::Compression) -> Self {
+        WarcWriter { out, gzip: Some(level) }
+    }
+
+    /// A `warcinfo` record (`application/warc-fields`) with these fields; returns its ID.
+    pub fn write_warcinfo(&mut self, filename: Option<&str>, fields: &[(&str, &str)]) -> io::Result<String> {
+        let mut block = String::new();
+        for (name, value) in fields {
+            block.push_str(&format!("{}: {}\r\n", clean_header(name), clean_header(value)));
+        }
+        let id = record_id(&["warcinfo", filename.unwrap_or(""), &block]);
+        let mut headers = vec![("WARC-Type", "warcinfo".to_string()), ("WARC-Record-ID", id.clone())];
+        headers.push(("WARC-Date", FALLBACK_DATE.to_string()));
+        if let Some(name) = filename {
+            headers.push(("WARC-Filename", clean_header(name)));
+        }
+        headers.push(("Content-Type", "application/warc-fields".to_string()));
+        self.write_record(&headers, block.as_bytes())?;
+        Ok(id)
+    }
+
+    /// A `conversion` record holding `text` (UTF-8 plain text) for the record `refers_to`
+    /// (its WARC-Record-ID, angle brackets included). `date` is the source's WARC-Date
+    /// ([`FALLBACK_DATE`] when `None`). Returns the new record's ID.
+    pub fn write_conversion(
+        &mut self,
+        refers_to: &str,
+        target_uri: Option<&str>,
+        date: Option<&str>,
+        text: &str,
+    ) -> io::Result<String> {
+        let id = record_id(&["conversion", refers_to, text]);
+        let mut headers = vec![
+            ("WARC-Type", "conversion".to_string()),
+            ("WARC-Record-ID", id.clone()),
+            ("WARC-Date", clean_header(date.unwrap_or(FALLBACK_DATE))),
+            ("WARC-Refers-To", clean_header(refers_to)),
+        ];
+        if let Some(uri) = target_uri {
+            headers.push(("WARC-Target-URI", clean_header(uri)));
+        }
+        headers.push(("Content-Type", "text/plain; charset=utf-8".to_string()));
+        self.write_record(&headers, text.as_bytes())?;
+        Ok(id)
+    }
+
+    fn write_record(&mut self, headers: &[(&str, String)], block: &[u8]) -> io::Result<()> {
+        let mut record = Vec::with_capacity(block.len() + 512);
+        record.extend_from_slice(b"WARC/1.1\r\n");
+        for (name, value) in headers {
+            record.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+        }
+        record.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
+        record.extend_from_slice(block);
+        record.extend_from_slice(b"\r\n\r\n");
+        match self.gzip {
+            None => self.out.write_all(&record),
+            Some(level) => {
+                let mut enc = GzEncoder::new(&mut self.out, level);
+                enc.write_all(&record)?;
+                enc.finish().map(|_| ())
+            }
+        }
+    }
+
+    /// Flushes the output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// The output, e.g. to flush or finish it.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+/// Header values may not hold line breaks or other controls; they become spaces.
+fn clean_header(value: &str) -> String {
+    value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().trim().to_string()
+}
+
+/// `<urn:uuid:…>`: a version-8 UUID from the xxh3-128 of the parts (NUL-separated).
+fn record_id(parts: &[&str]) -> String {
+    let mut hasher = Xxh3::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update(&[0]);
+    }
+    let mut b = hasher.digest128().to_be_bytes();
+    b[6] = (b[6] & 0x0f) | 0x80;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("<urn:uuid:{}-{}-{}-{}-{}>", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::bufread::MultiGzDecoder;
+    use std::io::{BufReader, Cursor};
+
+    fn fixture(name: &str) -> Vec<u8> {
+        std::fs::read(format!("{}/fixtures/warc/{name}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
+    }
+
+    fn read_all<R: BufRead>(reader: WarcReader<R>) -> Vec<Result<WarcRecord, WarcError>> {
+        reader.collect()
+    }
+
+    fn check_small(results: Vec<Result<WarcRecord, WarcError>>) {
+        let summary: Vec<String> = results
+            .iter()
+            .map(|r| match r {
+                Ok(rec) => format!("{} {}", rec.record_type, rec.record_id),
+                Err(e) => format!("error: {e}"),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "warcinfo <urn:uuid:00000000-0000-4000-8000-000000000001>",
+                "request <urn:uuid:00000000-0000-4000-8000-000000000002>",
+                "response <urn:uuid:00000000-0000-4000-8000-000000000003>",
+                "response <urn:uuid:00000000-0000-4000-8000-000000000004>",
+                "response <urn:uuid:00000000-0000-4000-8000-000000000005>",
+                "error: record <urn:uuid:00000000-0000-4000-8000-000000000006>: truncated (input ended inside the record)",
+            ]
+        );
+        let html = results[2].as_ref().unwrap();
+        assert!(html.is_http_response());
+        assert_eq!(html.target_uri.as_deref(), Some("http://example.com/caf%C3%A9"));
+        let parts = http_response_parts(&html.payload).unwrap();
+        assert_eq!(parts.status, 200);
+        assert!(is_html(parts.content_type.as_deref().unwrap()));
+        assert_eq!(parts.charset.as_deref(), Some("iso-8859-1"));
+        assert!(parts.body.windows(4).any(|w| w == b"caf\xe9"), "latin-1 bytes kept as they are");
+        let png = http_response_parts(&results[3].as_ref().unwrap().payload).unwrap();
+        assert!(!is_html(png.content_type.as_deref().unwrap()));
+        let chunked = http_response_parts(&results[4].as_ref().unwrap().payload).unwrap();
+        assert_eq!(&chunked.body[..], b"<html><body><p>Chunked page.</p></body></html>");
+        assert_eq!(chunked.charset, None);
+        assert!(!results[1].as_ref().unwrap().is_http_response());
+    }
+
+    #[test]
+    fn reads_small_warc() {
+        check_small(read_all(WarcReader::new(Cursor::new(fixture("small.warc")))));
+    }
+
+    #[test]
+    fn reads_small_warc_gz_with_cut_last_member() {
+        let gz = fixture("small.warc.gz");
+        check_small(read_all(WarcReader::new(BufReader::new(MultiGzDecoder::new(Cursor::new(gz))))));
+    }
+
+    #[test]
+    fn too_large_record_is_skipped_and_reading_goes_on() {
+        let results = read_all(WarcReader::new(Cursor::new(fixture("small.warc"))).with_max_record_bytes(200));
+        let kinds: Vec<&str> = results
+            .iter()
+            .map(|r| match r {
+                Ok(_) => "ok",
+                Err(WarcError::TooLarge { .. }) => "large",
+                Err(WarcError::Truncated { .. }) => "truncated",
+                Err(_) => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["ok", "ok", "large", "ok", "ok", "truncated"]);
+        match &results[2] {
+            Err(e) => assert!(e.to_string().contains("00000000-0000-4000-8000-000000000003")),
+            Ok(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn garbage_between_records_is_reported_once_then_skipped() {
+        let mut bytes = b"junk line\r\nmore junk\r\n".to_vec();
+        bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <a>\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n");
+        bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <b>\r\nContent-Length: x\r\n\r\n");
+        bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <c>\r\n  continued\r\nContent-Length: 0\r\n\r\n\r\n\r\n");
+        let results = read_all(WarcReader::new(Cursor::new(bytes)));
+        assert_eq!(results.len(), 4);
+        assert!(matches!(&results[0], Err(WarcError::Malformed { offset: 0, .. })));
+        assert_eq!(results[1].as_ref().unwrap().payload, b"hi");
+        assert!(matches!(&results[2], Err(WarcError::Malformed { record_id: Some(id), .. }) if id == "<b>"));
+        assert_eq!(results[3].as_ref().unwrap().record_id, "<c> continued");
+    }
+
+    #[test]
+    fn conversion_records_are_deterministic_and_read_back() {
+        let write = || {
+            let mut w = WarcWriter::new(Vec::new());
+            w.write_warcinfo(Some("out.warc"), &[("software", "ppl-filter")]).unwrap();
+            let id = w
+                .write_conversion(
+                    "<urn:uuid:x>",
+                    Some("http://e.com/\r\nX: y"),
+                    Some("2024-01-01T00:00:00Z"),
+                    "Clean text.\n",
+                )
+                .unwrap();
+            (id, w.into_inner())
+        };
+        let (id, bytes) = write();
+        assert_eq!(write().1, bytes);
+        let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(&bytes)).map(|r| r.unwrap()).collect();
+        assert_eq!(recs.len(), 2);
+        let conv = &recs[1];
+        assert_eq!(conv.record_type, "conversion");
+        assert_eq!(conv.record_id, id);
+        assert_eq!(conv.header("warc-refers-to"), Some("<urn:uuid:x>"));
+        assert_eq!(conv.target_uri.as_deref(), Some("http://e.com/  X: y"));
+        assert_eq!(conv.payload, b"Clean text.\n");
+        assert!(id.starts_with("<urn:uuid:") && id.len() == 47 && &id[24..25] == "8", "{id}");
+
+        let mut gz = WarcWriter::new_gzip(Vec::new(), flate2::Compression::fast());
+        gz.write_conversion("<a>", None, None, "one").unwrap();
+        gz.write_conversion("<b>", None, None, "two").unwrap();
+        let gz = gz.into_inner();
+        let recs: Vec<_> = WarcReader::new(BufReader::new(MultiGzDecoder::new(&gz[..]))).map(|r| r.unwrap()).collect();
+        assert_eq!(recs.iter().map(|r| r.payload.clone()).collect::<Vec<_>>(), [b"one".to_vec(), b"two".to_vec()]);
+        assert_eq!(recs[0].date.as_deref(), Some(FALLBACK_DATE));
+    }
+
+    #[test]
+    fn http_helpers() {
+        assert_eq!(charset_param("text/html; Charset=\"UTF-8\""), Some("utf-8".into()));
+        assert_eq!(charset_param("text/html;charset="), None);
+        assert!(is_html("Text/HTML; charset=x") && is_html("application/xhtml+xml") && !is_html("text/plain"));
+        assert!(http_response_parts(b"GET / HTTP/1.1\r\n\r\n").is_none());
+        assert!(http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: text/html").is_none());
+        let lf = http_response_parts(b"HTTP/1.0 404 Not Found\nContent-Type: text/html\n\n<p>x").unwrap();
+        assert_eq!((lf.status, &lf.body[..]), (404, &b"<p>x"[..]));
+        let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"<p>zipped</p>").unwrap();
+        let mut payload = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        payload.extend(gz.finish().unwrap());
+        assert_eq!(&http_response_parts(&payload).unwrap().body[..], b"<p>zipped</p>");
+        let br = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx").unwrap();
+        assert_eq!(br.unhandled_encoding.as_deref(), Some("br"));
+    }
+
+    mod prop {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            #[test]
+            fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+                let n = WarcReader::new(Cursor::new(&bytes)).with_max_record_bytes(64).take(10_000).count();
+                prop_assert!(n < 10_000);
+                let _ = http_response_parts(&bytes);
+            }
+
+            #[test]
+            fn garbled_fixture_never_panics(cuts in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..8), len in any::<usize>()) {
+                let mut bytes = fixture("small.warc");
+                for (at, b) in cuts {
+                    let at = at % bytes.len();
+                    bytes[at] = b;
+                }
+                bytes.truncate(len % (bytes.len() + 1));
+                let results: Vec<_> = WarcReader::new(Cursor::new(&bytes)).take(10_000).collect();
+                prop_assert!(results.len() < 10_000);
+                for rec in results.into_iter().flatten() {
+                    let _ = http_response_parts(&rec.payload);
+                }
+            }
+        }
+    }
+}
