@@ -6,7 +6,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
-use ppl_filter::classify::Policy;
 use ppl_filter::cli::eval::{BaselineArgs, CompareArgs, EvalArgs, EvalCommand, ScoreArgs};
 use ppl_filter::eval::compare::{self, Method};
 use ppl_filter::eval::score_dirs;
@@ -59,12 +58,12 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 
 /// `ppl-eval compare`: every method side by side.
 fn compare(args: CompareArgs) -> Result<(), String> {
-    let model: &LanguageModel = match &args.model {
+    let model: &LanguageModel = match &args.policy.model {
         None => embedded(),
         Some(path) => Box::leak(Box::new(load(path)?)),
     };
     let options = Options {
-        policy: Policy { max_perplexity: args.threshold, max_link_density: args.max_link_density },
+        policy: args.policy.policy(),
         ..Options::default()
     };
     let work_dir = args

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, PerplexityArgs, TrainArgs};
-use ppl_filter::classify::Policy;
 use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, Sink, StreamSink};
@@ -33,7 +32,7 @@ fn main() -> ExitCode {
 
 /// The main job: clean every input and write the kept text to standard output.
 fn clean(args: CleanArgs) -> Result<ExitCode, String> {
-    let model = load_model(args.model.as_deref())?;
+    let model = load_model(args.policy.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
             ppl_filter::decode::encoding_for_label(label).ok_or_else(|| format!("unknown encoding '{label}'"))?,
@@ -52,7 +51,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
         },
-        policy: Policy { max_perplexity: args.threshold, max_link_density: args.max_link_density },
+        policy: args.policy.policy(),
         mode: if args.scores {
             OutputMode::Scores
         } else if args.mark {

@@ -53,11 +53,11 @@ _arguments "${_arguments_options[@]}" : \
 (compare)
 _arguments "${_arguments_options[@]}" : \
 '--work-dir=[Where each method'\''s outputs are kept (default\: a fresh directory under the system temp dir)]:DIR:_files' \
-'-m+[ppl-filter\: language model file instead of the embedded one]:PATH:_files' \
-'--model=[ppl-filter\: language model file instead of the embedded one]:PATH:_files' \
-'-t+[ppl-filter\: drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--threshold=[ppl-filter\: drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--max-link-density=[ppl-filter\: drop blocks whose share of link text is above this]:SHARE:_default' \
+'-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
+'-t+[Drop sentences whose perplexity is above PPL]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL]:PPL:_default' \
+'--max-link-density=[Drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
 '-h[Print help]' \
 '--help[Print help]' \
 ':input_dir -- Directory of pages, N.html:_files' \

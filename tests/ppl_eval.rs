@@ -260,12 +260,12 @@ fn baseline_keeps_the_article_and_drops_the_menu() {
 
 #[test]
 fn compare_prints_every_method_and_ppl_filter_beats_no_cleaning() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compare");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let work = scratch();
     let out = run(&[
         "compare",
-        dir.join("input").to_str().unwrap(),
-        dir.join("gold").to_str().unwrap(),
+        fixtures.join("pages").to_str().unwrap(),
+        fixtures.join("gold").to_str().unwrap(),
         "--work-dir",
         work.to_str().unwrap(),
     ]);
@@ -278,7 +278,7 @@ fn compare_prints_every_method_and_ppl_filter_beats_no_cleaning() {
     assert!(lev("ppl-filter") > lev("no cleaning"), "{table}");
     assert!(lev("jusText-style baseline") > lev("no cleaning"), "{table}");
     for method in ["no-cleaning", "jusText-style-baseline", "ppl-filter"] {
-        assert!(work.join(method).join("1.txt").exists());
+        assert!(work.join(method).join("news.txt").exists());
     }
     let _ = std::fs::remove_dir_all(work);
 }

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::classify::{DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
 
 const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad arguments, missing \
                            or unreadable directory or file, unwritable output).";
@@ -99,15 +98,9 @@ pub struct CompareArgs {
     /// Where each method's outputs are kept (default: a fresh directory under the system temp dir)
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
-    /// ppl-filter: language model file instead of the embedded one
-    #[arg(short, long, value_name = "PATH")]
-    pub model: Option<PathBuf>,
-    /// ppl-filter: drop sentences whose perplexity is above PPL
-    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
-    pub threshold: f32,
-    /// ppl-filter: drop blocks whose share of link text is above this
-    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
-    pub max_link_density: f32,
+    /// How ppl-filter decides.
+    #[command(flatten)]
+    pub policy: crate::cli::PolicyArgs,
 }
 
 /// The clap command, for man pages and completions.

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::classify::{DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
 
 const EXIT_CODES: &str = "\
 Exit status:
@@ -69,17 +68,8 @@ pub struct CleanArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Language model file to use instead of the embedded English model.
-    #[arg(short, long, value_name = "PATH")]
-    pub model: Option<PathBuf>,
-
-    /// Drop sentences whose perplexity is above PPL.
-    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
-    pub threshold: f32,
-
-    /// Drop blocks whose share of link text is above this (1 keeps all).
-    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
-    pub max_link_density: f32,
+    #[command(flatten)]
+    pub policy: crate::cli::PolicyArgs,
 
     /// Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>.
     #[arg(long, conflicts_with = "scores")]

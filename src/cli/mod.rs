@@ -5,6 +5,32 @@ pub mod eval;
 pub mod filter;
 
 use std::io::Write;
+use std::path::PathBuf;
+
+use crate::classify::{Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+
+/// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// Language model file to use instead of the embedded English model.
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+
+    /// Drop sentences whose perplexity is above PPL.
+    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
+    pub threshold: f32,
+
+    /// Drop blocks whose share of link text is above this (1 keeps all).
+    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
+    pub max_link_density: f32,
+}
+
+impl PolicyArgs {
+    /// The keep/drop policy these flags describe.
+    pub fn policy(&self) -> Policy {
+        Policy { max_perplexity: self.threshold, max_link_density: self.max_link_density }
+    }
+}
 
 /// What `--generate` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
