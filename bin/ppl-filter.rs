@@ -9,7 +9,7 @@ use clap::Parser;
 use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, PerplexityArgs, TrainArgs};
 use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ppl_filter::io::sink::{DirSink, Sink, StreamSink};
+use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm::{self, model::LanguageModel};
@@ -40,10 +40,13 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         None => None,
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let input_kind = args.input_kind();
     let options = Options {
-        input_format: match args.input {
+        input_format: match input_kind {
             InputKind::Html => InputFormat::Html,
             InputKind::Text => InputFormat::Text,
+            InputKind::Warc => InputFormat::Warc,
+            InputKind::Jsonl => InputFormat::Jsonl,
         },
         encoding,
         html: HtmlSettings {
@@ -60,9 +63,11 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             OutputMode::Clean
         },
         format: match args.format {
-            FormatKind::Plain => OutputFormat::Plain,
+            FormatKind::Plain | FormatKind::Jsonl => OutputFormat::Plain,
             FormatKind::Cleaneval => OutputFormat::CleanEval,
         },
+        jsonl_field: args.field.clone(),
+        skip_bad_lines: args.skip_bad_lines,
         threads: threads.max(1),
         ..Options::default()
     };
@@ -73,9 +78,13 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
     let observer = Reporter::new(inputs.len(), args.quiet);
     let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
-    let mut sink: Box<dyn Sink> = match &args.output_dir {
-        Some(dir) => Box::new(DirSink::new(dir, names)),
-        None => Box::new(StreamSink::new(BufWriter::with_capacity(64 * 1024, io::stdout()), separator)),
+    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let mut sink: Box<dyn Sink> = match (input_kind, &args.output_dir) {
+        (InputKind::Jsonl, _) => Box::new(RecordSink::new(stdout, RecordFormat::JsonlRewrite { add_scores: args.add_scores })),
+        (InputKind::Warc, _) if args.format == FormatKind::Jsonl => Box::new(RecordSink::new(stdout, RecordFormat::JsonlObjects)),
+        (InputKind::Warc, _) => Box::new(RecordSink::new(stdout, RecordFormat::Warc)),
+        (_, Some(dir)) => Box::new(DirSink::new(dir, names)),
+        (_, None) => Box::new(StreamSink::new(stdout, separator)),
     };
     let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
         .map_err(|e| format!("cannot write output: {e}"))?;
@@ -174,7 +183,7 @@ impl Observer for Reporter {
         }
     }
 
-    fn document_read(&self, _index: usize) {
+    fn input_read(&self, _index: usize) {
         if let Some(bar) = &self.bar {
             bar.inc(1);
         }

@@ -41,7 +41,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -t -f -j -0 -o -q -h -V --model --threshold --max-link-density --mark --scores --format --input --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity help"
+            opts="-m -t -f -j -0 -o -q -h -V --model --threshold --max-link-density --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -68,15 +68,19 @@ _ppl__filter() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "plain cleaneval" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plain cleaneval jsonl" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "plain cleaneval" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plain cleaneval jsonl" -- "${cur}"))
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "html text" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "html text warc jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --encoding)

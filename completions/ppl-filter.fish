@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
+    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -28,9 +28,13 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'La
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Drop blocks whose share of link text is above this (1 keeps all)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
-cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold' -r -f -a "html\t'HTML pages'
-text\t'Plain text: one block per blank-line-separated paragraph'"
+cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
+jsonl\t'WARC input only: one JSON object per response instead of WARC conversion records'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: html, or warc/jsonl when every FILE is named so]' -r -f -a "html\t'HTML pages'
+text\t'Plain text: one block per blank-line-separated paragraph'
+warc\t'WARC: every HTML response record is cleaned (default for *.warc, *.warc.gz)'
+jsonl\t'JSON lines: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: the field to clean (HTML; plain text when the field is named `text`)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads (default: the number of cores)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
@@ -42,6 +46,8 @@ complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l skip-bad-lines -d 'JSONL: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s 0 -l null -d 'Separate documents with a NUL byte instead of an empty line'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar (it is shown only for several inputs and when stderr is a terminal)'

@@ -21,11 +21,16 @@ _ppl-filter() {
 '--threshold=[Drop sentences whose perplexity is above PPL]:PPL:_default' \
 '--max-link-density=[Drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
-cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"))' \
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
 '--format=[Output layout]:FORMAT:((plain\:"One block per line"
-cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"))' \
-'--input=[What the inputs hold]:INPUT:((html\:"HTML pages"
-text\:"Plain text\: one block per blank-line-separated paragraph"))' \
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
+'--input=[What the inputs hold \[default\: html, or warc/jsonl when every FILE is named so\]]:INPUT:((html\:"HTML pages"
+text\:"Plain text\: one block per blank-line-separated paragraph"
+warc\:"WARC\: every HTML response record is cleaned (default for *.warc, *.warc.gz)"
+jsonl\:"JSON lines\: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)"))' \
+'--field=[JSONL\: the field to clean (HTML; plain text when the field is named \`text\`)]:NAME:_default' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess)]:LABEL:_default' \
 '-j+[Scoring threads (default\: the number of cores)]:N:_default' \
 '--threads=[Scoring threads (default\: the number of cores)]:N:_default' \
@@ -39,6 +44,8 @@ complete-zsh\:"zsh completions"
 complete-fish\:"fish completions"))' \
 '(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>]' \
 '--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text]' \
+'--add-scores[JSONL\: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)]' \
+'--skip-bad-lines[JSONL\: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)]' \
 '--title[Also write the page <title> as a heading block]' \
 '-0[Separate documents with a NUL byte instead of an empty line]' \
 '--null[Separate documents with a NUL byte instead of an empty line]' \

@@ -9,7 +9,8 @@
 //! thread count and any read size (tested).
 
 use std::collections::BTreeMap;
-use std::io::{self, Read};
+use std::io::{self, BufReader, Read};
+use std::sync::Arc;
 
 use crossbeam_channel::bounded;
 
@@ -17,7 +18,9 @@ use crate::block::Block;
 use crate::classify::{self, Policy};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
-use crate::io::sink::Sink;
+use crate::io::jsonl::{parse_line_bytes, JsonlLines};
+use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
+use crate::io::warc::{http_response_parts, is_html, WarcReader};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
 use crate::output::{render_block, OutputFormat, OutputMode};
@@ -32,6 +35,10 @@ pub enum InputFormat {
     Html,
     /// Plain text, paragraphs separated by blank lines.
     Text,
+    /// WARC files: every HTML `response` record is a document.
+    Warc,
+    /// JSON lines: the string field [`Options::jsonl_field`] of every line is a document.
+    Jsonl,
 }
 
 /// Everything that decides how documents are cleaned and written.
@@ -48,6 +55,12 @@ pub struct Options {
     pub threads: usize,
     /// Bytes read from an input at a time.
     pub read_size: usize,
+    /// JSONL: the field cleaned (HTML, or plain text when it is named `text`).
+    pub jsonl_field: String,
+    /// JSONL: drop lines that cannot be parsed instead of passing them through.
+    pub skip_bad_lines: bool,
+    /// Largest WARC record or JSONL line read; a larger one is skipped and reported.
+    pub max_record_bytes: usize,
 }
 
 impl Default for Options {
@@ -61,6 +74,9 @@ impl Default for Options {
             format: OutputFormat::Plain,
             threads: 1,
             read_size: 64 * 1024,
+            jsonl_field: "html".to_string(),
+            skip_bad_lines: false,
+            max_record_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -87,7 +103,7 @@ pub trait Observer: Sync {
     /// A problem with one input.
     fn problem(&self, problem: &Problem);
     /// Input `index` has been read to its end (or given up on).
-    fn document_read(&self, _index: usize) {}
+    fn input_read(&self, _index: usize) {}
 }
 
 impl<F: Fn(&Problem) + Sync> Observer for F {
@@ -114,21 +130,20 @@ const BATCH_TEXT_BYTES: usize = 32 * 1024;
 /// A numbered batch of blocks of one document.
 struct Job {
     seq: u64,
-    /// Index of the document among the inputs.
-    doc: u64,
-    /// The first batch of its document (the separator goes before it).
-    first_of_doc: bool,
+    /// On a document's first batch: the document's index and what it is.
+    begins: Option<(usize, Arc<DocumentMeta>)>,
+    /// The document's last batch.
+    ends: bool,
     blocks: Vec<Block>,
 }
 
 /// A rendered batch.
 struct Rendered {
     seq: u64,
-    /// The document it belongs to, when it is that document's first batch.
-    starts_document: Option<usize>,
+    begins: Option<(usize, Arc<DocumentMeta>)>,
+    ends: bool,
     bytes: Vec<u8>,
-    sentences: u64,
-    kept: u64,
+    stats: DocumentStats,
 }
 
 /// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
@@ -142,11 +157,12 @@ pub fn run(
     let mut summary = Summary::default();
     if options.threads <= 1 {
         let mut write_error = None;
-        let (warnings, errors) = read_inputs(inputs, options, observer, &mut |job| {
+        let mut document = DocumentStats::default();
+        let counts = read_inputs(inputs, options, observer, &mut |job| {
             let rendered = process(job, model, options);
-            summary.sentences += rendered.sentences;
-            summary.kept += rendered.kept;
-            match emit(&rendered, out) {
+            summary.sentences += rendered.stats.sentences;
+            summary.kept += rendered.stats.kept;
+            match emit(&rendered, out, &mut document) {
                 Ok(()) => true,
                 Err(e) => {
                     write_error = Some(e);
@@ -154,9 +170,7 @@ pub fn run(
                 }
             }
         });
-        summary.documents = inputs.len() as u64;
-        summary.warnings = warnings;
-        summary.errors = errors;
+        (summary.documents, summary.warnings, summary.errors) = counts;
         return finish(summary, write_error, out);
     }
 
@@ -164,7 +178,7 @@ pub fn run(
     let (job_tx, job_rx) = bounded::<Job>(threads * 2);
     let (done_tx, done_rx) = bounded::<Rendered>(threads * 2);
     let mut write_error = None;
-    let mut counts = (0, 0);
+    let mut counts = (0, 0, 0);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let job_rx = job_rx.clone();
@@ -191,17 +205,23 @@ pub fn run(
             Err(_) => write_error = Some(io::Error::other("writer thread panicked")),
         }
     });
-    summary.documents = inputs.len() as u64;
-    (summary.warnings, summary.errors) = counts;
+    (summary.documents, summary.warnings, summary.errors) = counts;
     finish(summary, write_error, out)
 }
 
-/// Writes one rendered batch, starting its document first when it is the document's first.
-fn emit(rendered: &Rendered, out: &mut dyn Sink) -> io::Result<()> {
-    if let Some(index) = rendered.starts_document {
-        out.begin(index)?;
+/// Writes one rendered batch, telling the sink where documents begin and end; `document`
+/// gathers the current document's counts.
+fn emit(rendered: &Rendered, out: &mut dyn Sink, document: &mut DocumentStats) -> io::Result<()> {
+    if let Some((index, meta)) = &rendered.begins {
+        out.begin(*index, meta)?;
+        *document = DocumentStats::default();
     }
-    out.write(&rendered.bytes)
+    out.write(&rendered.bytes)?;
+    document.add(&rendered.stats);
+    if rendered.ends {
+        out.end(document)?;
+    }
+    Ok(())
 }
 
 /// Flushes the output; a closed pipe ends the run quietly, any other write error is returned.
@@ -225,12 +245,13 @@ fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Sin
     let mut next = 0u64;
     let mut waiting = BTreeMap::new();
     let (mut sentences, mut kept) = (0, 0);
+    let mut document = DocumentStats::default();
     for rendered in done {
         waiting.insert(rendered.seq, rendered);
         while let Some(rendered) = waiting.remove(&next) {
-            sentences += rendered.sentences;
-            kept += rendered.kept;
-            emit(&rendered, out)?;
+            sentences += rendered.stats.sentences;
+            kept += rendered.stats.kept;
+            emit(&rendered, out, &mut document)?;
             next += 1;
         }
     }
@@ -240,7 +261,7 @@ fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Sin
 /// The worker's part: sentences, scores, decisions, rendering.
 fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
     let mut bytes = Vec::with_capacity(BATCH_TEXT_BYTES);
-    let (mut sentences, mut kept) = (0, 0);
+    let mut stats = DocumentStats::default();
     for mut block in job.blocks {
         segment::segment(&mut block);
         // A block dropped whole needs no scores unless they are printed.
@@ -248,58 +269,178 @@ fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
             classify::score(&mut block, model);
         }
         options.policy.decide(&mut block);
-        sentences += block.sentences.len() as u64;
-        kept += block.sentences.iter().filter(|s| s.keep).count() as u64;
+        stats.sentences += block.sentences.len() as u64;
+        for sentence in block.sentences.iter().filter(|s| s.keep) {
+            stats.kept += 1;
+            stats.kept_perplexity_sum += f64::from(sentence.perplexity);
+        }
         render_block(&block, options.mode, options.format, &mut bytes);
     }
-    let starts_document = job.first_of_doc.then_some(job.doc as usize);
-    Rendered { seq: job.seq, starts_document, bytes, sentences, kept }
+    Rendered { seq: job.seq, begins: job.begins, ends: job.ends, bytes, stats }
 }
 
-/// The reader's part: every input in order, cut into numbered batches handed to `send`
-/// (which answers false when the output is gone). Returns (warnings, errors).
+/// The reader's part: every input in order, cut into documents and numbered batches handed
+/// to `send` (which answers false when the output is gone). Returns (documents, warnings, errors).
 fn read_inputs(
     inputs: &[Input],
     options: &Options,
     observer: &dyn Observer,
     send: &mut dyn FnMut(Job) -> bool,
-) -> (u64, u64) {
-    let mut seq = 0u64;
-    let (mut warnings, mut errors) = (0, 0);
-    for (doc, input) in inputs.iter().enumerate() {
-        let mut batcher = Batcher { seq: &mut seq, doc: doc as u64, first: true, blocks: Vec::new(), text_bytes: 0 };
-        let mut problems = Vec::new();
+) -> (u64, u64, u64) {
+    let mut reader = Reader { options, observer, send, seq: 0, documents: 0, warnings: 0, errors: 0 };
+    for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
         let alive = match input.open() {
-            Ok(mut reader) => {
-                read_document(&name, &mut reader, options, &mut problems, &mut |blocks| batcher.add(blocks, send))
-            }
             Err(e) => {
-                let message = format!("cannot open: {}", io_message(&e));
-                problems.push(Problem { input: name, severity: Severity::Error, message });
-                true
+                reader.report(&name, Severity::Error, format!("cannot open: {}", io_message(&e)));
+                // A plain input keeps its place in the output even when it cannot be read.
+                !matches!(options.input_format, InputFormat::Html | InputFormat::Text)
+                    || reader.document(&name, DocumentMeta::Input, None, None)
             }
+            Ok(mut content) => match options.input_format {
+                InputFormat::Html | InputFormat::Text => {
+                    reader.document(&name, DocumentMeta::Input, Some(&mut content), None)
+                }
+                InputFormat::Warc => reader.warc(&name, content),
+                InputFormat::Jsonl => reader.jsonl(&name, content),
+            },
         };
-        for problem in &problems {
-            match problem.severity {
-                Severity::Warning => warnings += 1,
-                Severity::Error => errors += 1,
-            }
-            observer.problem(problem);
-        }
-        observer.document_read(doc);
-        if !alive || !batcher.finish(send) {
+        observer.input_read(index);
+        if !alive {
             break;
         }
     }
-    (warnings, errors)
+    (reader.documents, reader.warnings, reader.errors)
+}
+
+/// The reader's state across inputs: batch numbers, document numbers and problem counts.
+struct Reader<'a> {
+    options: &'a Options,
+    observer: &'a dyn Observer,
+    send: &'a mut dyn FnMut(Job) -> bool,
+    seq: u64,
+    documents: u64,
+    warnings: u64,
+    errors: u64,
+}
+
+impl Reader<'_> {
+    fn report(&mut self, input: &str, severity: Severity, message: String) {
+        match severity {
+            Severity::Warning => self.warnings += 1,
+            Severity::Error => self.errors += 1,
+        }
+        self.observer.problem(&Problem { input: input.to_string(), severity, message });
+    }
+
+    /// One document: its blocks (none without `content`) in batches, the last marked.
+    /// `format` overrides the input format (a JSONL `text` field), as `encoding` does the encoding.
+    fn document(
+        &mut self,
+        name: &str,
+        meta: DocumentMeta,
+        content: Option<&mut dyn Read>,
+        overrides: Option<(InputFormat, Option<&'static encoding_rs::Encoding>)>,
+    ) -> bool {
+        let index = self.documents as usize;
+        self.documents += 1;
+        let (format, encoding) = overrides.unwrap_or((self.options.input_format, self.options.encoding));
+        let mut batcher = Batcher { seq: &mut self.seq, begins: Some((index, Arc::new(meta))), blocks: Vec::new(), text_bytes: 0 };
+        let mut problems = Vec::new();
+        let send = &mut *self.send;
+        let alive = match content {
+            Some(content) => read_document(name, content, self.options, format, encoding, &mut problems, &mut |blocks| {
+                batcher.add(blocks, send)
+            }),
+            None => true,
+        };
+        let alive = alive && batcher.finish(send);
+        for problem in problems {
+            self.report(&problem.input, problem.severity, problem.message);
+        }
+        alive
+    }
+
+    /// Every HTML response of a WARC file is a document; its HTTP charset is its encoding.
+    fn warc(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
+        let records = WarcReader::new(BufReader::new(content)).with_max_record_bytes(self.options.max_record_bytes as u64);
+        for record in records {
+            let record = match record {
+                Ok(record) => record,
+                Err(e) => {
+                    self.report(name, Severity::Warning, e.to_string());
+                    continue;
+                }
+            };
+            if !record.is_http_response() {
+                continue;
+            }
+            let Some(http) = http_response_parts(&record.payload) else {
+                self.report(name, Severity::Warning, format!("record {}: not an HTTP response", record.record_id));
+                continue;
+            };
+            if !http.content_type.as_deref().is_some_and(is_html) {
+                continue;
+            }
+            let encoding = http.charset.as_deref().and_then(crate::decode::encoding_for_label).or(self.options.encoding);
+            let meta = DocumentMeta::WarcResponse {
+                record_id: record.record_id.clone(),
+                target_uri: record.target_uri.clone(),
+                date: record.date.clone(),
+            };
+            let document_name = format!("{name}: record {}", record.record_id);
+            if !self.document(&document_name, meta, Some(&mut &http.body[..]), Some((InputFormat::Html, encoding))) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Every line of a JSONL file is a document: its field cleaned, or the line passed through
+    /// (or skipped) when it cannot be parsed.
+    fn jsonl(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
+        let field = self.options.jsonl_field.as_str();
+        let format = if field == "text" { InputFormat::Text } else { InputFormat::Html };
+        let mut lines = JsonlLines::new(BufReader::new(content), self.options.max_record_bytes);
+        while let Some(line) = lines.next_line() {
+            let (number, bytes) = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    self.report(name, Severity::Error, format!("read error: {}", io_message(&e)));
+                    return true;
+                }
+            };
+            let parsed = bytes.map(|bytes| (parse_line_bytes(&bytes, number, field), bytes));
+            let alive = match parsed {
+                Ok((Ok(record), _)) => {
+                    let value = record.value().to_string();
+                    let document_name = format!("{name}: line {number}");
+                    let meta = DocumentMeta::JsonlLine(record);
+                    self.document(&document_name, meta, Some(&mut value.as_bytes()), Some((format, Some(encoding_rs::UTF_8))))
+                }
+                Ok((Err(e), bytes)) => {
+                    let action = if self.options.skip_bad_lines { "skipped" } else { "passed through" };
+                    self.report(name, Severity::Warning, format!("{e} ({action})"));
+                    self.options.skip_bad_lines || self.document(name, DocumentMeta::Passthrough(bytes), None, None)
+                }
+                Err(e) => {
+                    self.report(name, Severity::Warning, format!("{e} (skipped)"));
+                    true
+                }
+            };
+            if !alive {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 /// Gathers a document's blocks into batches.
 struct Batcher<'a> {
     seq: &'a mut u64,
-    doc: u64,
-    first: bool,
+    /// Set until the first batch is sent.
+    begins: Option<(usize, Arc<DocumentMeta>)>,
     blocks: Vec<Block>,
     text_bytes: usize,
 }
@@ -309,25 +450,21 @@ impl Batcher<'_> {
         for block in blocks.drain(..) {
             self.text_bytes += block.text.len();
             self.blocks.push(block);
-            if self.text_bytes >= BATCH_TEXT_BYTES && !self.send(send) {
+            if self.text_bytes >= BATCH_TEXT_BYTES && !self.send(send, false) {
                 return false;
             }
         }
         true
     }
 
-    /// Sends what is gathered; a document always sends at least one (maybe empty) batch.
+    /// Sends the last batch (maybe empty: every document ends with one).
     fn finish(&mut self, send: &mut dyn FnMut(Job) -> bool) -> bool {
-        if self.first || !self.blocks.is_empty() {
-            return self.send(send);
-        }
-        true
+        self.send(send, true)
     }
 
-    fn send(&mut self, send: &mut dyn FnMut(Job) -> bool) -> bool {
-        let job = Job { seq: *self.seq, doc: self.doc, first_of_doc: self.first, blocks: std::mem::take(&mut self.blocks) };
+    fn send(&mut self, send: &mut dyn FnMut(Job) -> bool, ends: bool) -> bool {
+        let job = Job { seq: *self.seq, begins: self.begins.take(), ends, blocks: std::mem::take(&mut self.blocks) };
         *self.seq += 1;
-        self.first = false;
         self.text_bytes = 0;
         send(job)
     }
@@ -341,23 +478,22 @@ enum Blocks {
 
 /// Reads one document, handing its blocks to `emit` as they are finished. Returns false when
 /// `emit` says the output is gone. Problems are collected, not fatal: what was read is kept.
+#[allow(clippy::too_many_arguments)]
 fn read_document(
     name: &str,
     reader: &mut dyn Read,
     options: &Options,
+    format: InputFormat,
+    encoding: Option<&'static encoding_rs::Encoding>,
     problems: &mut Vec<Problem>,
     emit: &mut dyn FnMut(&mut Vec<Block>) -> bool,
 ) -> bool {
     let mut problem = |severity, message: String| problems.push(Problem { input: name.to_string(), severity, message });
-    let markup = match options.input_format {
-        InputFormat::Html => Markup::Html,
-        InputFormat::Text => Markup::Text,
+    let (markup, mut source) = match format {
+        InputFormat::Text => (Markup::Text, Blocks::Text(TextBlocks::new(options.html.max_block_bytes))),
+        _ => (Markup::Html, Blocks::Html(Box::new(BlockParser::new(options.html.clone())))),
     };
-    let mut decoder = Utf8Decoder::new(options.encoding, markup);
-    let mut source = match options.input_format {
-        InputFormat::Html => Blocks::Html(Box::new(BlockParser::new(options.html.clone()))),
-        InputFormat::Text => Blocks::Text(TextBlocks::new(options.html.max_block_bytes)),
-    };
+    let mut decoder = Utf8Decoder::new(encoding, markup);
     let mut buffer = vec![0u8; options.read_size.max(1)];
     let mut text = String::new();
     let mut blocks = Vec::new();
@@ -453,7 +589,7 @@ fn io_message(e: &io::Error) -> String {
 pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut blocks = Vec::new();
-    read_document("<memory>", &mut &page[..], options, &mut problems, &mut |more| {
+    read_document("<memory>", &mut &page[..], options, options.input_format, options.encoding, &mut problems, &mut |more| {
         blocks.append(more);
         true
     });
@@ -463,6 +599,6 @@ pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>)
 /// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
 pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Vec<u8>, Vec<Problem>) {
     let (blocks, problems) = read_blocks(page, options);
-    let rendered = process(Job { seq: 0, doc: 0, first_of_doc: true, blocks }, model, options);
+    let rendered = process(Job { seq: 0, begins: None, ends: true, blocks }, model, options);
     (rendered.bytes, problems)
 }

@@ -235,3 +235,68 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
     assert_eq!(std::fs::read_to_string(out_dir.join("sub/b.txt")).unwrap(), docs[1]);
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn warc_responses_become_conversion_records_once_each_in_order() {
+    for name in ["warc/small.warc", "warc/small.warc.gz"] {
+        let path = fixture(name);
+        let out = ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b"");
+        assert_eq!(out.status.code(), Some(1), "the truncated last record is a warning");
+        let text = stdout(&out);
+        assert_eq!(text.matches("WARC-Type: conversion").count(), 2, "{text}");
+        let refers: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("WARC-Refers-To: ")).collect();
+        assert_eq!(
+            refers,
+            ["<urn:uuid:00000000-0000-4000-8000-000000000003>", "<urn:uuid:00000000-0000-4000-8000-000000000005>"]
+        );
+        assert!(text.contains("The café on the corner"), "{text}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("000000000006") && err.contains("truncated"), "{err}");
+    }
+}
+
+#[test]
+fn warc_to_jsonl_objects() {
+    let out = ppl_filter(&["--format", "jsonl", fixture("warc/small.warc.gz").to_str().unwrap()], b"");
+    let text = stdout(&out);
+    let objects: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objects.len(), 2, "{text}");
+    assert_eq!(objects[0]["url"], "http://example.com/caf%C3%A9");
+    assert_eq!(objects[1]["warc_record_id"], "<urn:uuid:00000000-0000-4000-8000-000000000005>");
+    for object in &objects {
+        for key in ["text", "sentences_kept", "sentences_dropped", "mean_perplexity"] {
+            assert!(object.get(key).is_some(), "{key} missing in {object}");
+        }
+    }
+}
+
+#[test]
+fn jsonl_lines_are_cleaned_in_place_and_bad_lines_kept_or_skipped() {
+    let path = fixture("jsonl/pages.jsonl");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let out = ppl_filter(&["--add-scores", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), original.lines().count(), "{text}");
+    let ids: Vec<&str> = lines.iter().map(|l| &l[l.find("\"id\"").unwrap()..][..12]).collect();
+    assert!(ids.iter().zip(["a", "b", "c", "d", "e"]).all(|(got, want)| got.contains(&format!("\"{want}\""))), "{ids:?}");
+    // Every other field is untouched, byte for byte.
+    assert!(lines[0].contains(r#""meta": {"score": 1.50, "tags": ["news", "local"], "nested": {"n": 1e3}}"#), "{}", lines[0]);
+    assert!(lines[0].contains(r#""sentences_kept":"#));
+    assert_eq!(lines[2], original.lines().nth(2).unwrap(), "a broken line passes through as it was");
+    assert_eq!(stderr(&out).lines().count(), 2);
+    let skipped = stdout(&ppl_filter(&["--skip-bad-lines", path.to_str().unwrap()], b""));
+    assert_eq!(skipped.lines().count(), 3);
+}
+
+#[test]
+fn record_inputs_are_identical_for_any_thread_count() {
+    for (args, file) in [(&["--format", "jsonl"][..], "warc/small.warc"), (&["--add-scores"][..], "jsonl/pages.jsonl")] {
+        let path = fixture(file);
+        let run = |j: &str| ppl_filter(&[args, &["-j", j, path.to_str().unwrap()]].concat(), b"").stdout;
+        assert_eq!(run("1"), run("2"), "{file}");
+        assert_eq!(run("1"), run("4"), "{file}");
+    }
+}

@@ -50,6 +50,10 @@ pub enum InputKind {
     Html,
     /// Plain text: one block per blank-line-separated paragraph.
     Text,
+    /// WARC: every HTML response record is cleaned (default for *.warc, *.warc.gz).
+    Warc,
+    /// JSON lines: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz).
+    Jsonl,
 }
 
 /// How blocks are written.
@@ -59,6 +63,8 @@ pub enum FormatKind {
     Plain,
     /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
     Cleaneval,
+    /// WARC input only: one JSON object per response instead of WARC conversion records.
+    Jsonl,
 }
 
 /// The cleaning flags.
@@ -83,9 +89,22 @@ pub struct CleanArgs {
     #[arg(short, long, value_enum, default_value_t = FormatKind::Plain)]
     pub format: FormatKind,
 
-    /// What the inputs hold.
-    #[arg(long, value_enum, default_value_t = InputKind::Html)]
-    pub input: InputKind,
+    /// What the inputs hold [default: html, or warc/jsonl when every FILE is named so].
+    #[arg(long, value_enum)]
+    pub input: Option<InputKind>,
+
+    /// JSONL: the field to clean (HTML; plain text when the field is named `text`).
+    #[arg(long, value_name = "NAME", default_value = "html")]
+    pub field: String,
+
+    /// JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences).
+    #[arg(long)]
+    pub add_scores: bool,
+
+    /// JSONL: drop lines that are not valid JSON objects with the field, instead of passing
+    /// them through unchanged (either way each is reported with its line number).
+    #[arg(long)]
+    pub skip_bad_lines: bool,
 
     /// Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252,
     /// shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess).
@@ -165,6 +184,26 @@ pub struct PerplexityArgs {
     /// Language model file to use instead of the embedded English model.
     #[arg(short, long, value_name = "PATH")]
     pub model: Option<PathBuf>,
+}
+
+impl CleanArgs {
+    /// The input kind: as given, else WARC or JSONL when every FILE is named so, else HTML.
+    pub fn input_kind(&self) -> InputKind {
+        if let Some(kind) = self.input {
+            return kind;
+        }
+        let all_named = |suffixes: &[&str]| {
+            !self.files.is_empty()
+                && self.files.iter().all(|f| suffixes.iter().any(|s| f.to_string_lossy().ends_with(s)))
+        };
+        if all_named(&[".warc", ".warc.gz"]) {
+            InputKind::Warc
+        } else if all_named(&[".jsonl", ".jsonl.gz"]) {
+            InputKind::Jsonl
+        } else {
+            InputKind::Html
+        }
+    }
 }
 
 /// The clap command, for man pages and completions.

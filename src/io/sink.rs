@@ -1,16 +1,61 @@
-//! Where cleaned documents go: one stream with a separator between documents (stdout), or one
-//! file per input under an output directory that mirrors the input tree (`--output-dir`).
+//! Where cleaned documents go: one stream with a separator between documents (stdout), one
+//! file per input under an output directory that mirrors the input tree (`--output-dir`), or
+//! records: JSONL lines with the cleaned field written back, JSONL objects or WARC
+//! `conversion` records for WARC responses. Record sinks hold one document's text at a time.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::io::jsonl::{jsonl_object, Extra, JsonRecord};
+use crate::io::warc::WarcWriter;
+
+/// Where a document came from, as far as its sink needs to know.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DocumentMeta {
+    /// A whole input (file or standard input).
+    Input,
+    /// An HTML `response` record of a WARC file.
+    WarcResponse { record_id: String, target_uri: Option<String>, date: Option<String> },
+    /// A JSONL line whose field is cleaned and written back.
+    JsonlLine(JsonRecord),
+    /// A JSONL line that could not be parsed, written out as it was read.
+    Passthrough(Vec<u8>),
+}
+
+/// Counts over one document's sentences.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DocumentStats {
+    pub sentences: u64,
+    pub kept: u64,
+    /// Sum of the kept sentences' perplexities.
+    pub kept_perplexity_sum: f64,
+}
+
+impl DocumentStats {
+    /// Mean perplexity of the kept sentences, `None` when none was kept.
+    pub fn mean_kept_perplexity(&self) -> Option<f64> {
+        (self.kept > 0).then(|| self.kept_perplexity_sum / self.kept as f64)
+    }
+
+    /// Adds another batch's counts.
+    pub fn add(&mut self, other: &DocumentStats) {
+        self.sentences += other.sentences;
+        self.kept += other.kept;
+        self.kept_perplexity_sum += other.kept_perplexity_sum;
+    }
+}
+
 /// Receives the output of documents, in input order.
 pub trait Sink: Send {
     /// Document `index` (0-based, in input order) starts; what follows belongs to it.
-    fn begin(&mut self, index: usize) -> io::Result<()>;
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()>;
     /// More output of the current document.
     fn write(&mut self, bytes: &[u8]) -> io::Result<()>;
+    /// The current document is complete.
+    fn end(&mut self, _stats: &DocumentStats) -> io::Result<()> {
+        Ok(())
+    }
     /// No more output: flush everything.
     fn finish(&mut self) -> io::Result<()>;
 }
@@ -34,7 +79,7 @@ impl<W: Write + Send> StreamSink<W> {
 }
 
 impl<W: Write + Send> Sink for StreamSink<W> {
-    fn begin(&mut self, index: usize) -> io::Result<()> {
+    fn begin(&mut self, index: usize, _meta: &DocumentMeta) -> io::Result<()> {
         if index > 0 {
             self.out.write_all(&self.separator)?;
         }
@@ -72,7 +117,7 @@ impl DirSink {
 }
 
 impl Sink for DirSink {
-    fn begin(&mut self, index: usize) -> io::Result<()> {
+    fn begin(&mut self, index: usize, _meta: &DocumentMeta) -> io::Result<()> {
         self.close()?;
         let name = self.names.get(index).cloned().unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
         let path = self.dir.join(name);
@@ -96,6 +141,96 @@ impl Sink for DirSink {
     }
 }
 
+/// What a record sink writes for each document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// JSONL input: the line again, its field replaced by the cleaned text.
+    JsonlRewrite {
+        /// Also add `sentences_kept`, `sentences_dropped` and `mean_perplexity`.
+        add_scores: bool,
+    },
+    /// WARC input: one JSON object per response (url, record id, text, counts, mean perplexity).
+    JsonlObjects,
+    /// WARC input: one `conversion` record per response.
+    Warc,
+}
+
+/// Writes each document as one record, holding its text until the document ends.
+pub struct RecordSink<W: Write + Send> {
+    format: RecordFormat,
+    out: WarcWriter<W>,
+    meta: Option<DocumentMeta>,
+    text: Vec<u8>,
+}
+
+impl<W: Write + Send> RecordSink<W> {
+    /// A sink writing records of `format` to `out`.
+    pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
+        RecordSink { format, out: WarcWriter::new(out), meta: None, text: Vec::new() }
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out.into_inner()
+    }
+}
+
+impl<W: Write + Send> Sink for RecordSink<W> {
+    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.meta = Some(meta.clone());
+        self.text.clear();
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.text.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        let Some(meta) = self.meta.take() else { return Ok(()) };
+        let text = String::from_utf8_lossy(&self.text);
+        let text = text.trim_end_matches('\n');
+        let dropped = stats.sentences - stats.kept;
+        let line = match (&meta, self.format) {
+            (DocumentMeta::Passthrough(line), _) => {
+                let mut line = line.clone();
+                line.push(b'\n');
+                return self.out.get_mut().write_all(&line);
+            }
+            (DocumentMeta::JsonlLine(record), RecordFormat::JsonlRewrite { add_scores }) => {
+                let scores = [
+                    ("sentences_kept", Extra::UInt(stats.kept)),
+                    ("sentences_dropped", Extra::UInt(dropped)),
+                    ("mean_perplexity", stats.mean_kept_perplexity().map_or(Extra::Null, Extra::Float)),
+                ];
+                record.with_field(text, if add_scores { &scores[..] } else { &[] })
+            }
+            (DocumentMeta::WarcResponse { record_id, target_uri, date }, RecordFormat::Warc) => {
+                self.out.write_conversion(record_id, target_uri.as_deref(), date.as_deref(), text)?;
+                return Ok(());
+            }
+            (DocumentMeta::WarcResponse { record_id, target_uri, .. }, RecordFormat::JsonlObjects) => jsonl_object(
+                target_uri.as_deref(),
+                record_id,
+                text,
+                stats.kept,
+                dropped,
+                stats.mean_kept_perplexity(),
+            ),
+            // A document of a kind this format does not write (for example a plain input).
+            _ => return Ok(()),
+        };
+        let out = self.out.get_mut();
+        out.write_all(line.as_bytes())?;
+        out.write_all(b"\n")
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// An I/O error whose message names the file.
 fn with_path(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
@@ -109,7 +244,7 @@ mod tests {
     fn stream_separates_documents() {
         let mut sink = StreamSink::new(Vec::new(), b"\n");
         for (i, text) in ["a\n", "b\n", "c\n"].iter().enumerate() {
-            sink.begin(i).unwrap();
+            sink.begin(i, &DocumentMeta::Input).unwrap();
             sink.write(text.as_bytes()).unwrap();
         }
         sink.finish().unwrap();
@@ -120,9 +255,9 @@ mod tests {
     fn dir_sink_mirrors_names() {
         let dir = std::env::temp_dir().join(format!("ppl-sink-{}", std::process::id()));
         let mut sink = DirSink::new(&dir, vec![PathBuf::from("x/1.txt"), PathBuf::from("2.txt")]);
-        sink.begin(0).unwrap();
+        sink.begin(0, &DocumentMeta::Input).unwrap();
         sink.write(b"one").unwrap();
-        sink.begin(1).unwrap();
+        sink.begin(1, &DocumentMeta::Input).unwrap();
         sink.finish().unwrap();
         assert_eq!(std::fs::read(dir.join("x/1.txt")).unwrap(), b"one");
         assert_eq!(std::fs::read(dir.join("2.txt")).unwrap(), b"");

@@ -492,6 +492,11 @@ impl<W: Write> WarcWriter<W> {
         WarcWriter { out, gzip: None }
     }
 
+    /// The underlying writer, for output that is not a WARC record.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// `.warc.gz` output: one gzip member per record, as WARC readers expect.
     pub fn new_gzip(out: W, level: flate2::Compression) -> Self {
         WarcWriter { out, gzip: Some(level) }
