@@ -76,7 +76,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         eprintln!("ppl-filter: {}: cannot read directory: {e}", dir.display());
     }
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
-    let observer = Reporter::new(inputs.len(), args.quiet);
+    let observer = Reporter::new(inputs.len(), input_kind, args.quiet);
     let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
     let mut sink: Box<dyn Sink> = match (input_kind, &args.output_dir) {
@@ -151,20 +151,28 @@ fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
 /// Prints problems as one line each on stderr and drives the progress bar.
 struct Reporter {
     bar: Option<ProgressBar>,
+    /// Count documents (WARC records, JSONL lines) rather than inputs.
+    per_document: bool,
 }
 
 impl Reporter {
-    /// A bar over `inputs` documents, for several inputs when not `quiet` (indicatif draws it
-    /// only when stderr is a terminal).
-    fn new(inputs: usize, quiet: bool) -> Reporter {
-        let bar = (inputs > 1 && !quiet).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(inputs as u64), ProgressDrawTarget::stderr());
-            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} documents, {per_sec}, {eta} left") {
+    /// A bar over several inputs, or a counter of records for WARC and JSONL, unless `quiet`
+    /// (indicatif draws only when stderr is a terminal).
+    fn new(inputs: usize, kind: InputKind, quiet: bool) -> Reporter {
+        let per_document = matches!(kind, InputKind::Warc | InputKind::Jsonl);
+        let bar = (!quiet && (per_document || inputs > 1)).then(|| {
+            let (length, template) = if per_document {
+                (None, "{spinner} {pos} records, {per_sec}")
+            } else {
+                (Some(inputs as u64), "{bar:40} {pos}/{len} documents, {per_sec}, {eta} left")
+            };
+            let bar = ProgressBar::with_draw_target(length, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style);
             }
             bar
         });
-        Reporter { bar }
+        Reporter { bar, per_document }
     }
 
     fn done(&self) {
@@ -184,7 +192,13 @@ impl Observer for Reporter {
     }
 
     fn input_read(&self, _index: usize) {
-        if let Some(bar) = &self.bar {
+        if let (Some(bar), false) = (&self.bar, self.per_document) {
+            bar.inc(1);
+        }
+    }
+
+    fn document_read(&self, _index: usize) {
+        if let (Some(bar), true) = (&self.bar, self.per_document) {
             bar.inc(1);
         }
     }

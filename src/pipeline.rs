@@ -104,6 +104,8 @@ pub trait Observer: Sync {
     fn problem(&self, problem: &Problem);
     /// Input `index` has been read to its end (or given up on).
     fn input_read(&self, _index: usize) {}
+    /// Document `index` (a whole input, a WARC record or a JSONL line) has been read.
+    fn document_read(&self, _index: usize) {}
 }
 
 impl<F: Fn(&Problem) + Sync> Observer for F {
@@ -358,6 +360,7 @@ impl Reader<'_> {
         for problem in problems {
             self.report(&problem.input, problem.severity, problem.message);
         }
+        self.observer.document_read(index);
         alive
     }
 
