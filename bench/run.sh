@@ -92,24 +92,30 @@ mb() { calc "$1 / 1000000" 1; }
 filesize() { stat -c %s "$1"; }
 
 # measure KEY INPUT CMD... — runs CMD with stdin from INPUT and stdout to /dev/null, appends
-# "wall-seconds peak-RSS-KiB" to $tmp/m/KEY. Wall time from bash's microsecond clock; peak RSS
-# from GNU time (getrusage of the child). Exit status 1 (some inputs had warnings, such as
+# "wall-seconds peak-RSS-KiB cpu-seconds" to $tmp/m/KEY. Wall time from bash's microsecond
+# clock; peak RSS and CPU time (user + system, all threads) from GNU time (getrusage of the
+# child). CPU time is what a single-threaded case would take on an idle machine: it barely
+# moves when other work shares the cores, so it is reported next to the wall clock. Exit status 1 (some inputs had warnings, such as
 # invalid bytes replaced by U+FFFD) is normal on CleanEval; 2 and above is a failure.
 mkdir -p "$tmp/m"
 measure() {
     local key=$1 input=$2 status=0 start end
     shift 2
     start=$EPOCHREALTIME
-    /usr/bin/time -f %M -o "$tmp/rss" "$@" < "$input" > /dev/null 2>> "$tmp/stderr.log" || status=$?
+    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" < "$input" > /dev/null 2>> "$tmp/stderr.log" || status=$?
     end=$EPOCHREALTIME
     if (( status > 1 )); then
         tail -n 5 "$tmp/stderr.log" >&2
         die "$key: '$*' exited with status $status"
     fi
-    printf '%s %s\n' "$(calc "$end - $start" 6)" "$(tail -n 1 "$tmp/rss")" >> "$tmp/m/$key"
+    record "$key" "$start" "$end"
+}
+record() {  # record KEY START END — appends the wall time and GNU time's figures to $tmp/m/KEY
+    tail -n 1 "$tmp/rss" | awk -v w="$(calc "$3 - $2" 6)" '{ printf "%s %s %.2f\n", w, $1, $2 + $3 }' >> "$tmp/m/$1"
 }
 med_s() { cut -d' ' -f1 "$tmp/m/$1" | median; }                        # median seconds
 med_rss_mb() { cut -d' ' -f2 "$tmp/m/$1" | median | awk '{ printf "%.1f", $1 / 1024 }'; }
+med_cpu() { cut -d' ' -f3 "$tmp/m/$1" | median; }                      # median CPU seconds
 runs_of() { cut -d' ' -f1 "$tmp/m/$1" | awk '{ printf "%.2f ", $1 }'; }
 
 # ---------------------------------------------------------------------------------------------
@@ -178,25 +184,30 @@ for r in $(seq "$RUNS"); do
 done
 
 ceiling_mbs=$(calc "$stream_bytes / 1e6 / $(med_s main-ceiling)" 1)
+ceiling_cpu_mbs=$(calc "$stream_bytes / 1e6 / $(med_cpu main-ceiling)" 1)
 row() {  # row CASE KEY BYTES TARGET-NOTE — one line of the throughput table
-    local s mbs ratio
+    local s mbs cpu cpu_mbs
     s=$(med_s "$2")
     mbs=$(calc "$3 / 1e6 / $s" 1)
-    ratio=$(calc "$mbs / $ceiling_mbs" 2)
-    out "| $1 | $(mb "$3") | $(calc "$s" 2) | $mbs | $ratio | $(med_rss_mb "$2") | $4 | $(runs_of "$2")|"
+    cpu=$(med_cpu "$2")
+    cpu_mbs=$(calc "$3 / 1e6 / $cpu" 1)
+    out "| $1 | $(mb "$3") | $(calc "$s" 2) | $mbs | $(calc "$mbs / $ceiling_mbs" 2) | $(calc "$cpu" 2) | $cpu_mbs | $(calc "$cpu_mbs / $ceiling_cpu_mbs" 2) | $(med_rss_mb "$2") | $4 | $(runs_of "$2")|"
 }
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0) ? "ok" : "MISS" }'; }
 j1_ratio=$(calc "$stream_bytes / 1e6 / $(med_s main-j1) / $ceiling_mbs" 2)
+j1_cpu_ratio=$(calc "$stream_bytes / 1e6 / $(med_cpu main-j1) / $ceiling_cpu_mbs" 2)
 
 out "## Throughput"
 out ""
-out "Median of $RUNS runs, wall clock; MB = 10^6 bytes of HTML in; ratio = MB/s over the ceiling's"
-out "MB/s on the same stream in the same runs. Many files: $files_note."
+out "Median of $RUNS runs; MB = 10^6 bytes of HTML in. Wall: elapsed time; ratio = MB/s over the"
+out "ceiling's MB/s on the same stream in the same runs. CPU: user + system seconds of all threads"
+out "(for one thread, what the run takes on an idle core; little affected by other load), and the"
+out "same ratio in CPU terms. Many files: $files_note."
 out ""
-out "| case | input MB | median s | MB/s | ratio to ceiling | peak RSS MB | target | runs (s) |"
-out "|---|---:|---:|---:|---:|---:|---|---|"
+out "| case | input MB | wall s | MB/s | ratio to ceiling | CPU s | MB/CPU-s | CPU ratio | peak RSS MB | target | wall of each run (s) |"
+out "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 row "ceiling: lol_html text only, stdin" main-ceiling "$stream_bytes" "(the ceiling)"
-row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: $(verdict "$j1_ratio" "$TARGET_RATIO")"
+row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: wall $(verdict "$j1_ratio" "$TARGET_RATIO"), CPU $(verdict "$j1_cpu_ratio" "$TARGET_RATIO")"
 row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" ""
 row "ppl-filter -j1, $files_count files" files-j1 "$files_bytes" ""
 row "ppl-filter -j$THREADS, $files_count files" files-jN "$files_bytes" ""
@@ -207,14 +218,15 @@ out ""
 # ---------------------------------------------------------------------------------------------
 out "## Scaling with input size (stdin stream)"
 out ""
-out "| stream MB | runs | ceiling MB/s | -j1 MB/s | -j$THREADS MB/s | -j1 / ceiling | -j$THREADS / ceiling |"
-out "|---:|---:|---:|---:|---:|---:|---:|"
+out "| stream MB | runs | ceiling MB/s | -j1 MB/s | -j$THREADS MB/s | -j1 / ceiling | -j$THREADS / ceiling | -j1 / ceiling, CPU |"
+out "|---:|---:|---:|---:|---:|---:|---:|---:|"
 scale_row() {  # scale_row TAG BYTES RUNS
-    local c j1 jn
+    local c j1 jn cpu_ratio
     c=$(calc "$2 / 1e6 / $(med_s "$1-ceiling")" 1)
     j1=$(calc "$2 / 1e6 / $(med_s "$1-j1")" 1)
     jn=$(calc "$2 / 1e6 / $(med_s "$1-jN")" 1)
-    out "| $(mb "$2") | $3 | $c | $j1 | $jn | $(calc "$j1 / $c" 2) | $(calc "$jn / $c" 2) |"
+    cpu_ratio=$(calc "$(med_cpu "$1-ceiling") / $(med_cpu "$1-j1")" 2)
+    out "| $(mb "$2") | $3 | $c | $j1 | $jn | $(calc "$j1 / $c" 2) | $(calc "$jn / $c" 2) | $cpu_ratio |"
 }
 for size in $SCALE_MB; do
     repeat "$size" "$tmp/scale.html"
@@ -282,7 +294,7 @@ EOF
         start=$EPOCHREALTIME
         set +e
         python3 "$tmp/gen.py" "$((size * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" \
-            | /usr/bin/time -f %M -o "$tmp/rss" "$@" > /dev/null 2>> "$tmp/stderr.log"
+            | /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" > /dev/null 2>> "$tmp/stderr.log"
         status=("${PIPESTATUS[@]}")
         set -e
         end=$EPOCHREALTIME
@@ -290,7 +302,7 @@ EOF
             tail -n 5 "$tmp/stderr.log" >&2
             die "$key: generator | '$*' exited with ${status[*]}"
         fi
-        printf '%s %s\n' "$(calc "$end - $start" 6)" "$(tail -n 1 "$tmp/rss")" >> "$tmp/m/$key"
+        record "$key" "$start" "$end"
     }
     for size in $MEMORY_MB; do
         progress "memory: generated stream of $size MB (pathological page: $((size * PATHO_PERCENT / 100)) MB)"
@@ -310,8 +322,8 @@ EOF
     out "words, no sentence punctuation). One run each. Target: ppl-filter peak RSS ≤ $TARGET_RSS_MB MB on the"
     out "largest stream, not growing with its size. The generator alone takes $gen_s s for $largest MB."
     out ""
-    out "| stream MB | pathological MB | case | peak RSS MB | s | MB/s | target |"
-    out "|---:|---:|---|---:|---:|---:|---|"
+    out "| stream MB | pathological MB | case | peak RSS MB | wall s | MB/s | CPU s | target |"
+    out "|---:|---:|---|---:|---:|---:|---:|---|"
     for size in $MEMORY_MB; do
         for c in ceiling j1 jN; do
             case $c in
@@ -326,7 +338,7 @@ EOF
             if [[ $c != ceiling && $size == "$largest" ]]; then
                 target="≤ $TARGET_RSS_MB MB: $(awk -v a="$rss" -v b="$TARGET_RSS_MB" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }')"
             fi
-            out "| $size | $((size * PATHO_PERCENT / 100)) | $name | $rss | $(calc "$s" 2) | $(calc "$size / $s" 1) | $target |"
+            out "| $size | $((size * PATHO_PERCENT / 100)) | $name | $rss | $(calc "$s" 2) | $(calc "$size / $s" 1) | $(calc "$(med_cpu "$key")" 2) | $target |"
         done
     done
     out ""

@@ -1,6 +1,7 @@
 //! Workers, ordering and back-pressure: runs documents through every stage and writes them.
 //!
-//! One reader thread reads each input in fixed-size chunks, decodes, parses and cuts blocks,
+//! One reader thread reads each input in fixed-size chunks (a whole input, or each WARC
+//! response or JSONL line, is one document), decodes, parses and cuts blocks,
 //! and sends them in numbered batches on a bounded channel to `threads` workers, which split
 //! sentences, score, decide and render. A writer restores the batches' order before writing.
 //! Both channels are bounded, so a slow consumer stalls the reader instead of growing memory;
@@ -336,7 +337,8 @@ impl Reader<'_> {
     }
 
     /// One document: its blocks (none without `content`) in batches, the last marked.
-    /// `format` overrides the input format (a JSONL `text` field), as `encoding` does the encoding.
+    /// `overrides` replaces the options' input format and encoding for this document (a JSONL
+    /// `text` field is plain text; a WARC response's HTTP charset is its encoding).
     fn document(
         &mut self,
         name: &str,
