@@ -31,7 +31,7 @@ text\:"Plain text\: one block per blank-line-separated paragraph"
 warc\:"WARC\: every HTML response record is cleaned (default for *.warc, *.warc.gz)"
 jsonl\:"JSON lines\: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)"))' \
 '--field=[JSONL\: the field to clean (HTML; plain text when the field is named \`text\`)]:NAME:_default' \
-'--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess)]:LABEL:_default' \
+'--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
 '-j+[Scoring threads (default\: the number of cores)]:N:_default' \
 '--threads=[Scoring threads (default\: the number of cores)]:N:_default' \
 '--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \

@@ -1,8 +1,9 @@
 //! Bytes to UTF-8: picks a page's character encoding and transcodes the stream as it arrives.
 //!
 //! The encoding is chosen once per document, from the first [`SNIFF_BYTES`] bytes, in this order:
-//! an explicit override (`--encoding`), a byte-order mark, a `<meta charset>` (or `http-equiv`
-//! content) declaration, a statistical guess by chardetng, and windows-1252 as the last resort.
+//! a byte-order mark (unambiguous, so it wins, as in the WHATWG decode algorithm), an explicit
+//! override (`--encoding`), a `<meta charset>` (or `http-equiv` content) declaration, a
+//! statistical guess by chardetng, and windows-1252 as the last resort.
 //! The sniffing window is the only buffering this stage does; after it, bytes are transcoded
 //! chunk by chunk with encoding_rs, so memory never grows with the input.
 

@@ -387,7 +387,8 @@ impl Reader<'_> {
             if !http.content_type.as_deref().is_some_and(is_html) {
                 continue;
             }
-            let encoding = http.charset.as_deref().and_then(crate::decode::encoding_for_label).or(self.options.encoding);
+            let charset = || http.charset.as_deref().and_then(crate::decode::encoding_for_label);
+            let encoding = self.options.encoding.or_else(charset);
             let meta = DocumentMeta::WarcResponse {
                 record_id: record.record_id.clone(),
                 target_uri: record.target_uri.clone(),

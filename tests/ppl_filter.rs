@@ -300,3 +300,12 @@ fn record_inputs_are_identical_for_any_thread_count() {
         assert_eq!(run("1"), run("4"), "{file}");
     }
 }
+
+#[test]
+fn an_explicit_encoding_beats_the_http_charset_of_a_warc_response() {
+    let path = fixture("warc/small.warc");
+    let honoured = stdout(&ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b""));
+    assert!(honoured.contains("The café on the corner"), "{honoured}");
+    let forced = stdout(&ppl_filter(&["-t", "1e9", "--encoding", "utf-8", path.to_str().unwrap()], b""));
+    assert!(forced.contains("The caf\u{fffd} on the corner"), "{forced}");
+}

@@ -107,7 +107,8 @@ pub struct CleanArgs {
     pub skip_bad_lines: bool,
 
     /// Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252,
-    /// shift_jis) instead of detecting it (BOM, then <meta charset>, then a guess).
+    /// shift_jis) instead of detecting it (<meta charset> or a WARC response's HTTP charset, then
+    /// a guess); a byte-order mark still wins.
     #[arg(long, value_name = "LABEL")]
     pub encoding: Option<String>,
 
