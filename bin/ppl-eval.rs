@@ -2,14 +2,13 @@
 //! Exit codes: 0 success, 2 any error.
 
 use std::io;
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use ppl_filter::cli::eval::{BaselineArgs, CompareArgs, EvalArgs, EvalCommand, ScoreArgs};
 use ppl_filter::eval::compare::{self, Method};
 use ppl_filter::eval::score_dirs;
-use ppl_filter::lm::model::{embedded, LanguageModel};
+use ppl_filter::lm::model::embedded;
 use ppl_filter::pipeline::Options;
 
 fn main() -> ExitCode {
@@ -58,10 +57,7 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 
 /// `ppl-eval compare`: every method side by side.
 fn compare(args: CompareArgs) -> Result<(), String> {
-    let model: &LanguageModel = match &args.policy.model {
-        None => embedded(),
-        Some(path) => Box::leak(Box::new(load(path)?)),
-    };
+    let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let options = Options {
         policy: args.policy.policy(),
         ..Options::default()
@@ -73,8 +69,4 @@ fn compare(args: CompareArgs) -> Result<(), String> {
     print!("{}", compare::table(&results));
     println!("\n{} pages; outputs in {}", results.first().map_or(0, |r| r.pages), work_dir.display());
     Ok(())
-}
-
-fn load(path: &Path) -> Result<LanguageModel, String> {
-    LanguageModel::open(path).map_err(|e| format!("{}: {e}", path.display()))
 }

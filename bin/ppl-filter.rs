@@ -2,7 +2,7 @@
 //! Exit codes: 0 success, 1 some inputs damaged/empty/binary, 2 an error (see `--help`).
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -12,9 +12,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::lm::train::{Progress, TrainOptions};
-use ppl_filter::lm::{self, model::LanguageModel};
+use ppl_filter::lm;
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem};
+use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
 
 fn main() -> ExitCode {
     let args = FilterArgs::parse();
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
 
 /// The main job: clean every input and write the kept text to standard output.
 fn clean(args: CleanArgs) -> Result<ExitCode, String> {
-    let model = load_model(args.policy.model.as_deref())?;
+    let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
             ppl_filter::decode::encoding_for_label(label).ok_or_else(|| format!("unknown encoding '{label}'"))?,
@@ -72,11 +72,12 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         ..Options::default()
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
-    for (dir, e) in &unreadable_dirs {
-        eprintln!("ppl-filter: {}: cannot read directory: {e}", dir.display());
-    }
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
     let observer = Reporter::new(inputs.len(), input_kind, args.quiet);
+    for (dir, e) in &unreadable_dirs {
+        let message = format!("cannot read directory: {e}");
+        observer.problem(&Problem { input: dir.display().to_string(), severity: Severity::Error, message });
+    }
     let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
     let mut sink: Box<dyn Sink> = match (input_kind, &args.output_dir) {
@@ -117,7 +118,7 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
 
 /// `ppl-filter perplexity`: print each sentence's perplexity, PyPlexity-style.
 fn perplexity(args: PerplexityArgs) -> Result<ExitCode, String> {
-    let model = load_model(args.model.as_deref())?;
+    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut print = |sentence: &str| writeln!(out, "{:.1}\t{sentence}", model.perplexity(sentence));
     let result = if args.sentences.is_empty() {
@@ -136,16 +137,6 @@ fn generate(what: ppl_filter::cli::Generate) -> Result<ExitCode, String> {
     ppl_filter::cli::generate(what, ppl_filter::cli::filter::command(), &mut io::stdout())
         .map_err(|e| format!("cannot write output: {e}"))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The embedded model, or the one at `path`.
-fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
-    match path {
-        None => Ok(lm::model::embedded()),
-        Some(path) => LanguageModel::open(path)
-            .map(|model| &*Box::leak(Box::new(model)))
-            .map_err(|e| format!("{}: {e}", path.display())),
-    }
 }
 
 /// Prints problems as one line each on stderr and drives the progress bar.

@@ -199,11 +199,10 @@ impl State {
         let cut = floor_char_boundary(&self.pending_raw, cut);
         let raw = std::mem::take(&mut self.pending_raw);
         let in_link = self.pending_in_link;
-        if memchr::memchr(b'&', &raw.as_bytes()[..cut]).is_some() {
+        {
+            // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
             let decoded = htmlize::unescape(&raw[..cut]);
             self.append_decoded(&decoded, in_link);
-        } else {
-            self.append_decoded(&raw[..cut], in_link);
         }
         self.pending_raw.push_str(&raw[cut..]);
     }

@@ -5,9 +5,21 @@ pub mod eval;
 pub mod filter;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::classify::{Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+use crate::lm::model::{embedded, LanguageModel};
+
+/// The embedded model, or the one at `path`; the error is one line naming the file.
+/// A loaded model lives for the rest of the process, as the embedded one does.
+pub fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
+    match path {
+        None => Ok(embedded()),
+        Some(path) => LanguageModel::open(path)
+            .map(|model| &*Box::leak(Box::new(model)))
+            .map_err(|e| format!("{}: {e}", path.display())),
+    }
+}
 
 /// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
 #[derive(Debug, clap::Args)]

@@ -70,7 +70,7 @@ pub fn html_pages(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
     Ok(pages)
 }
 
-/// Cleans every page of `input_dir` with `method`, writing `out_dir/N.txt`; returns (seconds, bytes).
+/// Cleans every page of `input_dir` with `method`, writing `out_dir/N.txt`; returns (seconds spent cleaning, bytes of HTML, pages).
 pub fn clean_dir(
     method: Method,
     input_dir: &Path,

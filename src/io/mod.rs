@@ -65,10 +65,8 @@ pub type NamedInput = (Input, PathBuf);
 pub fn expand(args: &[PathBuf]) -> (Vec<NamedInput>, Vec<(PathBuf, io::Error)>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
-    if args.is_empty() {
-        inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
-    }
-    for arg in args {
+    let stdin_only = [PathBuf::from("-")];
+    for arg in if args.is_empty() { &stdin_only[..] } else { args } {
         if arg.as_os_str() == "-" {
             inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
         } else if arg.is_dir() {
