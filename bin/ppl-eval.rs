@@ -59,6 +59,7 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 fn compare(args: CompareArgs) -> Result<(), String> {
     let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let options = Options {
+        method: args.policy.method()?,
         policy: args.policy.policy(),
         ..Options::default()
     };

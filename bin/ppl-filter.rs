@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, PerplexityArgs, TrainArgs};
+use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, LearnArgs, PerplexityArgs, TrainArgs};
 use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         (Some(what), _) => generate(what),
         (None, Some(Command::Train(train_args))) => train(train_args),
         (None, Some(Command::Perplexity(perplexity_args))) => perplexity(perplexity_args),
+        (None, Some(Command::Learn(learn_args))) => learn(learn_args),
         (None, None) => clean(args.clean),
     };
     result.unwrap_or_else(|message| {
@@ -54,6 +55,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
         },
+        method: args.policy.method()?,
         policy: args.policy.policy(),
         mode: if args.scores {
             OutputMode::Scores
@@ -113,6 +115,24 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
     let trained = lm::train::train(&args.corpus, &options, Progress::Stderr).map_err(|e| e.to_string())?;
     std::fs::write(&args.output, &trained.bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
     eprintln!("ppl-filter: wrote {}: {}", args.output.display(), trained.stats);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ppl-filter learn`: fit the combined method's classifier to pages and their gold text.
+fn learn(args: LearnArgs) -> Result<ExitCode, String> {
+    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
+    let options = Options { method: ppl_filter::classify::Method::Perplexity, ..Options::default() };
+    let mut pages = ppl_filter::learn::read_pages(&args.input_dir, &args.gold_dir, &options).map_err(|e| e.to_string())?;
+    let learn_options = ppl_filter::learn::LearnOptions {
+        l2: args.l2,
+        threshold: args.decision_threshold,
+        smoothing: args.smoothing,
+        lag: args.lag,
+        ..Default::default()
+    };
+    let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;
+    std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    eprintln!("ppl-filter: wrote {} ({} bytes) from {} pages", args.output.display(), bytes.len(), pages.len());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -79,7 +79,7 @@ _ppl__eval() {
             return 0
             ;;
         ppl__subcmd__eval__subcmd__compare)
-            opts="-m -t -h --work-dir --model --threshold --max-link-density --help"
+            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -94,6 +94,14 @@ _ppl__eval() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --method)
+                    COMPREPLY=($(compgen -W "perplexity combined" -- "${cur}"))
+                    return 0
+                    ;;
+                --classifier)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -40,9 +40,12 @@ complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand score" -s h -l help -d
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand baseline" -s h -l help -d 'Print help'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l work-dir -d 'Where each method\'s outputs are kept (default: a fresh directory under the system temp dir)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL' -r
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Drop blocks whose share of link text is above this (1 keeps all)' -r
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s h -l help -d 'Print help'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
+combined\t'A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks'"
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL (both methods)' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all)' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "baseline" -d 'Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "compare" -d 'Clean INPUT_DIR/*.html with no cleaning, the baseline and ppl-filter; score each against GOLD_DIR and print them side by side with their throughput'

@@ -55,11 +55,14 @@ _arguments "${_arguments_options[@]}" : \
 '--work-dir=[Where each method'\''s outputs are kept (default\: a fresh directory under the system temp dir)]:DIR:_files' \
 '-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
-'-t+[Drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--threshold=[Drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--max-link-density=[Drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
-'-h[Print help]' \
-'--help[Print help]' \
+'--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
+combined\:"A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks"))' \
+'--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
+'-t+[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 ':input_dir -- Directory of pages, N.html:_files' \
 ':gold_dir -- Directory of gold files, N.txt:_files' \
 && ret=0

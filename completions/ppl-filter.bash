@@ -19,6 +19,9 @@ _ppl__filter() {
             ppl__filter,help)
                 cmd="ppl__filter__subcmd__help"
                 ;;
+            ppl__filter,learn)
+                cmd="ppl__filter__subcmd__learn"
+                ;;
             ppl__filter,perplexity)
                 cmd="ppl__filter__subcmd__perplexity"
                 ;;
@@ -27,6 +30,9 @@ _ppl__filter() {
                 ;;
             ppl__filter__subcmd__help,help)
                 cmd="ppl__filter__subcmd__help__subcmd__help"
+                ;;
+            ppl__filter__subcmd__help,learn)
+                cmd="ppl__filter__subcmd__help__subcmd__learn"
                 ;;
             ppl__filter__subcmd__help,perplexity)
                 cmd="ppl__filter__subcmd__help__subcmd__perplexity"
@@ -41,7 +47,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -t -f -j -0 -o -q -h -V --model --threshold --max-link-density --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity help"
+            opts="-m -t -f -j -0 -o -q -h -V --model --method --classifier --threshold --max-link-density --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -52,6 +58,14 @@ _ppl__filter() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --method)
+                    COMPREPLY=($(compgen -W "perplexity combined" -- "${cur}"))
+                    return 0
+                    ;;
+                --classifier)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -123,7 +137,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__subcmd__filter__subcmd__help)
-            opts="train perplexity help"
+            opts="train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -137,6 +151,20 @@ _ppl__filter() {
             return 0
             ;;
         ppl__subcmd__filter__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ppl__subcmd__filter__subcmd__help__subcmd__learn)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -171,6 +199,52 @@ _ppl__filter() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ppl__subcmd__filter__subcmd__learn)
+            opts="-o -m -h --output --model --l2 --decision-threshold --smoothing --lag --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --l2)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decision-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --smoothing)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= t/threshold= max-link-density= mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
+    string join \n m/model= method= classifier= t/threshold= max-link-density= mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -25,8 +25,11 @@ function __fish_ppl_filter_using_subcommand
 end
 
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Drop blocks whose share of link text is above this (1 keeps all)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
+combined\t'A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL (both methods)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
 jsonl\t'WARC input only: one JSON object per response instead of WARC conversion records'"
@@ -55,6 +58,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s h -l help -d 'Pri
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s V -l version -d 'Print version'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s o -l output -d 'Where to write the model' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l order -d 'n-gram order: 2 (bigram) or 3 (trigram)' -r
@@ -65,6 +69,14 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l credit -
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s o -l output -d 'Where to write the classifier (load it with --classifier)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'General language model file to use instead of the embedded English model (use the same one with --model when filtering)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'L2 penalty of the logistic regression' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothing -d 'Weight of the smoothing between neighbouring blocks (0: none)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l lag -d 'Blocks the smoothing looks ahead before deciding a block' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

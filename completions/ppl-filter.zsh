@@ -17,9 +17,12 @@ _ppl-filter() {
     _arguments "${_arguments_options[@]}" : \
 '-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
-'-t+[Drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--threshold=[Drop sentences whose perplexity is above PPL]:PPL:_default' \
-'--max-link-density=[Drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
+'--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
+combined\:"A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks"))' \
+'--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
+'-t+[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
@@ -88,6 +91,22 @@ _arguments "${_arguments_options[@]}" : \
 '*::sentences -- Sentences to score; none reads one per line from standard input:_default' \
 && ret=0
 ;;
+(learn)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
+'--output=[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
+'-m+[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
+'--model=[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
+'--l2=[L2 penalty of the logistic regression]:X:_default' \
+'--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \
+'--smoothing=[Weight of the smoothing between neighbouring blocks (0\: none)]:X:_default' \
+'--lag=[Blocks the smoothing looks ahead before deciding a block]:N:_default' \
+'-h[Print help]' \
+'--help[Print help]' \
+':input_dir -- Directory of HTML pages (N.html):_files' \
+':gold_dir -- Directory of their cleaned text (N.txt):_files' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_ppl-filter__subcmd__help_commands" \
@@ -105,6 +124,10 @@ _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
 (perplexity)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(learn)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -126,6 +149,7 @@ _ppl-filter_commands() {
     local commands; commands=(
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
+'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter commands' commands "$@"
@@ -135,6 +159,7 @@ _ppl-filter__subcmd__help_commands() {
     local commands; commands=(
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
+'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter help commands' commands "$@"
@@ -143,6 +168,11 @@ _ppl-filter__subcmd__help_commands() {
 _ppl-filter__subcmd__help__subcmd__help_commands() {
     local commands; commands=()
     _describe -t commands 'ppl-filter help help commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__help__subcmd__learn_commands] )) ||
+_ppl-filter__subcmd__help__subcmd__learn_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter help learn commands' commands "$@"
 }
 (( $+functions[_ppl-filter__subcmd__help__subcmd__perplexity_commands] )) ||
 _ppl-filter__subcmd__help__subcmd__perplexity_commands() {
@@ -153,6 +183,11 @@ _ppl-filter__subcmd__help__subcmd__perplexity_commands() {
 _ppl-filter__subcmd__help__subcmd__train_commands() {
     local commands; commands=()
     _describe -t commands 'ppl-filter help train commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__learn_commands] )) ||
+_ppl-filter__subcmd__learn_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter learn commands' commands "$@"
 }
 (( $+functions[_ppl-filter__subcmd__perplexity_commands] )) ||
 _ppl-filter__subcmd__perplexity_commands() {

@@ -51,6 +51,8 @@ pub struct Block {
     pub truncated: bool,
     /// The sentences of `text`, in order, filled by the segmenter.
     pub sentences: Vec<Sentence>,
+    /// What the combined method knows of the block, filled by [`crate::features::measure`].
+    pub evidence: crate::features::Evidence,
 }
 
 impl Block {

@@ -1,12 +1,26 @@
-//! The keep/drop decision for each sentence.
+//! The keep/drop decision for each sentence, by one of two methods.
 //!
-//! [`score`] fills every sentence's perplexity under the language model; a [`Policy`] then
-//! decides. The `perplexity` method is PyPlexity's rule (drop a sentence whose perplexity is
-//! above a threshold) plus one structural rule that PyPlexity lacks: a block whose text is
-//! mostly link text (menus, tag clouds, "related articles") is dropped whole.
+//! * `perplexity` ([`Policy`]): PyPlexity's rule (drop a sentence whose perplexity is above a
+//!   threshold) plus one structural rule that PyPlexity lacks: a block whose text is mostly link
+//!   text (menus, tag clouds, "related articles") is dropped whole.
+//! * `combined` ([`Classifier`]): a logistic regression over the evidence of a block and of its
+//!   neighbours ([`crate::features`]: perplexity under the general and the boilerplate model,
+//!   their ratio, shape and position), followed by a two-state Viterbi pass with a fixed lag that
+//!   smooths the keep/drop labels between neighbouring blocks. A kept block's sentences still
+//!   obey the perplexity threshold.
+//!
+//! Both run in document order through a [`Decider`], which holds at most a few blocks back
+//! (the context radius plus the Viterbi lag), so memory and latency stay bounded.
+
+use std::collections::{HashSet, VecDeque};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
-use crate::lm::model::LanguageModel;
+use crate::features::{Evidence, LOCAL, PRESENT, REPEATED};
+use crate::lm::model::{LanguageModel, ModelError};
 
 /// Default perplexity threshold, calibrated on CleanEval `tune` by `scripts/calibrate.sh`.
 pub const DEFAULT_MAX_PERPLEXITY: f32 = 3_000_000.0;
@@ -52,6 +66,327 @@ impl Policy {
     }
 }
 
+
+/// Which decision is made.
+#[derive(Clone, Debug)]
+pub enum Method {
+    /// Perplexity threshold plus the link-density rule ([`Policy`]).
+    Perplexity,
+    /// The learned classifier with context smoothing.
+    Combined(Arc<Classifier>),
+}
+
+impl Method {
+    /// The classifier, for the combined method.
+    pub fn classifier(&self) -> Option<&Classifier> {
+        match self {
+            Method::Perplexity => None,
+            Method::Combined(c) => Some(c),
+        }
+    }
+}
+
+/// Blocks on each side whose evidence enters a block's decision.
+pub const CONTEXT_RADIUS: usize = 2;
+
+/// Length of the classifier's input: the evidence of the block and of its neighbours.
+pub const INPUTS: usize = LOCAL * (2 * CONTEXT_RADIUS + 1);
+
+/// The most distinct block texts remembered per document for the "repeated" evidence.
+const MAX_REMEMBERED_TEXTS: usize = 4096;
+
+/// The learned parameters of the combined method (the JSON part of a classifier file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// Mean of every input over the training blocks (inputs are standardised first).
+    pub mean: Vec<f32>,
+    /// Standard deviation of every input (1 where it was 0).
+    pub scale: Vec<f32>,
+    /// Logistic regression weights over the standardised inputs.
+    pub weights: Vec<f32>,
+    /// Intercept.
+    pub intercept: f32,
+    /// Log-odds subtracted before the decision (0 keeps a block when P(keep) > 0.5).
+    pub threshold: f32,
+    /// log P(next label | label) between neighbouring blocks, `[from][to]`, 0 = drop, 1 = keep.
+    pub transition: [[f32; 2]; 2],
+    /// Weight of the transitions against the classifier (0: no smoothing).
+    pub smoothing: f32,
+    /// Blocks the Viterbi pass looks ahead before it decides a block.
+    pub lag: usize,
+    /// How the parameters were made.
+    pub provenance: String,
+}
+
+/// Why a classifier file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassifierError {
+    /// Reading the file failed.
+    #[error("cannot read classifier: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file does not start with the classifier header.
+    #[error("not a ppl-filter classifier (bad header)")]
+    BadHeader,
+    /// The file ends early.
+    #[error("classifier file is truncated")]
+    Truncated,
+    /// The parameters are malformed or do not fit this build.
+    #[error("corrupt classifier: {0}")]
+    Corrupt(String),
+    /// The embedded boilerplate model is unusable.
+    #[error("classifier's boilerplate model: {0}")]
+    Model(#[from] ModelError),
+}
+
+/// First line of a classifier file, before the JSON length.
+const HEADER: &str = "PPLC 1 ";
+
+/// The combined method's model: the boilerplate language model and the learned weights.
+///
+/// File format: `PPLC 1 <n>\n`, then `n` bytes of JSON ([`Weights`]), then the boilerplate
+/// model in the language-model format (`PPLM`, checksummed).
+pub struct Classifier {
+    /// Word n-gram model of boilerplate text (trained on what did not align to gold).
+    pub boilerplate: LanguageModel,
+    /// Everything else.
+    pub weights: Weights,
+}
+
+impl std::fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Classifier").field("weights", &self.weights.provenance).finish_non_exhaustive()
+    }
+}
+
+impl Classifier {
+    /// Reads and validates a classifier file.
+    pub fn open(path: &Path) -> Result<Classifier, ClassifierError> {
+        Classifier::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// Validates and parses classifier bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Classifier, ClassifierError> {
+        let (weights, model) = split_file(bytes)?;
+        Ok(Classifier { boilerplate: LanguageModel::from_bytes(model.to_vec())?, weights })
+    }
+
+    /// Validates and wraps classifier bytes with static lifetime (the embedded one).
+    pub fn from_static(bytes: &'static [u8]) -> Result<Classifier, ClassifierError> {
+        let (weights, model) = split_file(bytes)?;
+        Ok(Classifier { boilerplate: LanguageModel::from_static(model)?, weights })
+    }
+
+    /// The file bytes for `weights` and the boilerplate model's bytes.
+    pub fn to_bytes(weights: &Weights, boilerplate_model: &[u8]) -> Vec<u8> {
+        let json = serde_json::to_vec(weights).expect("weights serialise");
+        let mut out = format!("{HEADER}{}\n", json.len()).into_bytes();
+        out.extend_from_slice(&json);
+        out.extend_from_slice(boilerplate_model);
+        out
+    }
+
+    /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
+    pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
+        let w = &self.weights;
+        let mut z = w.intercept;
+        for i in 0..INPUTS {
+            z += w.weights[i] * (x[i] - w.mean[i]) / w.scale[i];
+        }
+        z
+    }
+}
+
+fn split_file(bytes: &[u8]) -> Result<(Weights, &[u8]), ClassifierError> {
+    let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(64)]).ok_or(ClassifierError::BadHeader)?;
+    let line = std::str::from_utf8(&bytes[..line_end]).map_err(|_| ClassifierError::BadHeader)?;
+    let len: usize = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
+    let json = bytes.get(line_end + 1..line_end + 1 + len).ok_or(ClassifierError::Truncated)?;
+    let weights: Weights = serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
+    for (name, v) in [("mean", &weights.mean), ("scale", &weights.scale), ("weights", &weights.weights)] {
+        if v.len() != INPUTS {
+            return Err(ClassifierError::Corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len())));
+        }
+    }
+    if weights.scale.iter().any(|&s| s <= 0.0 || !s.is_finite()) || weights.lag > 64 {
+        return Err(ClassifierError::Corrupt("scale or lag out of range".into()));
+    }
+    let model = &bytes[line_end + 1 + len..];
+    if model.is_empty() {
+        return Err(ClassifierError::Truncated);
+    }
+    Ok((weights, model))
+}
+
+/// The default classifier compiled into the binary, learned on CleanEval `tune`.
+pub fn embedded() -> Arc<Classifier> {
+    static BYTES: &[u8] = include_bytes!("../model/en-classifier.bin");
+    static EMBEDDED: OnceLock<Arc<Classifier>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| match Classifier::from_static(BYTES) {
+            Ok(c) => Arc::new(c),
+            // Checked by a unit test; failing here is a build bug.
+            Err(e) => panic!("embedded classifier model/en-classifier.bin is invalid: {e}"),
+        })
+        .clone()
+}
+
+/// The classifier input of the block at `at` in `evidence` (padding outside the slice).
+pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
+    let mut x = [0.0; INPUTS];
+    for (slot, offset) in (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize).enumerate() {
+        let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else { continue };
+        x[slot * LOCAL..(slot + 1) * LOCAL].copy_from_slice(&e.0);
+    }
+    x
+}
+
+/// Makes the keep/drop decision for one document's blocks, in order.
+///
+/// [`Decider::push`] takes blocks as they come (segmented and scored) and hands back, through
+/// `decided`, every block whose decision is final; [`Decider::finish`] decides the rest at the
+/// document's end. The perplexity method decides each block at once; the combined method holds
+/// back at most `CONTEXT_RADIUS + lag` blocks.
+pub struct Decider<'a> {
+    policy: Policy,
+    classifier: Option<&'a Classifier>,
+    /// Hashes of the block texts seen so far in the document.
+    seen: HashSet<u64>,
+    /// Evidence of the blocks from `context_start` on (the scored block's left context and
+    /// the blocks not scored yet).
+    context: VecDeque<Evidence>,
+    context_start: usize,
+    /// Blocks whose classifier input is not complete yet (they wait for right context).
+    unscored: VecDeque<Block>,
+    /// Position in the document of `unscored`'s first block.
+    next_to_score: usize,
+    /// Viterbi: blocks scored but not decided, with their back-pointers.
+    lagged: VecDeque<(Block, [u8; 2])>,
+    /// Viterbi: best log score of a path ending in drop / keep at the newest scored block.
+    delta: [f64; 2],
+    scratch: Vec<Evidence>,
+}
+
+impl<'a> Decider<'a> {
+    /// A decider for one document.
+    pub fn new(method: &'a Method, policy: Policy) -> Decider<'a> {
+        Decider {
+            policy,
+            classifier: method.classifier(),
+            seen: HashSet::new(),
+            context: VecDeque::new(),
+            context_start: 0,
+            unscored: VecDeque::new(),
+            next_to_score: 0,
+            lagged: VecDeque::new(),
+            delta: [0.0; 2],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Takes the next block of the document.
+    pub fn push(&mut self, mut block: Block, decided: &mut dyn FnMut(Block)) {
+        let Some(classifier) = self.classifier else {
+            self.policy.decide(&mut block);
+            return decided(block);
+        };
+        let hash = xxhash_rust::xxh3::xxh3_64(block.text.as_bytes());
+        let repeated = !block.text.is_empty() && !self.seen.insert(hash);
+        if self.seen.len() > MAX_REMEMBERED_TEXTS {
+            self.seen.remove(&hash);
+        }
+        block.evidence.0[REPEATED] = f32::from(u8::from(repeated));
+        debug_assert_eq!(block.evidence.0[PRESENT], 1.0, "blocks reach the decider measured");
+        self.context.push_back(block.evidence);
+        self.unscored.push_back(block);
+        while self.unscored.len() > CONTEXT_RADIUS {
+            self.score_next(classifier, decided);
+        }
+    }
+
+    /// Decides every block still held back; the decider is then ready for a new document.
+    pub fn finish(&mut self, decided: &mut dyn FnMut(Block)) {
+        if let Some(classifier) = self.classifier {
+            while !self.unscored.is_empty() {
+                self.score_next(classifier, decided);
+            }
+            if !self.lagged.is_empty() {
+                let best = usize::from(self.delta[1] > self.delta[0]);
+                let mut labels = vec![false; self.lagged.len()];
+                let mut state = best;
+                for k in (0..self.lagged.len()).rev() {
+                    labels[k] = state == 1;
+                    state = usize::from(self.lagged[k].1[state]);
+                }
+                let lagged = std::mem::take(&mut self.lagged);
+                for ((block, _), keep) in lagged.into_iter().zip(labels) {
+                    decided(self.apply(block, keep));
+                }
+            }
+        }
+        let policy = self.policy;
+        let classifier = self.classifier;
+        *self = Decider { policy, classifier, ..Decider::new(&Method::Perplexity, policy) };
+    }
+
+    /// Computes the emission of the oldest unscored block and advances the Viterbi pass.
+    fn score_next(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
+        let block = self.unscored.pop_front().expect("a block to score");
+        let at = self.next_to_score - self.context_start;
+        self.scratch.clear();
+        self.scratch.extend(self.context.iter().copied());
+        let x = context_input(&self.scratch, at);
+        self.next_to_score += 1;
+        while self.next_to_score - self.context_start > CONTEXT_RADIUS {
+            self.context.pop_front();
+            self.context_start += 1;
+        }
+        let w = &classifier.weights;
+        let z = f64::from(classifier.log_odds(&x) - w.threshold);
+        // ln σ(z) and ln(1 − σ(z)), computed stably.
+        let emission = [-softplus(z), -softplus(-z)];
+        let mut pointers = [0u8; 2];
+        if self.lagged.is_empty() && self.next_to_score == 1 {
+            self.delta = emission;
+        } else {
+            let smoothing = f64::from(w.smoothing);
+            let mut next = [0.0; 2];
+            for to in 0..2 {
+                let from = |r: usize| self.delta[r] + smoothing * f64::from(w.transition[r][to]);
+                let best = usize::from(from(1) > from(0));
+                pointers[to] = best as u8;
+                next[to] = from(best) + emission[to];
+            }
+            self.delta = next;
+        }
+        self.lagged.push_back((block, pointers));
+        if self.lagged.len() > w.lag {
+            let mut state = usize::from(self.delta[1] > self.delta[0]);
+            for k in (1..self.lagged.len()).rev() {
+                state = usize::from(self.lagged[k].1[state]);
+            }
+            let (block, _) = self.lagged.pop_front().expect("a lagged block");
+            decided(self.apply(block, state == 1));
+        }
+    }
+
+    /// Sets the sentences' `keep` for a block the classifier kept or dropped.
+    fn apply(&self, mut block: Block, keep: bool) -> Block {
+        for sentence in &mut block.sentences {
+            sentence.keep = keep && sentence.perplexity <= self.policy.max_perplexity;
+        }
+        block
+    }
+}
+
+/// ln(1 + eᶻ) without overflow.
+fn softplus(z: f64) -> f64 {
+    if z > 30.0 {
+        z
+    } else {
+        z.exp().ln_1p()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +427,74 @@ mod tests {
         let mut b = block("x", 0, &[f32::NAN]);
         Policy::default().decide(&mut b);
         assert!(!b.sentences[0].keep);
+    }
+
+    fn measured_block(index: u32, text: &str, classifier: &Classifier) -> Block {
+        let mut b = Block::new(index, BlockKind::Paragraph, text);
+        crate::segment::segment(&mut b);
+        crate::features::measure(&mut b, crate::lm::model::embedded(), &classifier.boilerplate);
+        b
+    }
+
+    fn decide_all(classifier: &Arc<Classifier>, texts: &[&str]) -> Vec<(String, bool)> {
+        let method = Method::Combined(classifier.clone());
+        let mut decider = Decider::new(&method, Policy::default());
+        let mut out = Vec::new();
+        let mut held_most = 0;
+        for (i, text) in texts.iter().enumerate() {
+            decider.push(measured_block(i as u32, text, classifier), &mut |b| out.push(b));
+            held_most = held_most.max(i + 1 - out.len());
+        }
+        decider.finish(&mut |b| out.push(b));
+        // Bounded latency: never more than the context radius plus the lag held back.
+        assert!(held_most <= CONTEXT_RADIUS + classifier.weights.lag + 1);
+        out.into_iter().map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep))).collect()
+    }
+
+    #[test]
+    fn the_embedded_classifier_loads_and_keeps_prose_over_menus() {
+        let classifier = embedded();
+        let texts = [
+            "Home", "News", "Sport", "Contact us",
+            "The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.",
+            "Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.",
+            "Privacy policy | Terms of use | RSS",
+        ];
+        let decided = decide_all(&classifier, &texts);
+        assert_eq!(decided.len(), texts.len());
+        for (i, (text, _)) in decided.iter().enumerate() {
+            assert_eq!(text, texts[i], "blocks come out in order");
+        }
+        assert!(decided[4].1 && decided[5].1, "{decided:?}");
+        assert!(!decided[0].1 && !decided[6].1, "{decided:?}");
+    }
+
+    #[test]
+    fn smoothing_and_lag_change_nothing_about_order_or_count() {
+        let mut bytes = include_bytes!("../model/en-classifier.bin").to_vec();
+        let (mut weights, model) = split_file(&bytes).unwrap();
+        weights.smoothing = 5.0;
+        weights.lag = 3;
+        bytes = Classifier::to_bytes(&weights, model);
+        let classifier = Arc::new(Classifier::from_bytes(&bytes).unwrap());
+        let texts: Vec<String> = (0..20).map(|i| format!("Block number {i} of a page about rivers.")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let decided = decide_all(&classifier, &refs);
+        assert_eq!(decided.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(), refs);
+        // Strong smoothing between identical-looking blocks: one label for all.
+        assert!(decided.iter().all(|d| d.1 == decided[0].1), "{decided:?}");
+    }
+
+    #[test]
+    fn damaged_classifier_files_are_errors() {
+        let bytes = include_bytes!("../model/en-classifier.bin");
+        assert!(matches!(Classifier::from_bytes(b"hello"), Err(ClassifierError::BadHeader)));
+        let header_end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        assert!(matches!(Classifier::from_bytes(&bytes[..header_end + 10]), Err(ClassifierError::Truncated)));
+        let cut = bytes.len() - 1000;
+        assert!(matches!(Classifier::from_bytes(&bytes[..cut]), Err(ClassifierError::Model(_))));
+        let mut json_broken = bytes.to_vec();
+        json_broken[header_end + 1] = b'[';
+        assert!(matches!(Classifier::from_bytes(&json_broken), Err(ClassifierError::Corrupt(_))));
     }
 }

@@ -176,6 +176,7 @@ impl State {
             link_bytes: std::mem::take(&mut self.link_bytes),
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
+            evidence: Default::default(),
         };
         self.next_index = self.next_index.saturating_add(1);
         self.done.push(block);

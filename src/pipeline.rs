@@ -16,7 +16,8 @@ use std::sync::Arc;
 use crossbeam_channel::bounded;
 
 use crate::block::Block;
-use crate::classify::{self, Policy};
+use crate::classify::{self, Decider, Method, Policy};
+use crate::features;
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
 use crate::io::jsonl::{parse_line_bytes, JsonlLines};
@@ -49,6 +50,9 @@ pub struct Options {
     /// Skip encoding detection and decode every input with this encoding.
     pub encoding: Option<&'static encoding_rs::Encoding>,
     pub html: HtmlSettings,
+    /// The decision: perplexity threshold or the learned classifier.
+    pub method: Method,
+    /// Thresholds of the perplexity method (the perplexity threshold applies to both).
     pub policy: Policy,
     pub mode: OutputMode,
     pub format: OutputFormat,
@@ -70,6 +74,7 @@ impl Default for Options {
             input_format: InputFormat::Html,
             encoding: None,
             html: HtmlSettings::default(),
+            method: Method::Combined(classify::embedded()),
             policy: Policy::default(),
             mode: OutputMode::Clean,
             format: OutputFormat::Plain,
@@ -140,14 +145,8 @@ struct Job {
     blocks: Vec<Block>,
 }
 
-/// A rendered batch.
-struct Rendered {
-    seq: u64,
-    begins: Option<(usize, Arc<DocumentMeta>)>,
-    ends: bool,
-    bytes: Vec<u8>,
-    stats: DocumentStats,
-}
+/// A batch whose blocks are segmented and scored, waiting for the decision.
+type Scored = Job;
 
 /// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
 pub fn run(
@@ -159,27 +158,23 @@ pub fn run(
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     if options.threads <= 1 {
+        let mut writer = Writer::new(options, out);
         let mut write_error = None;
-        let mut document = DocumentStats::default();
-        let counts = read_inputs(inputs, options, observer, &mut |job| {
-            let rendered = process(job, model, options);
-            summary.sentences += rendered.stats.sentences;
-            summary.kept += rendered.stats.kept;
-            match emit(&rendered, out, &mut document) {
-                Ok(()) => true,
-                Err(e) => {
-                    write_error = Some(e);
-                    false
-                }
+        let counts = read_inputs(inputs, options, observer, &mut |job| match writer.emit(process(job, model, options)) {
+            Ok(()) => true,
+            Err(e) => {
+                write_error = Some(e);
+                false
             }
         });
+        (summary.sentences, summary.kept) = writer.totals;
         (summary.documents, summary.warnings, summary.errors) = counts;
         return finish(summary, write_error, out);
     }
 
     let threads = options.threads;
     let (job_tx, job_rx) = bounded::<Job>(threads * 2);
-    let (done_tx, done_rx) = bounded::<Rendered>(threads * 2);
+    let (done_tx, done_rx) = bounded::<Scored>(threads * 2);
     let mut write_error = None;
     let mut counts = (0, 0, 0);
     std::thread::scope(|scope| {
@@ -196,7 +191,7 @@ pub fn run(
         }
         drop(job_rx);
         drop(done_tx);
-        let writer = scope.spawn(|| write_in_order(done_rx, out));
+        let writer = scope.spawn(|| write_in_order(done_rx, Writer::new(options, &mut *out)));
         counts = read_inputs(inputs, options, observer, &mut |job| job_tx.send(job).is_ok());
         drop(job_tx);
         match writer.join() {
@@ -212,19 +207,56 @@ pub fn run(
     finish(summary, write_error, out)
 }
 
-/// Writes one rendered batch, telling the sink where documents begin and end; `document`
-/// gathers the current document's counts.
-fn emit(rendered: &Rendered, out: &mut dyn Sink, document: &mut DocumentStats) -> io::Result<()> {
-    if let Some((index, meta)) = &rendered.begins {
-        out.begin(*index, meta)?;
-        *document = DocumentStats::default();
+/// The ordered end of the pipeline: decides, renders and writes each document's blocks,
+/// telling the sink where documents begin and end.
+struct Writer<'a> {
+    options: &'a Options,
+    out: &'a mut dyn Sink,
+    decider: Decider<'a>,
+    /// The current document's counts.
+    document: DocumentStats,
+    /// (sentences, kept) over the run.
+    totals: (u64, u64),
+    bytes: Vec<u8>,
+}
+
+impl<'a> Writer<'a> {
+    fn new(options: &'a Options, out: &'a mut dyn Sink) -> Writer<'a> {
+        let decider = Decider::new(&options.method, options.policy);
+        Writer { options, out, decider, document: DocumentStats::default(), totals: (0, 0), bytes: Vec::new() }
     }
-    out.write(&rendered.bytes)?;
-    document.add(&rendered.stats);
-    if rendered.ends {
-        out.end(document)?;
+
+    /// Decides, renders and writes one scored batch (some blocks may wait for the next).
+    fn emit(&mut self, scored: Scored) -> io::Result<()> {
+        if let Some((index, meta)) = &scored.begins {
+            self.out.begin(*index, meta)?;
+            self.document = DocumentStats::default();
+        }
+        let Writer { options, decider, document, totals, bytes, .. } = self;
+        bytes.clear();
+        let mut render = |block: Block| {
+            let sentences = block.sentences.len() as u64;
+            document.sentences += sentences;
+            totals.0 += sentences;
+            for sentence in block.sentences.iter().filter(|s| s.keep) {
+                document.kept += 1;
+                totals.1 += 1;
+                document.kept_perplexity_sum += f64::from(sentence.perplexity);
+            }
+            render_block(&block, options.mode, options.format, bytes);
+        };
+        for block in scored.blocks {
+            decider.push(block, &mut render);
+        }
+        if scored.ends {
+            decider.finish(&mut render);
+        }
+        self.out.write(&self.bytes)?;
+        if scored.ends {
+            self.out.end(&self.document)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Flushes the output; a closed pipe ends the run quietly, any other write error is returned.
@@ -243,43 +275,34 @@ fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Si
     }
 }
 
-/// The writer: receives rendered batches in any order and writes them in sequence.
-fn write_in_order(done: crossbeam_channel::Receiver<Rendered>, out: &mut dyn Sink) -> io::Result<(u64, u64)> {
+/// The writer thread: receives scored batches in any order and writes them in sequence.
+fn write_in_order(done: crossbeam_channel::Receiver<Scored>, mut writer: Writer) -> io::Result<(u64, u64)> {
     let mut next = 0u64;
     let mut waiting = BTreeMap::new();
-    let (mut sentences, mut kept) = (0, 0);
-    let mut document = DocumentStats::default();
-    for rendered in done {
-        waiting.insert(rendered.seq, rendered);
-        while let Some(rendered) = waiting.remove(&next) {
-            sentences += rendered.stats.sentences;
-            kept += rendered.stats.kept;
-            emit(&rendered, out, &mut document)?;
+    for scored in done {
+        waiting.insert(scored.seq, scored);
+        while let Some(scored) = waiting.remove(&next) {
+            writer.emit(scored)?;
             next += 1;
         }
     }
-    Ok((sentences, kept))
+    Ok(writer.totals)
 }
 
-/// The worker's part: sentences, scores, decisions, rendering.
-fn process(job: Job, model: &LanguageModel, options: &Options) -> Rendered {
-    let mut bytes = Vec::with_capacity(BATCH_TEXT_BYTES);
-    let mut stats = DocumentStats::default();
-    for mut block in job.blocks {
-        segment::segment(&mut block);
-        // A block dropped whole needs no scores unless they are printed.
-        if options.mode != OutputMode::Clean || options.policy.block_passes(&block) {
-            classify::score(&mut block, model);
+/// The worker's part: sentences and scores (and, for the combined method, the evidence).
+fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
+    for block in &mut job.blocks {
+        segment::segment(block);
+        match options.method.classifier() {
+            Some(classifier) => features::measure(block, model, &classifier.boilerplate),
+            // A block dropped whole needs no scores unless they are printed.
+            None if options.mode != OutputMode::Clean || options.policy.block_passes(block) => {
+                classify::score(block, model)
+            }
+            None => {}
         }
-        options.policy.decide(&mut block);
-        stats.sentences += block.sentences.len() as u64;
-        for sentence in block.sentences.iter().filter(|s| s.keep) {
-            stats.kept += 1;
-            stats.kept_perplexity_sum += f64::from(sentence.perplexity);
-        }
-        render_block(&block, options.mode, options.format, &mut bytes);
     }
-    Rendered { seq: job.seq, begins: job.begins, ends: job.ends, bytes, stats }
+    job
 }
 
 /// The reader's part: every input in order, cut into documents and numbered batches handed
@@ -605,6 +628,8 @@ pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>)
 /// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
 pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Vec<u8>, Vec<Problem>) {
     let (blocks, problems) = read_blocks(page, options);
-    let rendered = process(Job { seq: 0, begins: None, ends: true, blocks }, model, options);
-    (rendered.bytes, problems)
+    let scored = process(Job { seq: 0, begins: None, ends: true, blocks }, model, options);
+    let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
+    Writer::new(options, &mut sink).emit(scored).expect("writing to memory cannot fail");
+    (sink.into_inner(), problems)
 }

@@ -275,9 +275,10 @@ fn compare_prints_every_method_and_ppl_filter_beats_no_cleaning() {
         let row = table.lines().find(|l| l.starts_with(&format!("| {method} |"))).unwrap_or_else(|| panic!("{table}"));
         row.split('|').nth(2).unwrap().trim().parse().unwrap()
     };
-    assert!(lev("ppl-filter") > lev("no cleaning"), "{table}");
+    assert!(lev("ppl-filter --method perplexity") > lev("no cleaning"), "{table}");
+    assert!(lev("ppl-filter --method combined") > lev("no cleaning"), "{table}");
     assert!(lev("jusText-style baseline") > lev("no cleaning"), "{table}");
-    for method in ["no-cleaning", "jusText-style-baseline", "ppl-filter"] {
+    for method in ["no-cleaning", "jusText-style-baseline", "ppl-filter-perplexity", "ppl-filter-combined"] {
         assert!(work.join(method).join("news.txt").exists());
     }
     let _ = std::fs::remove_dir_all(work);

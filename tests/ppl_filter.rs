@@ -52,7 +52,7 @@ fn keeps_the_article_and_drops_menus_and_link_lists() {
 #[test]
 fn one_block_per_line_and_cleaneval_markers() {
     let page = std::fs::read(fixture("pages/news.html")).unwrap();
-    let text = stdout(&ppl_filter(&["--format", "cleaneval", "--max-link-density", "1", "-t", "1e9"], &page));
+    let text = stdout(&ppl_filter(&["--format", "cleaneval", "--max-link-density", "1", "--method", "perplexity", "-t", "1e9"], &page));
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.contains(&"<h> Council approves the river restoration project"), "{text}");
     assert!(lines.contains(&"<l> Home"), "{text}");
@@ -75,13 +75,13 @@ fn mark_keeps_everything_and_scores_prints_every_sentence() {
 
 #[test]
 fn decodes_entities() {
-    let out = ppl_filter(&["-t", "1e9", fixture("pages/entities.html").to_str().unwrap()], b"");
+    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", fixture("pages/entities.html").to_str().unwrap()], b"");
     assert_eq!(stdout(&out), "Fish & chips — \"the best\" in town, €5 — été special.\n");
 }
 
 #[test]
 fn encodings_are_detected() {
-    let all = ["-t", "1e9", "--max-link-density", "1"];
+    let all = ["--method", "perplexity", "-t", "1e9", "--max-link-density", "1"];
     let latin1 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/latin1.html").to_str().unwrap()]].concat(), b""));
     assert!(latin1.contains("The café on the corner serves crème brûlée"), "{latin1}");
     let utf16 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/utf16.html").to_str().unwrap()]].concat(), b""));
@@ -92,14 +92,14 @@ fn encodings_are_detected() {
 
 #[test]
 fn cleaneval_wrapper_does_not_disturb() {
-    let text = stdout(&ppl_filter(&["-t", "1e9", fixture("pages/cleaneval-wrapper.html").to_str().unwrap()], b""));
+    let text = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", fixture("pages/cleaneval-wrapper.html").to_str().unwrap()], b""));
     assert_eq!(text, "The museum reopened its doors to the public on Saturday after a long renovation.\n");
 }
 
 #[test]
 fn invalid_utf8_is_replaced_and_reported() {
     let path = fixture("pages/bad-utf8.html");
-    let out = ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b"");
+    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("broken \u{fffd} byte"));
     let err = stderr(&out);
@@ -110,7 +110,7 @@ fn invalid_utf8_is_replaced_and_reported() {
 #[test]
 fn missing_file_is_named_and_the_others_still_cleaned() {
     let good = fixture("pages/cleaneval-wrapper.html");
-    let out = ppl_filter(&["-t", "1e9", "/no/such/file.html", good.to_str().unwrap()], b"");
+    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", "/no/such/file.html", good.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out).trim(), "ppl-filter: /no/such/file.html: cannot open: No such file or directory");
     assert!(stdout(&out).contains("The museum reopened"));
@@ -149,7 +149,7 @@ fn bad_models_are_clear_errors() {
 fn documents_are_separated_in_input_order() {
     let a = fixture("pages/cleaneval-wrapper.html");
     let b = fixture("pages/entities.html");
-    let args = ["-t", "1e9", a.to_str().unwrap(), b.to_str().unwrap(), a.to_str().unwrap()];
+    let args = ["--method", "perplexity", "-t", "1e9", a.to_str().unwrap(), b.to_str().unwrap(), a.to_str().unwrap()];
     let text = stdout(&ppl_filter(&args, b""));
     let docs: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(docs.len(), 3, "{text}");
@@ -221,14 +221,14 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
     gz.write_all(&std::fs::read(fixture("pages/cleaneval-wrapper.html")).unwrap()).unwrap();
     std::fs::write(tree.join("sub/b.html.gz"), gz.finish().unwrap()).unwrap();
 
-    let streamed = ppl_filter(&["-t", "1e9", tree.to_str().unwrap()], b"");
+    let streamed = ppl_filter(&["--method", "perplexity", "-t", "1e9", tree.to_str().unwrap()], b"");
     assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
     let text = stdout(&streamed);
     let docs: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(docs.len(), 2, "{text}");
     assert!(docs[0].starts_with("Fish & chips") && docs[1].starts_with("The museum reopened"), "{text}");
 
-    let out = ppl_filter(&["-t", "1e9", "-o", out_dir.to_str().unwrap(), tree.to_str().unwrap()], b"");
+    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", "-o", out_dir.to_str().unwrap(), tree.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(out_dir.join("a.txt")).unwrap(), docs[0].to_string() + "\n");
@@ -240,7 +240,7 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
 fn warc_responses_become_conversion_records_once_each_in_order() {
     for name in ["warc/small.warc", "warc/small.warc.gz"] {
         let path = fixture(name);
-        let out = ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b"");
+        let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b"");
         assert_eq!(out.status.code(), Some(1), "the truncated last record is a warning");
         let text = stdout(&out);
         assert_eq!(text.matches("WARC-Type: conversion").count(), 2, "{text}");
@@ -304,8 +304,56 @@ fn record_inputs_are_identical_for_any_thread_count() {
 #[test]
 fn an_explicit_encoding_beats_the_http_charset_of_a_warc_response() {
     let path = fixture("warc/small.warc");
-    let honoured = stdout(&ppl_filter(&["-t", "1e9", path.to_str().unwrap()], b""));
+    let honoured = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b""));
     assert!(honoured.contains("The café on the corner"), "{honoured}");
-    let forced = stdout(&ppl_filter(&["-t", "1e9", "--encoding", "utf-8", path.to_str().unwrap()], b""));
+    let forced = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", "--encoding", "utf-8", path.to_str().unwrap()], b""));
     assert!(forced.contains("The caf\u{fffd} on the corner"), "{forced}");
+}
+
+#[test]
+fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("ppl-filter-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let classifier = dir.join("news.classifier");
+    let out = ppl_filter(
+        &["learn", fixture("pages").to_str().unwrap(), fixture("gold").to_str().unwrap(), "-o", classifier.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("from 1 pages"), "{}", stderr(&out));
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let text = stdout(&ppl_filter(&["--classifier", classifier.to_str().unwrap()], &page));
+    assert!(text.contains("The town council voted on Tuesday"), "{text}");
+    assert!(!text.contains("Privacy policy"), "{text}");
+
+    let bytes = std::fs::read(&classifier).unwrap();
+    let truncated = dir.join("truncated.classifier");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    for bad in [truncated, dir.join("absent.classifier"), fixture("pages/news.html")] {
+        let out = ppl_filter(&["--classifier", bad.to_str().unwrap()], &page);
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("ppl-filter: {}: ", bad.display())), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = ppl_filter(&["learn", empty.to_str().unwrap(), empty.to_str().unwrap(), "-o", dir.join("x").to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no page in"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn both_methods_are_available_and_differ() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let combined = stdout(&ppl_filter(&["--method", "combined", "--mark"], &page));
+    let perplexity = stdout(&ppl_filter(&["--method", "perplexity", "--mark"], &page));
+    let default = stdout(&ppl_filter(&["--mark"], &page));
+    assert_eq!(default, combined);
+    // Same sentences either way; only the marks may differ.
+    let strip = |s: &str| s.replace("</ppl>", "").split("<ppl score=\"").map(|p| p.split_once("\">").map_or(p, |x| x.1).to_string()).collect::<String>();
+    assert_eq!(strip(&combined), strip(&perplexity));
 }

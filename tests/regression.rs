@@ -1,9 +1,11 @@
 //! Speed work must not change a byte of output: the library's output over every fixture page
 //! and every CleanEval page is compared with CRC-32s recorded by the version before it
-//! (`fixtures/regression.txt`). A deliberate change of behaviour re-records them (the file says how).
+//! (`fixtures/regression.txt`), for both decision methods. A deliberate change of behaviour
+//! re-records them (the file says how); a new embedded classifier changes the `combined` lines.
 
 use std::path::{Path, PathBuf};
 
+use ppl_filter::classify::{self, Method};
 use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
 use ppl_filter::lm::model::embedded;
@@ -20,8 +22,13 @@ fn html_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     files
 }
 
-fn crc_of_output(files: &[PathBuf], mode: &str) -> String {
-    let mut options = Options { threads: 2, ..Options::default() };
+fn crc_of_output(files: &[PathBuf], method: &str, mode: &str) -> String {
+    let method = match method {
+        "perplexity" => Method::Perplexity,
+        "combined" => Method::Combined(classify::embedded()),
+        other => panic!("unknown method {other}"),
+    };
+    let mut options = Options { threads: 2, method, ..Options::default() };
     match mode {
         "clean" => {}
         "mark" => options.mode = OutputMode::Mark,
@@ -42,7 +49,7 @@ fn output_matches_the_recorded_version() {
     let recorded = std::fs::read_to_string(root.join("fixtures/regression.txt")).unwrap();
     let mut checked = 0;
     for line in recorded.lines().filter(|l| !l.starts_with('#')) {
-        let [mode, set, crc] = line.split_whitespace().collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
+        let [method, mode, set, crc] = line.split_whitespace().collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
         let files = match set {
             "fixtures" => html_files(&[root.join("fixtures/pages")]),
             "shared" if shared.is_dir() => html_files(&[shared.join("dev/input"), shared.join("tune/input")]),
@@ -52,8 +59,8 @@ fn output_matches_the_recorded_version() {
             }
             other => panic!("unknown set {other}"),
         };
-        assert_eq!(crc_of_output(&files, mode), crc, "{mode} output over {set} changed");
+        assert_eq!(crc_of_output(&files, method, mode), crc, "{method} {mode} output over {set} changed");
         checked += 1;
     }
-    assert!(checked >= 4);
+    assert!(checked >= 8);
 }

@@ -41,6 +41,8 @@ pub enum Command {
     Train(TrainArgs),
     /// Print the perplexity of each SENTENCE (or of each line of standard input).
     Perplexity(PerplexityArgs),
+    /// Learn the combined method's classifier from pages and their hand-cleaned text.
+    Learn(LearnArgs),
 }
 
 /// How inputs are read.
@@ -173,6 +175,48 @@ pub struct TrainArgs {
     /// Credit or licence line of the training text, stored in the model header.
     #[arg(long, value_name = "TEXT")]
     pub credit: Option<String>,
+}
+
+/// `ppl-filter learn`.
+///
+/// Pairs every INPUT_DIR/N.html with GOLD_DIR/N.txt (CleanEval format: text, optionally with
+/// <p>/<h>/<l> markers and a first `URL:` line), labels each extracted block by how much of it
+/// aligns to the gold text, trains the boilerplate language model on what does not align and
+/// fits the classifier. A few dozen pages of a language or domain are enough to start.
+#[derive(Debug, Args)]
+pub struct LearnArgs {
+    /// Directory of HTML pages (N.html).
+    #[arg(value_name = "INPUT_DIR")]
+    pub input_dir: PathBuf,
+
+    /// Directory of their cleaned text (N.txt).
+    #[arg(value_name = "GOLD_DIR")]
+    pub gold_dir: PathBuf,
+
+    /// Where to write the classifier (load it with --classifier).
+    #[arg(short, long, value_name = "CLASSIFIER")]
+    pub output: PathBuf,
+
+    /// General language model file to use instead of the embedded English model (use the
+    /// same one with --model when filtering).
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+
+    /// L2 penalty of the logistic regression.
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().l2)]
+    pub l2: f64,
+
+    /// Log-odds a block needs above 0 to be kept (positive: stricter).
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().threshold, allow_negative_numbers = true)]
+    pub decision_threshold: f32,
+
+    /// Weight of the smoothing between neighbouring blocks (0: none).
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().smoothing)]
+    pub smoothing: f32,
+
+    /// Blocks the smoothing looks ahead before deciding a block.
+    #[arg(long, value_name = "N", default_value_t = crate::learn::LearnOptions::default().lag)]
+    pub lag: usize,
 }
 
 /// `ppl-filter perplexity`.

@@ -7,7 +7,7 @@ pub mod filter;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::classify::{Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+use crate::classify::{Classifier, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
 use crate::lm::model::{embedded, LanguageModel};
 
 /// The embedded model, or the one at `path`; the error is one line naming the file.
@@ -28,19 +28,49 @@ pub struct PolicyArgs {
     #[arg(short, long, value_name = "PATH")]
     pub model: Option<PathBuf>,
 
-    /// Drop sentences whose perplexity is above PPL.
+    /// How blocks and sentences are kept or dropped.
+    #[arg(long, value_enum, default_value_t = MethodKind::Combined)]
+    pub method: MethodKind,
+
+    /// Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method).
+    #[arg(long, value_name = "PATH")]
+    pub classifier: Option<PathBuf>,
+
+    /// Drop sentences whose perplexity is above PPL (both methods).
     #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
     pub threshold: f32,
 
-    /// Drop blocks whose share of link text is above this (1 keeps all).
+    /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all).
     #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
     pub max_link_density: f32,
+}
+
+/// The decision methods, as flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodKind {
+    /// PyPlexity's rule: drop sentences above --threshold, and blocks above --max-link-density.
+    Perplexity,
+    /// A learned classifier over perplexity, a boilerplate model and block structure, smoothed
+    /// over neighbouring blocks.
+    Combined,
 }
 
 impl PolicyArgs {
     /// The keep/drop policy these flags describe.
     pub fn policy(&self) -> Policy {
         Policy { max_perplexity: self.threshold, max_link_density: self.max_link_density }
+    }
+
+    /// The decision method, loading the classifier file if one is given; the error is one
+    /// line naming the file.
+    pub fn method(&self) -> Result<Method, String> {
+        match (self.method, &self.classifier) {
+            (MethodKind::Perplexity, _) => Ok(Method::Perplexity),
+            (MethodKind::Combined, None) => Ok(Method::Combined(crate::classify::embedded())),
+            (MethodKind::Combined, Some(path)) => Classifier::open(path)
+                .map(|c| Method::Combined(std::sync::Arc::new(c)))
+                .map_err(|e| format!("{}: {e}", path.display())),
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 //! gold and reports accuracy and throughput side by side (the README's table).
 //!
 //! Methods: no cleaning (every block the HTML stage extracts), the jusText-style
-//! [`baseline`](crate::eval::baseline), and ppl-filter with the given options. Each method
+//! [`baseline`](crate::eval::baseline), and ppl-filter with each decision method: `perplexity`
+//! (threshold and link density from the given options) and `combined` (the options' classifier,
+//! or the embedded one when the options ask for the perplexity method). Each method
 //! runs in this process on one thread, page by page; the time counted is cleaning only
 //! (reading the files and scoring are outside the clock).
 
@@ -10,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::classify;
 use crate::eval::baseline::{self, JustextParams, Stopwords};
 use crate::eval::{score_dirs, EvalError, Summary};
 use crate::lm::model::LanguageModel;
@@ -22,20 +25,23 @@ pub enum Method {
     NoCleaning,
     /// The jusText-style baseline.
     Baseline,
-    /// ppl-filter with the options given to [`compare`].
-    PplFilter,
+    /// ppl-filter `--method perplexity` with the thresholds given to [`compare`].
+    PplFilterPerplexity,
+    /// ppl-filter `--method combined` with the classifier given to [`compare`].
+    PplFilterCombined,
 }
 
 impl Method {
     /// Every method, in table order.
-    pub const ALL: [Method; 3] = [Method::NoCleaning, Method::Baseline, Method::PplFilter];
+    pub const ALL: [Method; 4] = [Method::NoCleaning, Method::Baseline, Method::PplFilterPerplexity, Method::PplFilterCombined];
 
     /// The row label.
     pub fn name(self) -> &'static str {
         match self {
             Method::NoCleaning => "no cleaning",
             Method::Baseline => "jusText-style baseline",
-            Method::PplFilter => "ppl-filter",
+            Method::PplFilterPerplexity => "ppl-filter --method perplexity",
+            Method::PplFilterCombined => "ppl-filter --method combined",
         }
     }
 }
@@ -82,6 +88,13 @@ pub fn clean_dir(
     std::fs::create_dir_all(out_dir).map_err(|source| EvalError::Write { path: out_dir.to_path_buf(), source })?;
     let stopwords = Stopwords::english();
     let params = JustextParams::default();
+    let options = &match (method, &options.method) {
+        (Method::PplFilterPerplexity, _) => Options { method: classify::Method::Perplexity, ..options.clone() },
+        (Method::PplFilterCombined, classify::Method::Perplexity) => {
+            Options { method: classify::Method::Combined(classify::embedded()), ..options.clone() }
+        }
+        _ => options.clone(),
+    };
     let (mut seconds, mut bytes) = (0.0, 0u64);
     for page in &pages {
         let html = std::fs::read(page).map_err(|source| EvalError::Read { path: page.clone(), source })?;
@@ -96,7 +109,7 @@ pub fn clean_dir(
                 let keep = baseline::classify(&blocks, stopwords, &params);
                 baseline::render(&blocks, &keep).into_bytes()
             }
-            Method::PplFilter => clean_bytes(&html, model, options).0,
+            Method::PplFilterPerplexity | Method::PplFilterCombined => clean_bytes(&html, model, options).0,
         };
         seconds += started.elapsed().as_secs_f64();
         bytes += html.len() as u64;
@@ -118,7 +131,7 @@ pub fn compare(
 ) -> Result<Vec<MethodResult>, EvalError> {
     let mut results = Vec::new();
     for method in Method::ALL {
-        let out_dir = work_dir.join(method.name().replace(' ', "-"));
+        let out_dir = work_dir.join(method.name().replace(" --method ", "-").replace(' ', "-"));
         let (seconds, bytes, pages) = clean_dir(method, input_dir, &out_dir, model, options)?;
         let summary = score_dirs(&out_dir, gold_dir)?;
         results.push(MethodResult { method, summary, seconds, bytes, pages });

@@ -203,6 +203,47 @@ pub struct TrainedModel {
 
 /// Trains a model on `inputs` (plain text or `.gz`, one paragraph per line).
 pub fn train(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress) -> Result<TrainedModel, TrainError> {
+    check_options(opts)?;
+    let started = Instant::now();
+    let mut stats = TrainStats::default();
+    let counts = count_inputs(inputs, opts, progress, &mut stats)?;
+    stats.counting_time = started.elapsed();
+    let provenance = |stats: &TrainStats| provenance_text(inputs, opts, stats);
+    finish_training(counts, opts, stats, provenance)
+}
+
+/// Trains a model on sentences held in memory (each one is a sentence; no splitting), as
+/// `ppl-filter learn` does for its boilerplate model. `source` names them in the provenance.
+pub fn train_sentences<'a>(
+    sentences: impl IntoIterator<Item = &'a str>,
+    source: &str,
+    opts: &TrainOptions,
+) -> Result<TrainedModel, TrainError> {
+    check_options(opts)?;
+    let started = Instant::now();
+    let mut stats = TrainStats::default();
+    let mut counter = Counter::new(opts);
+    for sentence in sentences {
+        stats.input_bytes += sentence.len() as u64;
+        stats.lines += 1;
+        let tokens = counter.add_sentence(sentence);
+        if tokens > 0 {
+            stats.sentences += 1;
+            stats.tokens += tokens;
+        }
+    }
+    let counts = counter.into_counts(&mut stats);
+    stats.counting_time = started.elapsed();
+    let provenance = |stats: &TrainStats| {
+        format!(
+            "ppl-filter learn: interpolated modified Kneser-Ney, order {}, min_count {}; {source}; {} sentences, {} tokens",
+            opts.order, opts.min_count, stats.sentences, stats.tokens
+        )
+    };
+    finish_training(counts, opts, stats, provenance)
+}
+
+fn check_options(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=MAX_ORDER).contains(&opts.order) {
         return Err(TrainError::InvalidOption(format!("order must be 1..={MAX_ORDER}, not {}", opts.order)));
     }
@@ -212,17 +253,22 @@ pub fn train(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress) -> Res
     if opts.max_ngrams_in_memory < 1000 {
         return Err(TrainError::InvalidOption("max_ngrams_in_memory must be at least 1000".into()));
     }
-    let started = Instant::now();
-    let mut stats = TrainStats::default();
-    let counts = count_inputs(inputs, opts, progress, &mut stats)?;
-    stats.counting_time = started.elapsed();
+    Ok(())
+}
+
+/// Estimates and writes the model from finished counts.
+fn finish_training(
+    counts: Counts,
+    opts: &TrainOptions,
+    mut stats: TrainStats,
+    provenance: impl FnOnce(&TrainStats) -> String,
+) -> Result<TrainedModel, TrainError> {
     if stats.tokens == 0 {
         return Err(TrainError::EmptyCorpus);
     }
     let estimating = Instant::now();
     let estimated = estimate(counts, opts, &mut stats);
-    let provenance = provenance_text(inputs, opts, &stats);
-    let spec = to_model_spec(&estimated, opts, provenance);
+    let spec = to_model_spec(&estimated, opts, provenance(&stats));
     let (bytes, write_stats) = write_model(&spec);
     stats.entries = write_stats.entries;
     stats.fingerprint_collisions = write_stats.fingerprint_collisions;
@@ -488,17 +534,24 @@ fn count_inputs(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress, sta
     }
     stats.input_bytes = bar.position();
     bar.finish_and_clear();
-    stats.vocabulary = counter.hashes.len();
-    stats.lossy_prunings = counter.lossy_prunings.clone();
-    stats.counted = vec![counter.hashes.len()];
-    let mut grams = Vec::with_capacity(counter.maps.len());
-    for map in std::mem::take(&mut counter.maps) {
-        stats.counted.push(map.len());
-        let mut v: Vec<(Gram, u32)> = map.into_iter().collect();
-        v.sort_unstable_by_key(|&(g, _)| g);
-        grams.push(v);
+    Ok(counter.into_counts(stats))
+}
+
+impl Counter {
+    /// The finished counts, sorted, with the counting statistics filled in.
+    fn into_counts(mut self, stats: &mut TrainStats) -> Counts {
+        stats.vocabulary = self.hashes.len();
+        stats.lossy_prunings = self.lossy_prunings.clone();
+        stats.counted = vec![self.hashes.len()];
+        let mut grams = Vec::with_capacity(self.maps.len());
+        for map in std::mem::take(&mut self.maps) {
+            stats.counted.push(map.len());
+            let mut v: Vec<(Gram, u32)> = map.into_iter().collect();
+            v.sort_unstable_by_key(|&(g, _)| g);
+            grams.push(v);
+        }
+        Counts { hashes: self.hashes, unigram: self.unigram, grams }
     }
-    Ok(Counts { hashes: counter.hashes, unigram: counter.unigram, grams })
 }
 
 // ---------------------------------------------------------------------------

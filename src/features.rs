@@ -1,0 +1,187 @@
+//! Evidence about one block for the learned decision (`--method combined`).
+//!
+//! [`measure`] scores a segmented block's sentences under the general language model (filling
+//! each sentence's perplexity, as the perplexity method does) and under the boilerplate model,
+//! and describes the block's shape: words, stopwords, digits, capitals, punctuation, link
+//! density, element kind, position. Everything is computed from the block alone, so it runs on
+//! the workers; what needs the rest of the document (neighbours, repeated text) is added in
+//! order by [`crate::classify::Decider`].
+
+use crate::block::{Block, BlockKind};
+use crate::eval::baseline::Stopwords;
+use crate::lm::model::LanguageModel;
+
+/// How many values [`Evidence`] holds.
+pub const LOCAL: usize = 21;
+
+/// Index of the "same text seen earlier in this document" value, set by the decider.
+pub const REPEATED: usize = 18;
+
+/// Index of the "a block is here" value: 1 for a block, 0 for the padding beyond a document's edge.
+pub const PRESENT: usize = 20;
+
+/// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file).
+pub const NAMES: [&str; LOCAL] = [
+    "ln_words",
+    "mean_word_chars",
+    "stopword_share",
+    "digit_share",
+    "capitalised_share",
+    "punctuation_share",
+    "link_density",
+    "heading",
+    "list_item",
+    "table_cell",
+    "form",
+    "preformatted",
+    "ends_like_sentence",
+    "ln_sentences",
+    "general_log2_prob",
+    "boilerplate_log2_prob",
+    "log_likelihood_ratio",
+    "ln_position",
+    "repeated",
+    "separator_share",
+    "present",
+];
+
+/// The local evidence about a block (see [`NAMES`]); all zeros for padding.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Evidence(pub [f32; LOCAL]);
+
+/// Scores `block`'s sentences under both models (setting each sentence's perplexity under
+/// `general`) and fills its evidence.
+pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &LanguageModel) {
+    let (mut general_sum, mut boilerplate_sum, mut predictions) = (0.0, 0.0, 0u32);
+    let Block { text, sentences, .. } = block;
+    for sentence in sentences.iter_mut() {
+        let text = &text[sentence.range()];
+        let (log2_prob, n) = general.log2_prob(text);
+        sentence.perplexity = (-(log2_prob / f64::from(n))).exp2() as f32;
+        general_sum += log2_prob;
+        boilerplate_sum += boilerplate.log2_prob(text).0;
+        predictions += n;
+    }
+    let per_prediction = |sum: f64| if predictions == 0 { 0.0 } else { (sum / f64::from(predictions)) as f32 };
+    let shape = Shape::of(&block.text);
+    let words = shape.words.max(1) as f32;
+    let chars = shape.chars.max(1) as f32;
+    let (stopwords, _) = Stopwords::english().count(&block.text);
+    let kind = |k: BlockKind| f32::from(u8::from(block.kind == k));
+    let general = per_prediction(general_sum);
+    let boilerplate = per_prediction(boilerplate_sum);
+    block.evidence = Evidence([
+        (shape.words as f32).ln_1p(),
+        (shape.chars as f32 / words).min(20.0),
+        stopwords as f32 / words,
+        shape.digits as f32 / chars,
+        shape.capitalised as f32 / words,
+        shape.punctuation as f32 / chars,
+        block.link_density() as f32,
+        kind(BlockKind::Heading),
+        kind(BlockKind::ListItem),
+        kind(BlockKind::TableCell),
+        kind(BlockKind::Form),
+        kind(BlockKind::Preformatted),
+        f32::from(u8::from(ends_like_sentence(&block.text))),
+        (block.sentences.len() as f32).ln_1p(),
+        general,
+        boilerplate,
+        general - boilerplate,
+        (block.index as f32).ln_1p(),
+        0.0,
+        shape.separators as f32 / words,
+        1.0,
+    ]);
+}
+
+/// Character and word counts of a block's text.
+#[derive(Default)]
+struct Shape {
+    words: usize,
+    /// Non-space characters.
+    chars: usize,
+    digits: usize,
+    punctuation: usize,
+    /// Words starting with an upper-case letter.
+    capitalised: usize,
+    /// Words made of punctuation alone (`|`, `»`, `-`, `·`): menu separators.
+    separators: usize,
+}
+
+impl Shape {
+    fn of(text: &str) -> Shape {
+        let mut shape = Shape::default();
+        for word in text.split_whitespace() {
+            shape.words += 1;
+            let mut alphanumeric = false;
+            for (i, c) in word.chars().enumerate() {
+                shape.chars += 1;
+                if c.is_numeric() {
+                    shape.digits += 1;
+                    alphanumeric = true;
+                } else if c.is_alphabetic() {
+                    alphanumeric = true;
+                    if i == 0 && c.is_uppercase() {
+                        shape.capitalised += 1;
+                    }
+                } else {
+                    shape.punctuation += 1;
+                }
+            }
+            shape.separators += usize::from(!alphanumeric);
+        }
+        shape
+    }
+}
+
+/// Whether the text ends like prose: `.`, `!`, `?` or `:`, maybe followed by closing quotes or brackets.
+fn ends_like_sentence(text: &str) -> bool {
+    let end = text.trim_end_matches(['"', '\'', ')', '\u{201d}', '\u{2019}', ']']);
+    end.ends_with(['.', '!', '?', ':'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lm::model::embedded;
+    use crate::segment;
+
+    fn measured(kind: BlockKind, text: &str, link_bytes: usize) -> Evidence {
+        let mut block = Block::new(3, kind, text);
+        block.link_bytes = link_bytes;
+        segment::segment(&mut block);
+        measure(&mut block, embedded(), embedded());
+        assert!(block.sentences.iter().all(|s| s.perplexity.is_finite()));
+        block.evidence
+    }
+
+    #[test]
+    fn prose_and_menus_look_different() {
+        let prose = measured(
+            BlockKind::Paragraph,
+            "The committee approved the new budget for the school year. It takes effect in May.",
+            0,
+        );
+        let menu = measured(BlockKind::ListItem, "Home | About us | Contact | 2024", 20);
+        let v = |e: &Evidence, name: &str| e.0[NAMES.iter().position(|n| *n == name).unwrap()];
+        assert!(v(&prose, "stopword_share") > v(&menu, "stopword_share"));
+        assert!(v(&prose, "general_log2_prob") > v(&menu, "general_log2_prob"));
+        assert_eq!(v(&prose, "ends_like_sentence"), 1.0);
+        assert_eq!(v(&menu, "ends_like_sentence"), 0.0);
+        assert_eq!(v(&menu, "list_item"), 1.0);
+        assert!(v(&menu, "separator_share") > 0.3);
+        assert!(v(&menu, "digit_share") > 0.0);
+        assert!((v(&menu, "link_density") - 20.0 / 32.0).abs() < 1e-6);
+        // The same model twice: no evidence either way.
+        assert_eq!(v(&prose, "log_likelihood_ratio"), 0.0);
+        assert_eq!(prose.0[PRESENT], 1.0);
+        assert_eq!(prose.0[REPEATED], 0.0);
+    }
+
+    #[test]
+    fn an_empty_block_gives_finite_values() {
+        let e = measured(BlockKind::Paragraph, "", 0);
+        assert!(e.0.iter().all(|v| v.is_finite()));
+    }
+}
