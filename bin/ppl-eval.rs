@@ -48,7 +48,7 @@ fn score(args: ScoreArgs) -> Result<(), String> {
 
 /// `ppl-eval baseline`: the jusText-style cleaner over a directory of pages.
 fn baseline(args: BaselineArgs) -> Result<(), String> {
-    let options = Options::default();
+    let options = Options::with_method(ppl_filter::classify::Method::Perplexity);
     let (seconds, bytes, pages) = compare::clean_dir(Method::Baseline, &args.input_dir, &args.out_dir, embedded(), &options)
         .map_err(|e| e.to_string())?;
     eprintln!("ppl-eval: {pages} pages, {:.1} MB in {seconds:.2} s", bytes as f64 / 1e6);
@@ -59,9 +59,8 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 fn compare(args: CompareArgs) -> Result<(), String> {
     let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let options = Options {
-        method: args.policy.method()?,
         policy: args.policy.policy(),
-        ..Options::default()
+        ..Options::with_method(args.policy.method()?)
     };
     let work_dir = args
         .work_dir

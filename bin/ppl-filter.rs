@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, LearnArgs, PerplexityArgs, TrainArgs};
+use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, LearnArgs, LearnerKind, PerplexityArgs, TrainArgs};
 use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
@@ -14,6 +14,7 @@ use ppl_filter::io::Input;
 use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm;
 use ppl_filter::output::{OutputFormat, OutputMode};
+use ppl_filter::classify::Method;
 use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
 
 fn main() -> ExitCode {
@@ -43,6 +44,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let input_kind = args.input_kind();
     let options = Options {
+        method: args.policy.method()?,
         input_format: match input_kind {
             InputKind::Html => InputFormat::Html,
             InputKind::Text => InputFormat::Text,
@@ -55,7 +57,6 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
         },
-        method: args.policy.method()?,
         policy: args.policy.policy(),
         mode: if args.scores {
             OutputMode::Scores
@@ -71,7 +72,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
         threads: threads.max(1),
-        ..Options::default()
+        ..Options::with_method(Method::Perplexity)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
@@ -121,13 +122,24 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
 /// `ppl-filter learn`: fit the combined method's classifier to pages and their gold text.
 fn learn(args: LearnArgs) -> Result<ExitCode, String> {
     let model = ppl_filter::cli::load_model(args.model.as_deref())?;
-    let options = Options { method: ppl_filter::classify::Method::Perplexity, ..Options::default() };
+    // The decision method plays no part in reading the training pages.
+    let options = Options::with_method(ppl_filter::classify::Method::Perplexity);
     let mut pages = ppl_filter::learn::read_pages(&args.input_dir, &args.gold_dir, &options).map_err(|e| e.to_string())?;
     let learn_options = ppl_filter::learn::LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
         lag: args.lag,
+        learner: match args.learner {
+            LearnerKind::Trees => ppl_filter::learn::Learner::Trees,
+            LearnerKind::Logistic => ppl_filter::learn::Learner::Logistic,
+        },
+        boost: ppl_filter::boost::BoostOptions {
+            trees: args.trees,
+            depth: args.depth,
+            learning_rate: args.learning_rate,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;

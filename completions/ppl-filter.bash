@@ -207,7 +207,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__subcmd__filter__subcmd__learn)
-            opts="-o -m -h --output --model --l2 --decision-threshold --smoothing --lag --help"
+            opts="-o -m -h --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --lag --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,6 +226,22 @@ _ppl__filter() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learner)
+                    COMPREPLY=($(compgen -W "trees logistic" -- "${cur}"))
+                    return 0
+                    ;;
+                --trees)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learning-rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

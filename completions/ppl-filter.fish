@@ -71,11 +71,16 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s o -l output -d 'Where to write the classifier (load it with --classifier)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'General language model file to use instead of the embedded English model (use the same one with --model when filtering)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'L2 penalty of the logistic regression' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "trees\t'Gradient-boosted shallow decision trees'
+logistic\t'L2-regularised logistic regression'"
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l trees -d 'Boosted trees: how many' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l depth -d 'Boosted trees: their depth' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning-rate -d 'Boosted trees: the learning rate (shrinkage)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothing -d 'Weight of the smoothing between neighbouring blocks (0: none)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l lag -d 'Blocks the smoothing looks ahead before deciding a block' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'

@@ -97,12 +97,17 @@ _arguments "${_arguments_options[@]}" : \
 '--output=[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
 '-m+[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
 '--model=[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
-'--l2=[L2 penalty of the logistic regression]:X:_default' \
+'--learner=[The classifier fitted]:LEARNER:((trees\:"Gradient-boosted shallow decision trees"
+logistic\:"L2-regularised logistic regression"))' \
+'--trees=[Boosted trees\: how many]:N:_default' \
+'--depth=[Boosted trees\: their depth]:N:_default' \
+'--learning-rate=[Boosted trees\: the learning rate (shrinkage)]:X:_default' \
+'--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \
 '--smoothing=[Weight of the smoothing between neighbouring blocks (0\: none)]:X:_default' \
 '--lag=[Blocks the smoothing looks ahead before deciding a block]:N:_default' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 ':input_dir -- Directory of HTML pages (N.html):_files' \
 ':gold_dir -- Directory of their cleaned text (N.txt):_files' \
 && ret=0

@@ -6,6 +6,7 @@
 # row per fold and one for all held-out pages pooled.
 # Usage: scripts/cross-validate.sh [SET_DIR] [-- LEARN_FLAGS...]
 #   FOLDS=5 (default)  FILTER_FLAGS="..." extra flags for cleaning (e.g. --format cleaneval)
+#   KEEP=DIR keeps the folds' classifiers and outputs (DIR/all/out) in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_dir=../shared/data/cleaneval/tune
@@ -14,8 +15,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then set_dir=$1; shift; fi
 folds=${FOLDS:-5}
 cargo build --release --locked -q
 bin=${CARGO_TARGET_DIR:-target}/release
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then work=$KEEP; rm -rf "$work"; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 mapfile -t pages < <(cd "$set_dir/input" && ls -- *.html | LC_ALL=C sort)
 row() { # name json
   python3 - "$1" "$2" <<'PY'

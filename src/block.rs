@@ -51,6 +51,8 @@ pub struct Block {
     pub truncated: bool,
     /// The sentences of `text`, in order, filled by the segmenter.
     pub sentences: Vec<Sentence>,
+    /// What the enclosing elements' tags, classes and ids suggest (`nav`, `footer`, `content`…).
+    pub hints: ContainerHints,
     /// What the combined method knows of the block, filled by [`crate::features::measure`].
     pub evidence: crate::features::Evidence,
 }
@@ -78,6 +80,75 @@ impl Block {
     /// The text of one of this block's sentences.
     pub fn sentence_text(&self, sentence: &Sentence) -> &str {
         &self.text[sentence.range()]
+    }
+}
+
+/// Bits saying what the elements around a block suggest, from their tag names (`nav`,
+/// `footer`, `aside`, `article`, `main`) and words in their `class` and `id` attributes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContainerHints(pub u8);
+
+impl ContainerHints {
+    /// Navigation: `nav`, or a class/id word starting with nav, menu, breadcrumb, toolbar, topbar.
+    pub const NAVIGATION: u8 = 1;
+    /// Page periphery: `footer`, `aside`, or footer, sidebar, side, widget, banner, sponsor, promo, share, social, related.
+    pub const PERIPHERY: u8 = 2;
+    /// Main content: `article`, `main`, or article, content, post, story, entry, main, body, text.
+    pub const CONTENT: u8 = 4;
+    /// Discussion: comment, reply, discuss.
+    pub const COMMENTS: u8 = 8;
+
+    /// The bits suggested by a `class` or `id` value: each word (split at anything not an
+    /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.
+    pub fn of_names(value: &str) -> u8 {
+        const PREFIXES: [(&str, u8); 21] = [
+            ("nav", ContainerHints::NAVIGATION),
+            ("menu", ContainerHints::NAVIGATION),
+            ("breadcrumb", ContainerHints::NAVIGATION),
+            ("toolbar", ContainerHints::NAVIGATION),
+            ("topbar", ContainerHints::NAVIGATION),
+            ("footer", ContainerHints::PERIPHERY),
+            ("side", ContainerHints::PERIPHERY),
+            ("widget", ContainerHints::PERIPHERY),
+            ("banner", ContainerHints::PERIPHERY),
+            ("sponsor", ContainerHints::PERIPHERY),
+            ("promo", ContainerHints::PERIPHERY),
+            ("share", ContainerHints::PERIPHERY),
+            ("social", ContainerHints::PERIPHERY),
+            ("related", ContainerHints::PERIPHERY),
+            ("article", ContainerHints::CONTENT),
+            ("content", ContainerHints::CONTENT),
+            ("post", ContainerHints::CONTENT),
+            ("story", ContainerHints::CONTENT),
+            ("entry", ContainerHints::CONTENT),
+            ("main", ContainerHints::CONTENT),
+            ("comment", ContainerHints::COMMENTS),
+        ];
+        let mut bits = 0;
+        let bytes = value.as_bytes();
+        let mut start = 0;
+        for i in 0..=bytes.len() {
+            // A word ends before a non-alphanumeric byte, at the end, or at a camelCase hump.
+            let ends = i == bytes.len()
+                || !bytes[i].is_ascii_alphanumeric()
+                || (i > start && bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase());
+            if !ends {
+                continue;
+            }
+            let word = &bytes[start..i];
+            for (prefix, bit) in PREFIXES {
+                if word.len() >= prefix.len() && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
+                    bits |= bit;
+                }
+            }
+            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() { i } else { i + 1 };
+        }
+        bits
+    }
+
+    /// Whether any of `bits` is set.
+    pub fn has(self, bits: u8) -> bool {
+        self.0 & bits != 0
     }
 }
 

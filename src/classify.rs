@@ -19,6 +19,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
+use crate::boost::Forest;
 use crate::features::{Evidence, LOCAL, PRESENT, REPEATED};
 use crate::lm::model::{LanguageModel, ModelError};
 
@@ -95,17 +96,28 @@ pub const INPUTS: usize = LOCAL * (2 * CONTEXT_RADIUS + 1);
 /// The most distinct block texts remembered per document for the "repeated" evidence.
 const MAX_REMEMBERED_TEXTS: usize = 4096;
 
+/// What turns a block's classifier input into log-odds of keeping it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Scorer {
+    /// Logistic regression over standardised inputs.
+    Logistic {
+        /// Mean of every input over the training blocks.
+        mean: Vec<f32>,
+        /// Standard deviation of every input (1 where it was 0).
+        scale: Vec<f32>,
+        /// Weights over the standardised inputs.
+        weights: Vec<f32>,
+        intercept: f32,
+    },
+    /// Gradient-boosted shallow trees.
+    Trees(Forest),
+}
+
 /// The learned parameters of the combined method (the JSON part of a classifier file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
-    /// Mean of every input over the training blocks (inputs are standardised first).
-    pub mean: Vec<f32>,
-    /// Standard deviation of every input (1 where it was 0).
-    pub scale: Vec<f32>,
-    /// Logistic regression weights over the standardised inputs.
-    pub weights: Vec<f32>,
-    /// Intercept.
-    pub intercept: f32,
+    pub scorer: Scorer,
     /// Log-odds subtracted before the decision (0 keeps a block when P(keep) > 0.5).
     pub threshold: f32,
     /// log P(next label | label) between neighbouring blocks, `[from][to]`, 0 = drop, 1 = keep.
@@ -187,12 +199,16 @@ impl Classifier {
 
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
-        let w = &self.weights;
-        let mut z = w.intercept;
-        for i in 0..INPUTS {
-            z += w.weights[i] * (x[i] - w.mean[i]) / w.scale[i];
+        match &self.weights.scorer {
+            Scorer::Logistic { mean, scale, weights, intercept } => {
+                let mut z = *intercept;
+                for i in 0..INPUTS {
+                    z += weights[i] * (x[i] - mean[i]) / scale[i];
+                }
+                z
+            }
+            Scorer::Trees(forest) => forest.log_odds(x),
         }
-        z
     }
 }
 
@@ -202,13 +218,24 @@ fn split_file(bytes: &[u8]) -> Result<(Weights, &[u8]), ClassifierError> {
     let len: usize = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
     let json = bytes.get(line_end + 1..line_end + 1 + len).ok_or(ClassifierError::Truncated)?;
     let weights: Weights = serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
-    for (name, v) in [("mean", &weights.mean), ("scale", &weights.scale), ("weights", &weights.weights)] {
-        if v.len() != INPUTS {
-            return Err(ClassifierError::Corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len())));
+    match &weights.scorer {
+        Scorer::Logistic { mean, scale, weights, .. } => {
+            for (name, v) in [("mean", mean), ("scale", scale), ("weights", weights)] {
+                if v.len() != INPUTS {
+                    return Err(ClassifierError::Corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len())));
+                }
+            }
+            if scale.iter().any(|&s| s <= 0.0 || !s.is_finite()) {
+                return Err(ClassifierError::Corrupt("a scale is not positive".into()));
+            }
         }
+        Scorer::Trees(forest) if !forest.is_valid(INPUTS) => {
+            return Err(ClassifierError::Corrupt("a tree refers to a missing input or node".into()));
+        }
+        Scorer::Trees(_) => {}
     }
-    if weights.scale.iter().any(|&s| s <= 0.0 || !s.is_finite()) || weights.lag > 64 {
-        return Err(ClassifierError::Corrupt("scale or lag out of range".into()));
+    if weights.lag > 64 {
+        return Err(ClassifierError::Corrupt("lag out of range".into()));
     }
     let model = &bytes[line_end + 1 + len..];
     if model.is_empty() {

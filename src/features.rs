@@ -3,22 +3,23 @@
 //! [`measure`] scores a segmented block's sentences under the general language model (filling
 //! each sentence's perplexity, as the perplexity method does) and under the boilerplate model,
 //! and describes the block's shape: words, stopwords, digits, capitals, punctuation, link
-//! density, element kind, position. Everything is computed from the block alone, so it runs on
+//! density, element kind, position, and what the enclosing elements' tags, classes and ids
+//! suggest. Everything is computed from the block alone, so it runs on
 //! the workers; what needs the rest of the document (neighbours, repeated text) is added in
 //! order by [`crate::classify::Decider`].
 
-use crate::block::{Block, BlockKind};
+use crate::block::{Block, BlockKind, ContainerHints};
 use crate::eval::baseline::Stopwords;
 use crate::lm::model::LanguageModel;
 
 /// How many values [`Evidence`] holds.
-pub const LOCAL: usize = 21;
+pub const LOCAL: usize = 25;
 
 /// Index of the "same text seen earlier in this document" value, set by the decider.
 pub const REPEATED: usize = 18;
 
 /// Index of the "a block is here" value: 1 for a block, 0 for the padding beyond a document's edge.
-pub const PRESENT: usize = 20;
+pub const PRESENT: usize = 24;
 
 /// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file).
 pub const NAMES: [&str; LOCAL] = [
@@ -42,6 +43,10 @@ pub const NAMES: [&str; LOCAL] = [
     "ln_position",
     "repeated",
     "separator_share",
+    "in_navigation",
+    "in_periphery",
+    "in_content",
+    "in_comments",
     "present",
 ];
 
@@ -68,6 +73,7 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
     let chars = shape.chars.max(1) as f32;
     let (stopwords, _) = Stopwords::english().count(&block.text);
     let kind = |k: BlockKind| f32::from(u8::from(block.kind == k));
+    let hint = |bit: u8| f32::from(u8::from(block.hints.has(bit)));
     let general = per_prediction(general_sum);
     let boilerplate = per_prediction(boilerplate_sum);
     block.evidence = Evidence([
@@ -91,6 +97,10 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         (block.index as f32).ln_1p(),
         0.0,
         shape.separators as f32 / words,
+        hint(ContainerHints::NAVIGATION),
+        hint(ContainerHints::PERIPHERY),
+        hint(ContainerHints::CONTENT),
+        hint(ContainerHints::COMMENTS),
         1.0,
     ]);
 }

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use lol_html::html_content::{Element, TextChunk, TextType};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
-use crate::block::{Block, BlockKind};
+use crate::block::{Block, BlockKind, ContainerHints};
 
 /// Limits and switches of the HTML stage.
 #[derive(Clone, Debug)]
@@ -106,6 +106,9 @@ struct State {
     settings: HtmlSettings,
     /// Open block elements, innermost last.
     stack: Vec<TagId>,
+    /// What each open block element's tag, class and id suggest ([`ContainerHints`] bits),
+    /// parallel to `stack`.
+    hints: Vec<u8>,
     skip_depth: u32,
     link_depth: u32,
     in_title: bool,
@@ -128,6 +131,7 @@ impl State {
         State {
             settings,
             stack: Vec::new(),
+            hints: Vec::new(),
             skip_depth: 0,
             link_depth: 0,
             in_title: false,
@@ -177,6 +181,7 @@ impl State {
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
+            hints: ContainerHints(self.hints.iter().fold(0, |all, &h| all | h)),
         };
         self.next_index = self.next_index.saturating_add(1);
         self.done.push(block);
@@ -309,19 +314,26 @@ impl State {
         }
     }
 
-    fn on_block_start(&mut self, id: TagId) {
+    fn on_block_start(&mut self, id: TagId, hints: u8) {
         self.flush_block();
         self.close_implied_by(tag_name(id));
         if self.stack.len() < MAX_STACK_DEPTH {
             self.stack.push(id);
+            self.hints.push(hints);
         }
     }
 
     fn on_block_end(&mut self, id: TagId) {
         self.flush_block();
         if let Some(pos) = self.stack.iter().rposition(|&open| open == id) {
-            self.stack.truncate(pos);
+            self.truncate_stack(pos);
         }
+    }
+
+    /// Closes the open elements from `pos` on.
+    fn truncate_stack(&mut self, pos: usize) {
+        self.stack.truncate(pos);
+        self.hints.truncate(pos);
     }
 
     /// Pops the elements a new start tag closes implicitly, as the HTML parser would.
@@ -338,21 +350,21 @@ impl State {
         };
         // Any block start closes an open `p` directly above it.
         if self.stack.last().is_some_and(|&top| tag_name(top) == "p") {
-            self.stack.pop();
+            self.truncate_stack(self.stack.len() - 1);
         }
         if targets.is_empty() {
             return;
         }
         if is_heading(name) {
             if self.stack.last().is_some_and(|&top| is_heading(tag_name(top))) {
-                self.stack.pop();
+                self.truncate_stack(self.stack.len() - 1);
             }
             return;
         }
         for pos in (0..self.stack.len()).rev() {
             let open = tag_name(self.stack[pos]);
             if targets.contains(&open) {
-                self.stack.truncate(pos);
+                self.truncate_stack(pos);
                 return;
             }
             if barriers.contains(&open) {
@@ -465,7 +477,7 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
     {
         let mut s = state.borrow_mut();
         match role {
-            Role::Block => s.on_block_start(id),
+            Role::Block => s.on_block_start(id, container_hints(el, id)),
             Role::Break => s.flush_block(),
             Role::Skip => s.skip_depth += 1,
             // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
@@ -497,6 +509,22 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
         }
         Ok(())
     }))
+}
+
+/// What an element's tag name, `class` and `id` suggest about the text inside it.
+fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
+    let mut hints = match tag_name(id) {
+        "nav" => ContainerHints::NAVIGATION,
+        "footer" | "aside" => ContainerHints::PERIPHERY,
+        "article" | "main" => ContainerHints::CONTENT,
+        _ => 0,
+    };
+    for attribute in ["class", "id"] {
+        if let Some(value) = el.get_attribute(attribute) {
+            hints |= ContainerHints::of_names(&value);
+        }
+    }
+    hints
 }
 
 /// Parses a whole in-memory page: a convenience for tests and tools; streams do not need it.
@@ -580,6 +608,26 @@ mod tests {
                 (BlockKind::Preformatted, "c".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn container_hints_come_from_tags_classes_and_ids_of_every_enclosing_element() {
+        let html = r#"<div id="topNav"><ul class="x"><li>Home</li></ul></div>
+            <div class="post-body"><p>Story text.</p><aside>Ads</aside></div>
+            <div class="read header"><p>Plain.</p><div id="comments"><p>Nice!</p></div></div>"#;
+        let got: Vec<(String, u8)> = blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| (b.text, b.hints.0))
+            .collect();
+        let want = [
+            ("Home", ContainerHints::NAVIGATION),
+            ("Story text.", ContainerHints::CONTENT),
+            ("Ads", ContainerHints::CONTENT | ContainerHints::PERIPHERY),
+            ("Plain.", 0),
+            ("Nice!", ContainerHints::COMMENTS),
+        ];
+        assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
     }
 
     #[test]

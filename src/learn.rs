@@ -15,7 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::block::Block;
-use crate::classify::{context_input, Classifier, Weights, INPUTS};
+use crate::boost::{self, BoostOptions};
+use crate::classify::{context_input, Classifier, Scorer, Weights, INPUTS};
 use crate::eval::{lcs, normalize};
 use crate::features::{self, Evidence, REPEATED};
 use crate::lm::model::LanguageModel;
@@ -39,11 +40,32 @@ pub struct LearnOptions {
     pub lag: usize,
     /// Boilerplate model: n-grams seen fewer times are pruned.
     pub min_count: u32,
+    /// Which classifier is fitted.
+    pub learner: Learner,
+    /// Settings of the boosted trees.
+    pub boost: BoostOptions,
+}
+
+/// The classifiers `learn` can fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learner {
+    /// L2-regularised logistic regression.
+    Logistic,
+    /// Gradient-boosted shallow trees.
+    Trees,
 }
 
 impl Default for LearnOptions {
     fn default() -> LearnOptions {
-        LearnOptions { l2: 1.0, threshold: 0.0, smoothing: 0.0, lag: 4, min_count: 1 }
+        LearnOptions {
+            l2: 1.0,
+            threshold: -0.5,
+            smoothing: 0.0,
+            lag: 4,
+            min_count: 1,
+            learner: Learner::Trees,
+            boost: BoostOptions::default(),
+        }
     }
 }
 
@@ -173,22 +195,35 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
     }
     let model = train_boilerplate(pages.iter(), opts)?;
     let examples = examples(pages);
-    let (mean, scale) = standardisation(&examples);
-    let (weights, intercept) = fit_logistic(&examples, &mean, &scale, opts.l2);
+    let (scorer, description) = match opts.learner {
+        Learner::Logistic => {
+            let (mean, scale) = standardisation(&examples);
+            let (weights, intercept) = fit_logistic(&examples, &mean, &scale, opts.l2);
+            (Scorer::Logistic { mean, scale, weights, intercept }, format!("logistic regression, l2 {}", opts.l2))
+        }
+        Learner::Trees => {
+            let x: Vec<Vec<f32>> = examples.iter().map(|e| e.x.to_vec()).collect();
+            let y: Vec<bool> = examples.iter().map(|e| e.keep).collect();
+            let mean_weight = examples.iter().map(|e| e.weight).sum::<f64>() / examples.len().max(1) as f64;
+            let w: Vec<f64> = examples.iter().map(|e| e.weight / mean_weight.max(1e-12)).collect();
+            let b = &opts.boost;
+            let description = format!(
+                "{} boosted trees of depth {}, learning rate {}, lambda {}",
+                b.trees, b.depth, b.learning_rate, b.lambda
+            );
+            (Scorer::Trees(boost::train(&x, &y, &w, b)), description)
+        }
+    };
     let weights = Weights {
-        mean,
-        scale,
-        weights,
-        intercept,
+        scorer,
         threshold: opts.threshold,
         transition: transitions(pages),
         smoothing: opts.smoothing,
         lag: opts.lag,
         provenance: format!(
-            "ppl-filter learn: {} pages, {} blocks; logistic regression l2 {}, threshold {}, smoothing {}, lag {}",
+            "ppl-filter learn: {} pages, {} blocks; {description}; threshold {}, smoothing {}, lag {}",
             pages.len(),
             examples.len(),
-            opts.l2,
             opts.threshold,
             opts.smoothing,
             opts.lag

@@ -9,6 +9,7 @@
 //! cleaned pages; [`cli`] defines both binaries' flags.
 
 pub mod block;
+pub mod boost;
 pub mod classify;
 pub mod cli;
 pub mod decode;

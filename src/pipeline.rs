@@ -69,12 +69,20 @@ pub struct Options {
 }
 
 impl Default for Options {
+    /// The defaults, with the combined method and the embedded classifier.
     fn default() -> Options {
+        Options::with_method(Method::Combined(classify::embedded()))
+    }
+}
+
+impl Options {
+    /// The defaults with the given decision method.
+    pub fn with_method(method: Method) -> Options {
         Options {
             input_format: InputFormat::Html,
             encoding: None,
             html: HtmlSettings::default(),
-            method: Method::Combined(classify::embedded()),
+            method,
             policy: Policy::default(),
             mode: OutputMode::Clean,
             format: OutputFormat::Plain,

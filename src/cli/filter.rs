@@ -202,7 +202,23 @@ pub struct LearnArgs {
     #[arg(short, long, value_name = "PATH")]
     pub model: Option<PathBuf>,
 
-    /// L2 penalty of the logistic regression.
+    /// The classifier fitted.
+    #[arg(long, value_enum, default_value_t = LearnerKind::Trees)]
+    pub learner: LearnerKind,
+
+    /// Boosted trees: how many.
+    #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().trees)]
+    pub trees: usize,
+
+    /// Boosted trees: their depth.
+    #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().depth)]
+    pub depth: usize,
+
+    /// Boosted trees: the learning rate (shrinkage).
+    #[arg(long, value_name = "X", default_value_t = crate::boost::BoostOptions::default().learning_rate)]
+    pub learning_rate: f64,
+
+    /// Logistic regression: the L2 penalty.
     #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().l2)]
     pub l2: f64,
 
@@ -217,6 +233,15 @@ pub struct LearnArgs {
     /// Blocks the smoothing looks ahead before deciding a block.
     #[arg(long, value_name = "N", default_value_t = crate::learn::LearnOptions::default().lag)]
     pub lag: usize,
+}
+
+/// The classifiers `ppl-filter learn` can fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LearnerKind {
+    /// Gradient-boosted shallow decision trees.
+    Trees,
+    /// L2-regularised logistic regression.
+    Logistic,
 }
 
 /// `ppl-filter perplexity`.
