@@ -37,8 +37,8 @@ impl Forest {
         self.base + self.trees.iter().map(|tree| leaf_value(tree, x)).sum::<f32>()
     }
 
-    /// Whether every split names an input below `inputs` and every child index is in its tree
-    /// and after its parent (so evaluation always ends).
+    /// Whether every split names an input below `inputs`, every child index is in its tree
+    /// and after its parent (so evaluation always ends), and no tree is deeper than [`MAX_DEPTH`].
     pub fn is_valid(&self, inputs: usize) -> bool {
         self.trees.iter().all(|tree| {
             !tree.is_empty()
@@ -50,7 +50,90 @@ impl Forest {
                             && usize::from(n.left) < tree.len()
                             && usize::from(n.right) < tree.len())
                 })
+                && tree_depth(tree, 0) <= MAX_DEPTH
         })
+    }
+}
+
+/// Deepest tree a forest may hold (evaluation pads every tree to a complete one this deep).
+pub const MAX_DEPTH: usize = 10;
+
+/// A forest laid out for fast evaluation: every tree padded to a complete binary tree of the
+/// forest's depth, so a tree is walked with `depth` branch-free steps (a leaf reached early is
+/// copied to every leaf below it, so any path from it gives its value).
+#[derive(Clone, Debug, Default)]
+pub struct CompiledForest {
+    base: f32,
+    depth: usize,
+    /// Per tree, `2^depth - 1` splits in breadth-first order.
+    features: Vec<u16>,
+    thresholds: Vec<f32>,
+    /// Per tree, `2^depth` leaf values.
+    leaves: Vec<f32>,
+}
+
+impl CompiledForest {
+    /// Lays out a valid forest (see [`Forest::is_valid`]).
+    pub fn new(forest: &Forest) -> CompiledForest {
+        let depth = forest.trees.iter().map(|t| tree_depth(t, 0)).max().unwrap_or(0);
+        let (splits, leaves) = ((1usize << depth) - 1, 1usize << depth);
+        let mut compiled = CompiledForest {
+            base: forest.base,
+            depth,
+            features: vec![0; splits * forest.trees.len()],
+            thresholds: vec![f32::INFINITY; splits * forest.trees.len()],
+            leaves: vec![0.0; leaves * forest.trees.len()],
+        };
+        for (t, tree) in forest.trees.iter().enumerate() {
+            compiled.place(tree, 0, t, 0, 0);
+        }
+        compiled
+    }
+
+    /// Puts node `at` of `tree` at breadth-first slot `slot` of level `level` of tree `t`.
+    fn place(&mut self, tree: &[Node], at: usize, t: usize, level: usize, slot: usize) {
+        let node = &tree[at];
+        if node.feature == LEAF {
+            // Every leaf under this slot gets the value.
+            let width = 1usize << (self.depth - level);
+            let first = (slot + 1) * width - (1usize << self.depth);
+            let start = t * (1usize << self.depth) + first;
+            self.leaves[start..start + width].fill(node.value);
+            return;
+        }
+        let i = t * ((1usize << self.depth) - 1) + slot;
+        self.features[i] = node.feature;
+        self.thresholds[i] = node.threshold;
+        self.place(tree, usize::from(node.left), t, level + 1, 2 * slot + 1);
+        self.place(tree, usize::from(node.right), t, level + 1, 2 * slot + 2);
+    }
+
+    /// The log-odds of `x` (the same as [`Forest::log_odds`]).
+    pub fn log_odds(&self, x: &[f32]) -> f32 {
+        let (splits, leaves) = ((1usize << self.depth) - 1, 1usize << self.depth);
+        let trees = self.leaves.len() / leaves;
+        let mut z = self.base;
+        for t in 0..trees {
+            let (features, thresholds) = (&self.features[t * splits..], &self.thresholds[t * splits..]);
+            let mut slot = 0;
+            for _ in 0..self.depth {
+                // x < threshold goes left (slot 2i+1), anything else (NaN too) right (2i+2).
+                let right = !(x[usize::from(features[slot])] < thresholds[slot]);
+                slot = 2 * slot + 1 + usize::from(right);
+            }
+            z += self.leaves[t * leaves + slot - splits];
+        }
+        z
+    }
+}
+
+/// Depth of the subtree at node `at` (a lone leaf: 0).
+fn tree_depth(tree: &[Node], at: usize) -> usize {
+    let node = &tree[at];
+    if node.feature == LEAF {
+        0
+    } else {
+        1 + tree_depth(tree, usize::from(node.left)).max(tree_depth(tree, usize::from(node.right)))
     }
 }
 
@@ -225,6 +308,11 @@ mod tests {
         assert!(forest.is_valid(2));
         let right = x.iter().zip(&y).filter(|(r, &l)| (forest.log_odds(r) > 0.0) == l).count();
         assert!(right as f64 / x.len() as f64 > 0.95, "{right}");
+        let compiled = CompiledForest::new(&forest);
+        for row in &x {
+            assert!((compiled.log_odds(row) - forest.log_odds(row)).abs() < 1e-5);
+        }
+        assert!((compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5);
         // Deterministic.
         assert_eq!(forest, train(&x, &y, &w, &BoostOptions { trees: 50, depth: 2, ..BoostOptions::default() }));
     }

@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
-use crate::boost::Forest;
+use crate::boost::{CompiledForest, Forest};
 use crate::features::{Evidence, LOCAL, PRESENT, REPEATED};
 use crate::lm::model::{LanguageModel, ModelError};
 
@@ -162,6 +162,8 @@ pub struct Classifier {
     pub boilerplate: LanguageModel,
     /// Everything else.
     pub weights: Weights,
+    /// The trees of `weights`, laid out for evaluation.
+    compiled: CompiledForest,
 }
 
 impl std::fmt::Debug for Classifier {
@@ -179,13 +181,21 @@ impl Classifier {
     /// Validates and parses classifier bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Classifier, ClassifierError> {
         let (weights, model) = split_file(bytes)?;
-        Ok(Classifier { boilerplate: LanguageModel::from_bytes(model.to_vec())?, weights })
+        Ok(Classifier::new(LanguageModel::from_bytes(model.to_vec())?, weights))
     }
 
     /// Validates and wraps classifier bytes with static lifetime (the embedded one).
     pub fn from_static(bytes: &'static [u8]) -> Result<Classifier, ClassifierError> {
         let (weights, model) = split_file(bytes)?;
-        Ok(Classifier { boilerplate: LanguageModel::from_static(model)?, weights })
+        Ok(Classifier::new(LanguageModel::from_static(model)?, weights))
+    }
+
+    fn new(boilerplate: LanguageModel, weights: Weights) -> Classifier {
+        let compiled = match &weights.scorer {
+            Scorer::Trees(forest) => CompiledForest::new(forest),
+            Scorer::Logistic { .. } => CompiledForest::default(),
+        };
+        Classifier { boilerplate, weights, compiled }
     }
 
     /// The file bytes for `weights` and the boilerplate model's bytes.
@@ -207,7 +217,7 @@ impl Classifier {
                 }
                 z
             }
-            Scorer::Trees(forest) => forest.log_odds(x),
+            Scorer::Trees(_) => self.compiled.log_odds(x),
         }
     }
 }
