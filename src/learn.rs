@@ -78,6 +78,9 @@ pub enum LearnError {
     /// No input page has a gold file.
     #[error("no page in {0} has a gold file of the same name (N.html ↔ N.txt)")]
     NoPairs(PathBuf),
+    /// Every block of every page aligns to its gold text: there is nothing to learn from.
+    #[error("no boilerplate to learn from: every block of the pages aligns to their gold text")]
+    NoBoilerplate,
     /// The boilerplate model could not be trained.
     #[error("boilerplate model: {0}")]
     Train(#[from] TrainError),
@@ -183,17 +186,25 @@ pub fn train_boilerplate<'a>(pages: impl Iterator<Item = &'a Page>, opts: &Learn
 
 /// Learns a classifier from labelled pages; returns the classifier file's bytes.
 pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -> Result<Vec<u8>, LearnError> {
-    // Evidence of each page under a boilerplate model that has not seen it.
+    let model = train_boilerplate(pages.iter(), opts).map_err(|e| match e {
+        TrainError::EmptyCorpus => LearnError::NoBoilerplate,
+        other => other.into(),
+    })?;
+    let load = |bytes| LanguageModel::from_bytes(bytes).map_err(|e| TrainError::InvalidOption(e.to_string()));
+    // Evidence of each page under a boilerplate model that has not seen it (or, when the other
+    // pages hold no boilerplate at all, the model of every page).
     for part in 0..CROSS_FIT.min(pages.len()) {
         let held_out = |i: usize| i % CROSS_FIT == part;
         let others = pages.iter().enumerate().filter(|&(i, _)| !held_out(i)).map(|(_, p)| p);
-        let bytes = if pages.len() == 1 { train_boilerplate(pages.iter(), opts)? } else { train_boilerplate(others, opts)? };
-        let boilerplate = LanguageModel::from_bytes(bytes).map_err(|e| TrainError::InvalidOption(e.to_string()))?;
+        let boilerplate = match train_boilerplate(others, opts) {
+            Ok(bytes) => load(bytes)?,
+            Err(TrainError::EmptyCorpus) => load(model.clone())?,
+            Err(e) => return Err(e.into()),
+        };
         for (_, page) in pages.iter_mut().enumerate().filter(|&(i, _)| held_out(i)) {
             measure_page(page, general, &boilerplate);
         }
     }
-    let model = train_boilerplate(pages.iter(), opts)?;
     let examples = examples(pages);
     let (scorer, description) = match opts.learner {
         Learner::Logistic => {

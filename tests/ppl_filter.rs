@@ -338,6 +338,23 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
         assert!(out.stdout.is_empty());
     }
 
+    // A page with no boilerplate at all: alone there is nothing to learn; beside one with
+    // boilerplate, learning works (the cross-fitted parts fall back to the whole model).
+    let pages = dir.join("pages");
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&pages).unwrap();
+    std::fs::create_dir_all(&gold).unwrap();
+    std::fs::copy(fixture("pages/cleaneval-wrapper.html"), pages.join("a.html")).unwrap();
+    std::fs::write(gold.join("a.txt"), "<p> The museum reopened its doors to the public on Saturday after a long renovation.\n").unwrap();
+    let learn = |out: &str| ppl_filter(&["learn", pages.to_str().unwrap(), gold.to_str().unwrap(), "-o", dir.join(out).to_str().unwrap()], b"");
+    let out = learn("a.classifier");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no boilerplate to learn from"), "{}", stderr(&out));
+    std::fs::copy(fixture("pages/news.html"), pages.join("b.html")).unwrap();
+    std::fs::copy(fixture("gold/news.txt"), gold.join("b.txt")).unwrap();
+    let out = learn("ab.classifier");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = ppl_filter(&["learn", empty.to_str().unwrap(), empty.to_str().unwrap(), "-o", dir.join("x").to_str().unwrap()], b"");
