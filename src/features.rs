@@ -71,7 +71,6 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
     let shape = Shape::of(&block.text);
     let words = shape.words.max(1) as f32;
     let chars = shape.chars.max(1) as f32;
-    let (stopwords, _) = Stopwords::english().count(&block.text);
     let kind = |k: BlockKind| f32::from(u8::from(block.kind == k));
     let hint = |bit: u8| f32::from(u8::from(block.hints.has(bit)));
     let general = per_prediction(general_sum);
@@ -79,7 +78,7 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
     block.evidence = Evidence([
         (shape.words as f32).ln_1p(),
         (shape.chars as f32 / words).min(20.0),
-        stopwords as f32 / words,
+        shape.stopwords as f32 / words,
         shape.digits as f32 / chars,
         shape.capitalised as f32 / words,
         shape.punctuation as f32 / chars,
@@ -117,13 +116,17 @@ struct Shape {
     capitalised: usize,
     /// Words made of punctuation alone (`|`, `»`, `-`, `·`): menu separators.
     separators: usize,
+    /// Words in the English stopword list, as jusText counts them.
+    stopwords: usize,
 }
 
 impl Shape {
     fn of(text: &str) -> Shape {
         let mut shape = Shape::default();
+        let (stopwords, mut lower) = (Stopwords::english(), String::new());
         for word in text.split_whitespace() {
             shape.words += 1;
+            shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
             let mut alphanumeric = false;
             for (i, c) in word.chars().enumerate() {
                 shape.chars += 1;

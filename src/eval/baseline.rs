@@ -88,7 +88,9 @@ impl Classified {
 /// A stopword list: lower-cased whitespace tokens.
 #[derive(Clone, Debug, Default)]
 pub struct Stopwords {
-    words: HashSet<Box<str>>,
+    /// xxh3 rather than SipHash: the list is fixed and the look-up is on the hot path of the
+    /// combined method.
+    words: HashSet<Box<str>, xxhash_rust::xxh3::Xxh3DefaultBuilder>,
 }
 
 impl Stopwords {
@@ -132,16 +134,21 @@ impl Stopwords {
         let (mut stop, mut words) = (0, 0);
         for word in text.split_whitespace() {
             words += 1;
-            let hit = if word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-                lower.clear();
-                lower.extend(word.chars().flat_map(char::to_lowercase));
-                self.contains(&lower)
-            } else {
-                self.contains(word)
-            };
-            stop += usize::from(hit);
+            stop += usize::from(self.contains_word(word, &mut lower));
         }
         (stop, words)
+    }
+
+    /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
+    /// lower-cased copy when one is needed).
+    pub fn contains_word(&self, word: &str, scratch: &mut String) -> bool {
+        if word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
+            scratch.clear();
+            scratch.extend(word.chars().flat_map(char::to_lowercase));
+            self.contains(scratch)
+        } else {
+            self.contains(word)
+        }
     }
 }
 
