@@ -282,7 +282,7 @@ pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
 /// [`Decider::push`] takes blocks as they come (segmented and scored) and hands back, through
 /// `decided`, every block whose decision is final; [`Decider::finish`] decides the rest at the
 /// document's end. The perplexity method decides each block at once; the combined method holds
-/// back at most `CONTEXT_RADIUS + lag` blocks.
+/// back at most `CONTEXT_RADIUS` blocks, plus the Viterbi lag when smoothing is on.
 pub struct Decider<'a> {
     policy: Policy,
     classifier: Option<&'a Classifier>,
@@ -300,7 +300,6 @@ pub struct Decider<'a> {
     lagged: VecDeque<(Block, [u8; 2])>,
     /// Viterbi: best log score of a path ending in drop / keep at the newest scored block.
     delta: [f64; 2],
-    scratch: Vec<Evidence>,
 }
 
 impl<'a> Decider<'a> {
@@ -316,7 +315,6 @@ impl<'a> Decider<'a> {
             next_to_score: 0,
             lagged: VecDeque::new(),
             delta: [0.0; 2],
-            scratch: Vec::new(),
         }
     }
 
@@ -360,18 +358,18 @@ impl<'a> Decider<'a> {
                 }
             }
         }
-        let policy = self.policy;
-        let classifier = self.classifier;
-        *self = Decider { policy, classifier, ..Decider::new(&Method::Perplexity, policy) };
+        // Ready for the next document (the queues are empty now; their memory is kept).
+        self.seen.clear();
+        self.context.clear();
+        self.context_start = 0;
+        self.next_to_score = 0;
     }
 
     /// Computes the emission of the oldest unscored block and advances the Viterbi pass.
     fn score_next(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
         let block = self.unscored.pop_front().expect("a block to score");
         let at = self.next_to_score - self.context_start;
-        self.scratch.clear();
-        self.scratch.extend(self.context.iter().copied());
-        let x = context_input(&self.scratch, at);
+        let x = context_input(self.context.make_contiguous(), at);
         self.next_to_score += 1;
         while self.next_to_score - self.context_start > CONTEXT_RADIUS {
             self.context.pop_front();
@@ -396,7 +394,9 @@ impl<'a> Decider<'a> {
             self.delta = next;
         }
         self.lagged.push_back((block, pointers));
-        if self.lagged.len() > w.lag {
+        // Without smoothing every block's best label is its own: no need to wait.
+        let lag = if w.smoothing == 0.0 { 0 } else { w.lag };
+        if self.lagged.len() > lag {
             let mut state = usize::from(self.delta[1] > self.delta[0]);
             for k in (1..self.lagged.len()).rev() {
                 state = usize::from(self.lagged[k].1[state]);
