@@ -172,11 +172,14 @@ impl State {
         let block = Block {
             index: self.next_index,
             kind,
-            text: std::mem::take(&mut self.text),
+            // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
+            // grows by reallocation.
+            text: self.text.as_str().to_owned(),
             link_bytes: std::mem::take(&mut self.link_bytes),
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
         };
+        self.text.clear();
         self.next_index = self.next_index.saturating_add(1);
         self.done.push(block);
     }
@@ -197,14 +200,20 @@ impl State {
             }
         };
         let cut = floor_char_boundary(&self.pending_raw, cut);
-        let raw = std::mem::take(&mut self.pending_raw);
+        // Taken out (not copied) so it can be read while `self` changes; its buffer is put back.
+        let mut raw = std::mem::take(&mut self.pending_raw);
         let in_link = self.pending_in_link;
-        {
-            // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
-            let decoded = htmlize::unescape(&raw[..cut]);
-            self.append_decoded(&decoded, in_link);
-        }
-        self.pending_raw.push_str(&raw[cut..]);
+        self.decode_str(&raw[..cut], in_link);
+        debug_assert!(self.pending_raw.is_empty());
+        raw.drain(..cut);
+        self.pending_raw = raw;
+    }
+
+    /// Decodes the entities of `raw` (a whole number of them) into the block.
+    fn decode_str(&mut self, raw: &str, in_link: bool) {
+        // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
+        let decoded = htmlize::unescape(raw);
+        self.append_decoded(&decoded, in_link);
     }
 
     /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
@@ -223,36 +232,58 @@ impl State {
         }
     }
 
-    /// Appends the words of `text`; any run of white space becomes one pending space.
+    /// Appends the words of `text`; any run of white space (`char::is_whitespace`) becomes one
+    /// pending space. Runs of words that are already separated by single spaces are copied whole.
     fn append_words(&mut self, text: &str, in_link: bool) {
-        if text.is_ascii() {
-            // The same split as below, on bytes: the ASCII characters for which
-            // `char::is_whitespace` holds.
-            let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
-            let bytes = text.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                if is_space(bytes[i]) {
-                    self.pending_space = true;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let n = space_len(text, i);
+            if n > 0 {
+                self.pending_space = true;
+                i += n;
+                continue;
+            }
+            let start = i;
+            loop {
+                // Byte steps are fine: UTF-8 continuation bytes never start white space.
+                while i < bytes.len() && space_len(text, i) == 0 {
+                    i += 1;
+                }
+                if bytes.get(i) == Some(&b' ') && i + 1 < bytes.len() && space_len(text, i + 1) == 0 {
                     i += 1;
                     continue;
                 }
-                let start = i;
-                while i < bytes.len() && !is_space(bytes[i]) {
-                    i += 1;
-                }
-                self.push_word(&text[start..i], in_link);
+                break;
             }
-        } else {
-            for (j, word) in text.split(char::is_whitespace).enumerate() {
+            self.push_run(&text[start..i], in_link);
+        }
+    }
+
+    /// Appends `run`, words separated by single spaces (and the pending space before it); when it
+    /// does not fit, word by word, so the block is cut after the same word as [`Self::push_word`] does.
+    fn push_run(&mut self, run: &str, in_link: bool) {
+        if self.truncated {
+            return;
+        }
+        let space = usize::from(self.pending_space && !self.text.is_empty());
+        if self.text.len() + space + run.len() > self.settings.max_block_bytes {
+            for (j, word) in run.split(' ').enumerate() {
                 if j > 0 {
                     self.pending_space = true;
                 }
-                if !word.is_empty() {
-                    self.push_word(word, in_link);
-                }
+                self.push_word(word, in_link);
             }
+            return;
         }
+        if space == 1 {
+            self.text.push(' ');
+        }
+        self.text.push_str(run);
+        if in_link {
+            self.link_bytes += run.len() + space;
+        }
+        self.pending_space = false;
     }
 
     /// Appends one word (and the pending space before it), unless the block is full.
@@ -298,7 +329,14 @@ impl State {
                 self.decode_pending(true);
                 self.pending_in_link = in_link;
             }
-            self.pending_raw.push_str(chunk.as_str());
+            let text = chunk.as_str();
+            if chunk.last_in_text_node() && self.pending_raw.is_empty() && text.len() <= MAX_PENDING_RAW {
+                // The usual case, a whole text node in one chunk: decoded straight from lol_html's
+                // buffer, exactly as if it had been held and decoded below.
+                self.decode_str(text, in_link);
+                return;
+            }
+            self.pending_raw.push_str(text);
             if self.pending_raw.len() > MAX_PENDING_RAW {
                 self.decode_pending(false);
             }
@@ -358,6 +396,37 @@ impl State {
                 return;
             }
         }
+    }
+}
+
+/// What a byte can start, for [`space_len`]: 0 not white space, 1 ASCII white space (the ASCII
+/// characters for which `char::is_whitespace` holds), 2 the lead byte of a character that may be
+/// (U+0085, U+00A0: C2; U+1680: E1; U+2000–U+205F: E2; U+3000: E3).
+static SPACE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b' ' as usize] = 1;
+    table[b'\t' as usize] = 1;
+    table[b'\n' as usize] = 1;
+    table[0x0b] = 1;
+    table[0x0c] = 1;
+    table[b'\r' as usize] = 1;
+    table[0xc2] = 2;
+    table[0xe1] = 2;
+    table[0xe2] = 2;
+    table[0xe3] = 2;
+    table
+};
+
+/// Length of the white-space character starting at byte `i` of `text`, or 0 if there is none.
+#[inline]
+fn space_len(text: &str, i: usize) -> usize {
+    match SPACE_CLASS[text.as_bytes()[i] as usize] {
+        0 => 0,
+        1 => 1,
+        _ => match text[i..].chars().next() {
+            Some(c) if c.is_whitespace() => c.len_utf8(),
+            _ => 0,
+        },
     }
 }
 
