@@ -121,6 +121,11 @@ struct State {
     next_index: u32,
     /// Blocks finished and not yet taken by the caller.
     done: Vec<Block>,
+    /// A copy of the piece of HTML being parsed, so element handlers can read tag names from the
+    /// source instead of having lol_html allocate them.
+    input: String,
+    /// Stream offset of `input`'s first byte (lol_html's source locations count from the start).
+    input_start: usize,
 }
 
 impl State {
@@ -139,6 +144,8 @@ impl State {
             pending_space: false,
             next_index: 0,
             done: Vec::new(),
+            input: String::new(),
+            input_start: 0,
         }
     }
 
@@ -313,6 +320,22 @@ impl State {
         self.pending_raw = pending;
     }
 
+    /// The [`tag_id`] of the start tag at stream bytes `at`, read from the source: `None` when
+    /// the tag is not all in the current piece or its name is not plain ASCII letters and digits
+    /// (then lol_html's `tag_name()` decides). lol_html ends a tag name at ASCII white space,
+    /// `/` or `>` and lower-cases it, as done here.
+    fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
+        let start = at.start.checked_sub(self.input_start)?;
+        let tag = self.input.as_bytes().get(start..at.end.checked_sub(self.input_start)?)?;
+        let rest = tag.strip_prefix(b"<")?;
+        let len = rest.iter().position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
+        let name = &rest[..len];
+        if name.is_empty() || !name.iter().all(u8::is_ascii_alphanumeric) {
+            return None;
+        }
+        Some(tag_id_ascii(name))
+    }
+
     fn text_allowed(&self) -> bool {
         self.skip_depth == 0
     }
@@ -329,14 +352,9 @@ impl State {
                 self.decode_pending(true);
                 self.pending_in_link = in_link;
             }
-            let text = chunk.as_str();
-            if chunk.last_in_text_node() && self.pending_raw.is_empty() && text.len() <= MAX_PENDING_RAW {
-                // The usual case, a whole text node in one chunk: decoded straight from lol_html's
-                // buffer, exactly as if it had been held and decoded below.
-                self.decode_str(text, in_link);
-                return;
-            }
-            self.pending_raw.push_str(text);
+            // Held even when the node may be whole: lol_html sends a text node's content with
+            // `last_in_text_node() == false`, then an empty last chunk.
+            self.pending_raw.push_str(chunk.as_str());
             if self.pending_raw.len() > MAX_PENDING_RAW {
                 self.decode_pending(false);
             }
@@ -461,7 +479,8 @@ impl BlockParser {
         lol_settings = lol_settings.append_element_content_handler((
             std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
             ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
-                match tag_id(&el.tag_name()) {
+                let known = element_state.borrow().tag_id_from_source(el.source_location().bytes());
+                match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
                     Some(id) => on_element(&element_state, el, id),
                     None => Ok(()),
                 }
@@ -482,6 +501,12 @@ impl BlockParser {
     pub fn write(&mut self, html: &str, out: &mut Vec<Block>) -> Result<(), HtmlError> {
         if self.failed {
             return Ok(());
+        }
+        {
+            let mut s = self.state.borrow_mut();
+            s.input_start += s.input.len();
+            s.input.clear();
+            s.input.push_str(html);
         }
         let result = self.rewriter.write(html.as_bytes());
         out.append(&mut self.state.borrow_mut().done);
@@ -525,6 +550,29 @@ fn tag_id(name: &str) -> Option<TagId> {
         names
     });
     sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok().map(|i| sorted[i].1)
+}
+
+/// [`tag_id`] of an ASCII name in any case, without allocating: names of up to 16 bytes are
+/// packed into a `u128` key (longer ones are not in [`TAGS`]).
+fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
+    fn key(name: &[u8]) -> Option<u128> {
+        let mut buf = [0u8; 16];
+        buf.get_mut(..name.len())?.copy_from_slice(name);
+        buf.make_ascii_lowercase();
+        Some(u128::from_le_bytes(buf))
+    }
+    static SORTED: OnceLock<Vec<(u128, TagId)>> = OnceLock::new();
+    let sorted = SORTED.get_or_init(|| {
+        let mut keys: Vec<(u128, TagId)> = TAGS
+            .iter()
+            .enumerate()
+            .map(|(id, &(name, _))| (key(name.as_bytes()).expect("tag names are short"), id as TagId))
+            .collect();
+        keys.sort_unstable();
+        keys
+    });
+    let key = key(name)?;
+    sorted.binary_search_by(|&(k, _)| k.cmp(&key)).ok().map(|i| sorted[i].1)
 }
 
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
@@ -599,6 +647,11 @@ mod tests {
             assert_eq!(tag_id(name), Some(id as TagId), "{name}");
         }
         assert_eq!(tag_id("span"), None);
+        for (id, (name, _)) in TAGS.iter().enumerate() {
+            assert_eq!(tag_id_ascii(name.to_ascii_uppercase().as_bytes()), Some(id as TagId), "{name}");
+        }
+        assert_eq!(tag_id_ascii(b"span"), None);
+        assert_eq!(tag_id_ascii(b"blockquoteblockquote"), None);
         assert_eq!(tag_id(""), None);
     }
 
