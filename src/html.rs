@@ -124,6 +124,11 @@ struct State {
     next_index: u32,
     /// Blocks finished and not yet taken by the caller.
     done: Vec<Block>,
+    /// A copy of the piece of HTML being parsed, so element handlers can read tag names from the
+    /// source instead of having lol_html allocate them.
+    input: String,
+    /// Stream offset of `input`'s first byte (lol_html's source locations count from the start).
+    input_start: usize,
 }
 
 impl State {
@@ -143,6 +148,8 @@ impl State {
             pending_space: false,
             next_index: 0,
             done: Vec::new(),
+            input: String::new(),
+            input_start: 0,
         }
     }
 
@@ -176,13 +183,16 @@ impl State {
         let block = Block {
             index: self.next_index,
             kind,
-            text: std::mem::take(&mut self.text),
+            // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
+            // grows by reallocation.
+            text: self.text.as_str().to_owned(),
             link_bytes: std::mem::take(&mut self.link_bytes),
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
             hints: ContainerHints(self.hints.iter().fold(0, |all, &h| all | h)),
         };
+        self.text.clear();
         self.next_index = self.next_index.saturating_add(1);
         self.done.push(block);
     }
@@ -203,14 +213,20 @@ impl State {
             }
         };
         let cut = floor_char_boundary(&self.pending_raw, cut);
-        let raw = std::mem::take(&mut self.pending_raw);
+        // Taken out (not copied) so it can be read while `self` changes; its buffer is put back.
+        let mut raw = std::mem::take(&mut self.pending_raw);
         let in_link = self.pending_in_link;
-        {
-            // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
-            let decoded = htmlize::unescape(&raw[..cut]);
-            self.append_decoded(&decoded, in_link);
-        }
-        self.pending_raw.push_str(&raw[cut..]);
+        self.decode_str(&raw[..cut], in_link);
+        debug_assert!(self.pending_raw.is_empty());
+        raw.drain(..cut);
+        self.pending_raw = raw;
+    }
+
+    /// Decodes the entities of `raw` (a whole number of them) into the block.
+    fn decode_str(&mut self, raw: &str, in_link: bool) {
+        // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
+        let decoded = htmlize::unescape(raw);
+        self.append_decoded(&decoded, in_link);
     }
 
     /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
@@ -229,36 +245,58 @@ impl State {
         }
     }
 
-    /// Appends the words of `text`; any run of white space becomes one pending space.
+    /// Appends the words of `text`; any run of white space (`char::is_whitespace`) becomes one
+    /// pending space. Runs of words that are already separated by single spaces are copied whole.
     fn append_words(&mut self, text: &str, in_link: bool) {
-        if text.is_ascii() {
-            // The same split as below, on bytes: the ASCII characters for which
-            // `char::is_whitespace` holds.
-            let is_space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r');
-            let bytes = text.as_bytes();
-            let mut i = 0;
-            while i < bytes.len() {
-                if is_space(bytes[i]) {
-                    self.pending_space = true;
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let n = space_len(text, i);
+            if n > 0 {
+                self.pending_space = true;
+                i += n;
+                continue;
+            }
+            let start = i;
+            loop {
+                // Byte steps are fine: UTF-8 continuation bytes never start white space.
+                while i < bytes.len() && space_len(text, i) == 0 {
+                    i += 1;
+                }
+                if bytes.get(i) == Some(&b' ') && i + 1 < bytes.len() && space_len(text, i + 1) == 0 {
                     i += 1;
                     continue;
                 }
-                let start = i;
-                while i < bytes.len() && !is_space(bytes[i]) {
-                    i += 1;
-                }
-                self.push_word(&text[start..i], in_link);
+                break;
             }
-        } else {
-            for (j, word) in text.split(char::is_whitespace).enumerate() {
+            self.push_run(&text[start..i], in_link);
+        }
+    }
+
+    /// Appends `run`, words separated by single spaces (and the pending space before it); when it
+    /// does not fit, word by word, so the block is cut after the same word as [`Self::push_word`] does.
+    fn push_run(&mut self, run: &str, in_link: bool) {
+        if self.truncated {
+            return;
+        }
+        let space = usize::from(self.pending_space && !self.text.is_empty());
+        if self.text.len() + space + run.len() > self.settings.max_block_bytes {
+            for (j, word) in run.split(' ').enumerate() {
                 if j > 0 {
                     self.pending_space = true;
                 }
-                if !word.is_empty() {
-                    self.push_word(word, in_link);
-                }
+                self.push_word(word, in_link);
             }
+            return;
         }
+        if space == 1 {
+            self.text.push(' ');
+        }
+        self.text.push_str(run);
+        if in_link {
+            self.link_bytes += run.len() + space;
+        }
+        self.pending_space = false;
     }
 
     /// Appends one word (and the pending space before it), unless the block is full.
@@ -288,6 +326,22 @@ impl State {
         self.pending_raw = pending;
     }
 
+    /// The [`tag_id`] of the start tag at stream bytes `at`, read from the source: `None` when
+    /// the tag is not all in the current piece or its name is not plain ASCII letters and digits
+    /// (then lol_html's `tag_name()` decides). lol_html ends a tag name at ASCII white space,
+    /// `/` or `>` and lower-cases it, as done here.
+    fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
+        let start = at.start.checked_sub(self.input_start)?;
+        let tag = self.input.as_bytes().get(start..at.end.checked_sub(self.input_start)?)?;
+        let rest = tag.strip_prefix(b"<")?;
+        let len = rest.iter().position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
+        let name = &rest[..len];
+        if name.is_empty() || !name.iter().all(u8::is_ascii_alphanumeric) {
+            return None;
+        }
+        Some(tag_id_ascii(name))
+    }
+
     fn text_allowed(&self) -> bool {
         self.skip_depth == 0
     }
@@ -304,6 +358,8 @@ impl State {
                 self.decode_pending(true);
                 self.pending_in_link = in_link;
             }
+            // Held even when the node may be whole: lol_html sends a text node's content with
+            // `last_in_text_node() == false`, then an empty last chunk.
             self.pending_raw.push_str(chunk.as_str());
             if self.pending_raw.len() > MAX_PENDING_RAW {
                 self.decode_pending(false);
@@ -374,6 +430,37 @@ impl State {
     }
 }
 
+/// What a byte can start, for [`space_len`]: 0 not white space, 1 ASCII white space (the ASCII
+/// characters for which `char::is_whitespace` holds), 2 the lead byte of a character that may be
+/// (U+0085, U+00A0: C2; U+1680: E1; U+2000–U+205F: E2; U+3000: E3).
+static SPACE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[b' ' as usize] = 1;
+    table[b'\t' as usize] = 1;
+    table[b'\n' as usize] = 1;
+    table[0x0b] = 1;
+    table[0x0c] = 1;
+    table[b'\r' as usize] = 1;
+    table[0xc2] = 2;
+    table[0xe1] = 2;
+    table[0xe2] = 2;
+    table[0xe3] = 2;
+    table
+};
+
+/// Length of the white-space character starting at byte `i` of `text`, or 0 if there is none.
+#[inline]
+fn space_len(text: &str, i: usize) -> usize {
+    match SPACE_CLASS[text.as_bytes()[i] as usize] {
+        0 => 0,
+        1 => 1,
+        _ => match text[i..].chars().next() {
+            Some(c) if c.is_whitespace() => c.len_utf8(),
+            _ => 0,
+        },
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -405,7 +492,8 @@ impl BlockParser {
         lol_settings = lol_settings.append_element_content_handler((
             std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
             ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
-                match tag_id(&el.tag_name()) {
+                let known = element_state.borrow().tag_id_from_source(el.source_location().bytes());
+                match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
                     Some(id) => on_element(&element_state, el, id),
                     None => Ok(()),
                 }
@@ -426,6 +514,12 @@ impl BlockParser {
     pub fn write(&mut self, html: &str, out: &mut Vec<Block>) -> Result<(), HtmlError> {
         if self.failed {
             return Ok(());
+        }
+        {
+            let mut s = self.state.borrow_mut();
+            s.input_start += s.input.len();
+            s.input.clear();
+            s.input.push_str(html);
         }
         let result = self.rewriter.write(html.as_bytes());
         out.append(&mut self.state.borrow_mut().done);
@@ -469,6 +563,29 @@ fn tag_id(name: &str) -> Option<TagId> {
         names
     });
     sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok().map(|i| sorted[i].1)
+}
+
+/// [`tag_id`] of an ASCII name in any case, without allocating: names of up to 16 bytes are
+/// packed into a `u128` key (longer ones are not in [`TAGS`]).
+fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
+    fn key(name: &[u8]) -> Option<u128> {
+        let mut buf = [0u8; 16];
+        buf.get_mut(..name.len())?.copy_from_slice(name);
+        buf.make_ascii_lowercase();
+        Some(u128::from_le_bytes(buf))
+    }
+    static SORTED: OnceLock<Vec<(u128, TagId)>> = OnceLock::new();
+    let sorted = SORTED.get_or_init(|| {
+        let mut keys: Vec<(u128, TagId)> = TAGS
+            .iter()
+            .enumerate()
+            .map(|(id, &(name, _))| (key(name.as_bytes()).expect("tag names are short"), id as TagId))
+            .collect();
+        keys.sort_unstable();
+        keys
+    });
+    let key = key(name)?;
+    sorted.binary_search_by(|&(k, _)| k.cmp(&key)).ok().map(|i| sorted[i].1)
 }
 
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
@@ -559,6 +676,11 @@ mod tests {
             assert_eq!(tag_id(name), Some(id as TagId), "{name}");
         }
         assert_eq!(tag_id("span"), None);
+        for (id, (name, _)) in TAGS.iter().enumerate() {
+            assert_eq!(tag_id_ascii(name.to_ascii_uppercase().as_bytes()), Some(id as TagId), "{name}");
+        }
+        assert_eq!(tag_id_ascii(b"span"), None);
+        assert_eq!(tag_id_ascii(b"blockquoteblockquote"), None);
         assert_eq!(tag_id(""), None);
     }
 
