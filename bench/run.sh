@@ -175,6 +175,7 @@ run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one s
     measure "$1-ceiling" "$2" "$ceiling"
     measure "$1-j1" "$2" "$ppl" -j1
     measure "$1-jN" "$2" "$ppl" -j"$THREADS"
+    measure "$1-perplexity-j1" "$2" "$ppl" -j1 --method perplexity
 }
 for r in $(seq "$RUNS"); do
     progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
@@ -209,6 +210,7 @@ out "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 row "ceiling: lol_html text only, stdin" main-ceiling "$stream_bytes" "(the ceiling)"
 row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: wall $(verdict "$j1_ratio" "$TARGET_RATIO"), CPU $(verdict "$j1_cpu_ratio" "$TARGET_RATIO")"
 row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" ""
+row "ppl-filter -j1 --method perplexity, stdin" main-perplexity-j1 "$stream_bytes" "(the default is --method combined)"
 row "ppl-filter -j1, $files_count files" files-j1 "$files_bytes" ""
 row "ppl-filter -j$THREADS, $files_count files" files-jN "$files_bytes" ""
 out ""
