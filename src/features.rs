@@ -61,10 +61,10 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
     let Block { text, sentences, .. } = block;
     for sentence in sentences.iter_mut() {
         let text = &text[sentence.range()];
-        let (log2_prob, n) = general.log2_prob(text);
+        let [(log2_prob, n), (boilerplate_log2_prob, _)] = general.log2_prob_pair(boilerplate, text);
         sentence.perplexity = (-(log2_prob / f64::from(n))).exp2() as f32;
         general_sum += log2_prob;
-        boilerplate_sum += boilerplate.log2_prob(text).0;
+        boilerplate_sum += boilerplate_log2_prob;
         predictions += n;
     }
     let per_prediction = |sum: f64| if predictions == 0 { 0.0 } else { (sum / f64::from(predictions)) as f32 };

@@ -648,6 +648,35 @@ impl LanguageModel {
         (sum, n + len as u32)
     }
 
+    /// [`Self::log2_prob`] of `sentence` under this model and under `other`, tokenizing once
+    /// when both use the same token hash seed (the sums are the same as from two calls).
+    pub fn log2_prob_pair(&self, other: &LanguageModel, sentence: &str) -> [(f64, u32); 2] {
+        if self.hasher.seed() != other.hasher.seed() {
+            return [self.log2_prob(sentence), other.log2_prob(sentence)];
+        }
+        let (bytes, other_bytes) = (self.bytes(), other.bytes());
+        let (mut hist, mut other_hist) = (self.new_history(), other.new_history());
+        let (mut sum, mut other_sum, mut n) = (0.0, 0.0, 0u32);
+        let mut chunk = [0u64; SCORE_CHUNK];
+        let mut len = 0;
+        tokenize_with(&self.hasher, sentence, |token| {
+            chunk[len] = token.hash;
+            len += 1;
+            if len == SCORE_CHUNK {
+                sum += self.score_chunk(bytes, &mut hist, &chunk);
+                other_sum += other.score_chunk(other_bytes, &mut other_hist, &chunk);
+                n += len as u32;
+                len = 0;
+            }
+        });
+        chunk[len] = self.hasher.eos;
+        len += 1;
+        sum += self.score_chunk(bytes, &mut hist, &chunk[..len]);
+        other_sum += other.score_chunk(other_bytes, &mut other_hist, &chunk[..len]);
+        let n = n + len as u32;
+        [(sum, n), (other_sum, n)]
+    }
+
     /// Perplexity 2^(−(1/N)·Σ log2 P(wᵢ | history)) of `sentence` (N counts `</s>`).
     pub fn perplexity(&self, sentence: &str) -> f64 {
         let (sum, n) = self.log2_prob(sentence);
@@ -869,6 +898,22 @@ pub fn describe(model: &LanguageModel) -> String {
 pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn pair_scoring_equals_two_calls_whatever_the_seeds() {
+        use crate::lm::train::{train_sentences, TrainOptions};
+        let text = "Home | About us | Contact. The committee approved the new budget for the school year.";
+        let small = |seed| {
+            let opts = TrainOptions { min_count: 1, seed, ..TrainOptions::default() };
+            let trained = train_sentences(["home about us", "the budget was approved"], "test", &opts).unwrap();
+            LanguageModel::from_bytes(trained.bytes).unwrap()
+        };
+        let general = embedded();
+        for other in [small(general.hasher().seed()), small(7)] {
+            let pair = general.log2_prob_pair(&other, text);
+            assert_eq!(pair, [general.log2_prob(text), other.log2_prob(text)]);
+        }
+    }
 
     /// A tiny hand-made bigram model over "a b </s>".
     pub(crate) fn tiny_model_bytes() -> Vec<u8> {
