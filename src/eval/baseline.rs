@@ -15,6 +15,7 @@
 //! and the blocks come from the project's HTML stage rather than jusText's lxml segmentation.
 
 use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use crate::block::{Block, BlockKind};
@@ -86,11 +87,40 @@ impl Classified {
 }
 
 /// A stopword list: lower-cased whitespace tokens.
+///
+/// Words of up to 15 bytes (all of the English list) are packed with their length into a
+/// `u128` and found with one multiply-and-probe: the look-up is on the combined method's hot path.
 #[derive(Clone, Debug, Default)]
 pub struct Stopwords {
-    /// xxh3 rather than SipHash: the list is fixed and the look-up is on the hot path of the
-    /// combined method.
-    words: HashSet<Box<str>, xxhash_rust::xxh3::Xxh3DefaultBuilder>,
+    short: HashSet<u128, BuildHasherDefault<PackedHasher>>,
+    long: HashSet<Box<str>>,
+}
+
+/// A word of up to 15 bytes and its length, as one integer.
+fn pack(word: &str) -> Option<u128> {
+    let bytes = word.as_bytes();
+    let mut key = [0u8; 16];
+    key.get_mut(..bytes.len()).filter(|_| bytes.len() < 16)?.copy_from_slice(bytes);
+    key[15] = bytes.len() as u8;
+    Some(u128::from_le_bytes(key))
+}
+
+/// Hashes a packed word by folding and multiplying (Fibonacci hashing).
+#[derive(Default)]
+struct PackedHasher(u64);
+
+impl std::hash::Hasher for PackedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 = ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Stopwords {
@@ -103,28 +133,33 @@ impl Stopwords {
     /// A list from text with one word a line; blank lines and lines starting with `#` are
     /// skipped, words are lower-cased.
     pub fn from_list(list: &str) -> Stopwords {
-        let words = list
-            .lines()
-            .map(str::trim)
-            .filter(|w| !w.is_empty() && !w.starts_with('#'))
-            .map(|w| w.to_lowercase().into_boxed_str())
-            .collect();
-        Stopwords { words }
+        let mut stopwords = Stopwords::default();
+        for word in list.lines().map(str::trim).filter(|w| !w.is_empty() && !w.starts_with('#')) {
+            let word = word.to_lowercase();
+            match pack(&word) {
+                Some(key) => stopwords.short.insert(key),
+                None => stopwords.long.insert(word.into_boxed_str()),
+            };
+        }
+        stopwords
     }
 
     /// Whether `lowercased_word` is a stopword (the caller lower-cases).
     pub fn contains(&self, lowercased_word: &str) -> bool {
-        self.words.contains(lowercased_word)
+        match pack(lowercased_word) {
+            Some(key) => self.short.contains(&key),
+            None => self.long.contains(lowercased_word),
+        }
     }
 
     /// How many words the list holds.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.short.len() + self.long.len()
     }
 
     /// Whether the list is empty.
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.len() == 0
     }
 
     /// `(stopwords, words)` of `text`, counting whitespace-separated tokens as jusText does
@@ -347,6 +382,18 @@ pub fn render(blocks: &[Block], keep: &[bool]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_and_long_stopwords_are_found_exactly() {
+        let list = Stopwords::from_list("# comment\nThe\na\nfifteen-letters\nsixteen-letters!\n");
+        assert_eq!(list.len(), 4);
+        for word in ["the", "a", "fifteen-letters", "sixteen-letters!"] {
+            assert!(list.contains(word), "{word}");
+        }
+        for word in ["The", "a\0", "", "th", "fifteen-letter", "sixteen-letters"] {
+            assert!(!list.contains(word), "{word:?}");
+        }
+    }
 
     const ARTICLE: &str = "The committee said on Tuesday that it would not be able to finish the \
         report before the end of the year, because many of the people who were asked to give \
