@@ -11,6 +11,7 @@ use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
+use ppl_filter::learn::{LearnOptions, Learner};
 use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm;
 use ppl_filter::output::{OutputFormat, OutputMode};
@@ -44,7 +45,6 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let input_kind = args.input_kind();
     let options = Options {
-        method: args.policy.method()?,
         input_format: match input_kind {
             InputKind::Html => InputFormat::Html,
             InputKind::Text => InputFormat::Text,
@@ -72,7 +72,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
         threads: threads.max(1),
-        ..Options::with_method(Method::Perplexity)
+        ..Options::with_method(args.policy.method()?)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
@@ -123,16 +123,16 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
 fn learn(args: LearnArgs) -> Result<ExitCode, String> {
     let model = ppl_filter::cli::load_model(args.model.as_deref())?;
     // The decision method plays no part in reading the training pages.
-    let options = Options::with_method(ppl_filter::classify::Method::Perplexity);
+    let options = Options::with_method(Method::Perplexity);
     let mut pages = ppl_filter::learn::read_pages(&args.input_dir, &args.gold_dir, &options).map_err(|e| e.to_string())?;
-    let learn_options = ppl_filter::learn::LearnOptions {
+    let learn_options = LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
         lag: args.lag,
         learner: match args.learner {
-            LearnerKind::Trees => ppl_filter::learn::Learner::Trees,
-            LearnerKind::Logistic => ppl_filter::learn::Learner::Logistic,
+            LearnerKind::Trees => Learner::Trees,
+            LearnerKind::Logistic => Learner::Logistic,
         },
         boost: ppl_filter::boost::BoostOptions {
             trees: args.trees,

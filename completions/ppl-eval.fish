@@ -41,7 +41,7 @@ complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand baseline" -s h -l help
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l work-dir -d 'Where each method\'s outputs are kept (default: a fresh directory under the system temp dir)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
-combined\t'A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks'"
+combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL (both methods)' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all)' -r

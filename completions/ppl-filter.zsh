@@ -18,7 +18,7 @@ _ppl-filter() {
 '-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
-combined\:"A learned classifier over perplexity, a boilerplate model and block structure, smoothed over neighbouring blocks"))' \
+combined\:"A learned classifier over perplexity under the general and a boilerplate model, the block'\''s shape and markup, and its neighbours (\`ppl-filter learn\` makes one)"))' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '-t+[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
 '--threshold=[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \

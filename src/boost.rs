@@ -116,6 +116,7 @@ impl CompiledForest {
         for t in 0..trees {
             let (features, thresholds) = (&self.features[t * splits..], &self.thresholds[t * splits..]);
             let mut slot = 0;
+            #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must go right, as in `leaf_value`
             for _ in 0..self.depth {
                 // x < threshold goes left (slot 2i+1), anything else (NaN too) right (2i+2).
                 let right = !(x[usize::from(features[slot])] < thresholds[slot]);
@@ -215,7 +216,7 @@ fn quantile_cuts(values: impl Iterator<Item = f32>, bins: usize) -> Vec<f32> {
     let mut cuts = Vec::new();
     for k in 1..bins {
         let Some(&q) = v.get(k * v.len() / bins) else { break };
-        if cuts.last().is_none_or(|&last| q > last) && v.first().is_some_and(|&first| q > first) {
+        if cuts.last().map_or(true, |&last| q > last) && v.first().is_some_and(|&first| q > first) {
             cuts.push(q);
         }
     }
@@ -278,7 +279,7 @@ impl Grower<'_> {
                     continue;
                 }
                 let gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
-                if gain > 1e-9 && best.is_none_or(|(b, _, _)| gain > b) {
+                if gain > 1e-9 && best.map_or(true, |(b, _, _)| gain > b) {
                     best = Some((gain, j, cut));
                 }
             }

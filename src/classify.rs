@@ -3,11 +3,13 @@
 //! * `perplexity` ([`Policy`]): PyPlexity's rule (drop a sentence whose perplexity is above a
 //!   threshold) plus one structural rule that PyPlexity lacks: a block whose text is mostly link
 //!   text (menus, tag clouds, "related articles") is dropped whole.
-//! * `combined` ([`Classifier`]): a logistic regression over the evidence of a block and of its
-//!   neighbours ([`crate::features`]: perplexity under the general and the boilerplate model,
-//!   their ratio, shape and position), followed by a two-state Viterbi pass with a fixed lag that
-//!   smooths the keep/drop labels between neighbouring blocks. A kept block's sentences still
-//!   obey the perplexity threshold.
+//! * `combined` ([`Classifier`]): boosted shallow trees (or a logistic regression) over the
+//!   evidence of a block and of its neighbours ([`crate::features`]: perplexity under the general
+//!   and the boilerplate model, their ratio, shape, markup hints and position), optionally
+//!   followed by a two-state Viterbi pass with a fixed lag that smooths the keep/drop labels
+//!   between neighbouring blocks (off in the embedded classifier: cross-validation found it
+//!   hurts once the classifier sees the neighbours). A kept block's sentences still obey the
+//!   perplexity threshold.
 //!
 //! Both run in document order through a [`Decider`], which holds at most a few blocks back
 //! (the context radius plus the Viterbi lag), so memory and latency stay bounded.

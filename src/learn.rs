@@ -8,9 +8,9 @@
 //!    evidence of each training page is measured under a boilerplate model trained *without*
 //!    that page (cross-fitting in `CROSS_FIT` parts), so the classifier does not learn to trust
 //!    a model that has seen the page; the model written to the file is trained on all pages.
-//! 4. A logistic regression (L2-regularised, Newton's method) over the evidence of each block
-//!    and its neighbours, examples weighted by their words; the Viterbi transition log
-//!    probabilities are the label bigram frequencies.
+//! 4. Boosted shallow trees ([`crate::boost`]) or an L2-regularised logistic regression (Newton's
+//!    method) over the evidence of each block and its neighbours, examples weighted by their
+//!    words; the Viterbi transition log probabilities are the label bigram frequencies.
 
 use std::path::{Path, PathBuf};
 
@@ -81,6 +81,9 @@ pub enum LearnError {
     /// Every block of every page aligns to its gold text: there is nothing to learn from.
     #[error("no boilerplate to learn from: every block of the pages aligns to their gold text")]
     NoBoilerplate,
+    /// The input directory could not be listed.
+    #[error(transparent)]
+    List(#[from] crate::eval::EvalError),
     /// The boilerplate model could not be trained.
     #[error("boilerplate model: {0}")]
     Train(#[from] TrainError),
@@ -144,12 +147,7 @@ pub fn read_pages(input_dir: &Path, gold_dir: &Path, options: &Options) -> Resul
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
     };
-    let mut names: Vec<PathBuf> = std::fs::read_dir(input_dir)
-        .map_err(io_err(input_dir))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
-        .collect();
-    names.sort();
+    let names = crate::eval::compare::html_pages(input_dir)?;
     let mut pages = Vec::new();
     for path in names {
         let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();

@@ -50,8 +50,8 @@ pub struct PolicyArgs {
 pub enum MethodKind {
     /// PyPlexity's rule: drop sentences above --threshold, and blocks above --max-link-density.
     Perplexity,
-    /// A learned classifier over perplexity, a boilerplate model and block structure, smoothed
-    /// over neighbouring blocks.
+    /// A learned classifier over perplexity under the general and a boilerplate model, the
+    /// block's shape and markup, and its neighbours (`ppl-filter learn` makes one).
     Combined,
 }
 
