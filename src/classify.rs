@@ -14,7 +14,7 @@
 //! Both run in document order through a [`Decider`], which holds at most a few blocks back
 //! (the context radius plus the Viterbi lag), so memory and latency stay bounded.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
 use crate::boost::{CompiledForest, Forest};
-use crate::features::{Evidence, LOCAL, PRESENT, REPEATED};
+use crate::features::{DocumentContext, Evidence, LOCAL, PRESENT};
 use crate::lm::model::{LanguageModel, ModelError};
 
 /// Default perplexity threshold, calibrated on CleanEval `tune` by `scripts/calibrate.sh`.
@@ -94,9 +94,6 @@ pub const CONTEXT_RADIUS: usize = 2;
 
 /// Length of the classifier's input: the evidence of the block and of its neighbours.
 pub const INPUTS: usize = LOCAL * (2 * CONTEXT_RADIUS + 1);
-
-/// The most distinct block texts remembered per document for the "repeated" evidence.
-const MAX_REMEMBERED_TEXTS: usize = 4096;
 
 /// What turns a block's classifier input into log-odds of keeping it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -288,8 +285,8 @@ pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
 pub struct Decider<'a> {
     policy: Policy,
     classifier: Option<&'a Classifier>,
-    /// Hashes of the block texts seen so far in the document.
-    seen: HashSet<u64>,
+    /// What the blocks so far say about the next one.
+    document: DocumentContext,
     /// Evidence of the blocks from `context_start` on (the scored block's left context and
     /// the blocks not scored yet).
     context: VecDeque<Evidence>,
@@ -310,7 +307,7 @@ impl<'a> Decider<'a> {
         Decider {
             policy,
             classifier: method.classifier(),
-            seen: HashSet::new(),
+            document: DocumentContext::default(),
             context: VecDeque::new(),
             context_start: 0,
             unscored: VecDeque::new(),
@@ -326,12 +323,7 @@ impl<'a> Decider<'a> {
             self.policy.decide(&mut block);
             return decided(block);
         };
-        let hash = xxhash_rust::xxh3::xxh3_64(block.text.as_bytes());
-        let repeated = !block.text.is_empty() && !self.seen.insert(hash);
-        if self.seen.len() > MAX_REMEMBERED_TEXTS {
-            self.seen.remove(&hash);
-        }
-        block.evidence.0[REPEATED] = f32::from(u8::from(repeated));
+        self.document.observe(&mut block);
         debug_assert_eq!(block.evidence.0[PRESENT], 1.0, "blocks reach the decider measured");
         self.context.push_back(block.evidence);
         self.unscored.push_back(block);
@@ -361,7 +353,7 @@ impl<'a> Decider<'a> {
             }
         }
         // Ready for the next document (the queues are empty now; their memory is kept).
-        self.seen.clear();
+        self.document.clear();
         self.context.clear();
         self.context_start = 0;
         self.next_to_score = 0;

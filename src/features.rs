@@ -8,18 +8,26 @@
 //! the workers; what needs the rest of the document (neighbours, repeated text) is added in
 //! order by [`crate::classify::Decider`].
 
+use std::collections::HashSet;
+
 use crate::block::{Block, BlockKind, ContainerHints};
 use crate::eval::baseline::Stopwords;
 use crate::lm::model::LanguageModel;
 
 /// How many values [`Evidence`] holds.
-pub const LOCAL: usize = 25;
+pub const LOCAL: usize = 27;
 
-/// Index of the "same text seen earlier in this document" value, set by the decider.
+/// Index of the "same text seen earlier in this document" value, set by [`DocumentContext`].
 pub const REPEATED: usize = 18;
 
+/// Index of the words of prose blocks seen so far in the document (log), set by [`DocumentContext`].
+pub const PROSE_SO_FAR: usize = 24;
+
+/// Index of the blocks since the last prose block (log), set by [`DocumentContext`].
+pub const SINCE_PROSE: usize = 25;
+
 /// Index of the "a block is here" value: 1 for a block, 0 for the padding beyond a document's edge.
-pub const PRESENT: usize = 24;
+pub const PRESENT: usize = 26;
 
 /// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file).
 pub const NAMES: [&str; LOCAL] = [
@@ -47,6 +55,8 @@ pub const NAMES: [&str; LOCAL] = [
     "in_periphery",
     "in_content",
     "in_comments",
+    "ln_prose_words_so_far",
+    "ln_blocks_since_prose",
     "present",
 ];
 
@@ -100,8 +110,59 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         hint(ContainerHints::PERIPHERY),
         hint(ContainerHints::CONTENT),
         hint(ContainerHints::COMMENTS),
+        0.0,
+        0.0,
         1.0,
     ]);
+}
+
+/// The most distinct block texts remembered per document for the "repeated" evidence.
+const MAX_REMEMBERED_TEXTS: usize = 4096;
+
+/// A block counts as prose for [`DocumentContext`] with at least this many words...
+const PROSE_WORDS: usize = 20;
+
+/// ...and at most this share of link text.
+const PROSE_LINK_DENSITY: f64 = 0.3;
+
+/// The evidence that depends on the blocks before a block in its document: whether its text
+/// already occurred, how much prose came before it and how long ago. Fed every block of a
+/// document in order (by the decider when filtering, by `learn` when training), it keeps a
+/// bounded set of text hashes and two counters.
+#[derive(Debug, Default)]
+pub struct DocumentContext {
+    seen: HashSet<u64>,
+    prose_words: usize,
+    since_prose: usize,
+}
+
+impl DocumentContext {
+    /// Fills the document-order values of a measured block's evidence.
+    pub fn observe(&mut self, block: &mut Block) {
+        let hash = xxhash_rust::xxh3::xxh3_64(block.text.as_bytes());
+        let repeated = !block.text.is_empty() && !self.seen.insert(hash);
+        if self.seen.len() > MAX_REMEMBERED_TEXTS {
+            self.seen.remove(&hash);
+        }
+        let values = &mut block.evidence.0;
+        values[REPEATED] = f32::from(u8::from(repeated));
+        values[PROSE_SO_FAR] = (self.prose_words as f32).ln_1p();
+        values[SINCE_PROSE] = (self.since_prose as f32).ln_1p();
+        let words = block.text.split_whitespace().count();
+        if words >= PROSE_WORDS && block.link_density() <= PROSE_LINK_DENSITY {
+            self.prose_words += words;
+            self.since_prose = 0;
+        } else {
+            self.since_prose += 1;
+        }
+    }
+
+    /// Forgets everything, for the next document.
+    pub fn clear(&mut self) {
+        self.seen.clear();
+        self.prose_words = 0;
+        self.since_prose = 0;
+    }
 }
 
 /// Character and word counts of a block's text.
@@ -196,5 +257,28 @@ mod tests {
     fn an_empty_block_gives_finite_values() {
         let e = measured(BlockKind::Paragraph, "", 0);
         assert!(e.0.iter().all(|v| v.is_finite()));
+    }
+
+    #[test]
+    fn document_context_counts_prose_before_and_repeats() {
+        let prose = "word ".repeat(25);
+        let mut blocks: Vec<Block> = ["Menu", prose.trim(), "Menu", "Footer"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Block::new(i as u32, BlockKind::Paragraph, *t))
+            .collect();
+        let mut document = DocumentContext::default();
+        for block in &mut blocks {
+            document.observe(block);
+        }
+        let values = |i: usize, at: usize| blocks[i].evidence.0[at];
+        assert_eq!([values(0, REPEATED), values(1, REPEATED), values(2, REPEATED), values(3, REPEATED)], [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(values(1, PROSE_SO_FAR), 0.0);
+        assert_eq!(values(2, PROSE_SO_FAR), 25f32.ln_1p());
+        assert_eq!([values(1, SINCE_PROSE), values(2, SINCE_PROSE), values(3, SINCE_PROSE)], [1f32.ln_1p(), 0.0, 1f32.ln_1p()]);
+        document.clear();
+        let mut again = blocks[2].clone();
+        document.observe(&mut again);
+        assert_eq!(again.evidence.0[REPEATED], 0.0);
     }
 }

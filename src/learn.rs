@@ -18,7 +18,7 @@ use crate::block::Block;
 use crate::boost::{self, BoostOptions};
 use crate::classify::{context_input, Classifier, Scorer, Weights, INPUTS};
 use crate::eval::{lcs, normalize};
-use crate::features::{self, Evidence, REPEATED};
+use crate::features::{self, DocumentContext, Evidence};
 use crate::lm::model::LanguageModel;
 use crate::lm::train::{train_sentences, TrainError, TrainOptions};
 use crate::pipeline::{self, Options};
@@ -243,11 +243,10 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
 
 /// Measures every block of a page and fills the document-order evidence the decider adds.
 fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
-    let mut seen = std::collections::HashSet::new();
+    let mut document = DocumentContext::default();
     for block in &mut page.blocks {
         features::measure(block, general, boilerplate);
-        let repeated = !block.text.is_empty() && !seen.insert(block.text.clone());
-        block.evidence.0[REPEATED] = f32::from(u8::from(repeated));
+        document.observe(block);
     }
 }
 
