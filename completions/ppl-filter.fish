@@ -74,7 +74,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l mod
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "trees\t'Gradient-boosted shallow decision trees'
 logistic\t'L2-regularised logistic regression'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l trees -d 'Boosted trees: how many' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l depth -d 'Boosted trees: their depth' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l depth -d 'Boosted trees: their depth (1 to 10)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning-rate -d 'Boosted trees: the learning rate (shrinkage)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r

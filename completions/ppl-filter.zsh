@@ -100,7 +100,7 @@ _arguments "${_arguments_options[@]}" : \
 '--learner=[The classifier fitted]:LEARNER:((trees\:"Gradient-boosted shallow decision trees"
 logistic\:"L2-regularised logistic regression"))' \
 '--trees=[Boosted trees\: how many]:N:_default' \
-'--depth=[Boosted trees\: their depth]:N:_default' \
+'--depth=[Boosted trees\: their depth (1 to 10)]:N:_default' \
 '--learning-rate=[Boosted trees\: the learning rate (shrinkage)]:X:_default' \
 '--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \

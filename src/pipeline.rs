@@ -510,7 +510,7 @@ impl Batcher<'_> {
 /// The block source for one document.
 enum Blocks {
     Html(Box<BlockParser>),
-    Text(TextBlocks),
+    Text(Box<TextBlocks>),
 }
 
 /// Reads one document, handing its blocks to `emit` as they are finished. Returns false when
@@ -527,7 +527,7 @@ fn read_document(
 ) -> bool {
     let mut problem = |severity, message: String| problems.push(Problem { input: name.to_string(), severity, message });
     let (markup, mut source) = match format {
-        InputFormat::Text => (Markup::Text, Blocks::Text(TextBlocks::new(options.html.max_block_bytes))),
+        InputFormat::Text => (Markup::Text, Blocks::Text(Box::new(TextBlocks::new(options.html.max_block_bytes)))),
         _ => (Markup::Html, Blocks::Html(Box::new(BlockParser::new(options.html.clone())))),
     };
     let mut decoder = Utf8Decoder::new(encoding, markup);
@@ -577,7 +577,7 @@ fn read_document(
                 }
             }
         }
-        Blocks::Text(splitter) => splitter.end(&mut blocks),
+        Blocks::Text(splitter) => (*splitter).end(&mut blocks),
     }
     if decoder.bytes_seen() == 0 {
         problem(Severity::Warning, "empty input".to_string());

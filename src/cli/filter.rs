@@ -210,8 +210,9 @@ pub struct LearnArgs {
     #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().trees)]
     pub trees: usize,
 
-    /// Boosted trees: their depth.
-    #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().depth)]
+    /// Boosted trees: their depth (1 to 10).
+    #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().depth,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::boost::MAX_DEPTH as u64))]
     pub depth: usize,
 
     /// Boosted trees: the learning rate (shrinkage).
