@@ -627,25 +627,9 @@ impl LanguageModel {
     /// and the number of predictions N (tokens + 1). History starts at `<s>`.
     /// Allocates nothing: tokens are buffered in fixed chunks on the stack.
     pub fn log2_prob(&self, sentence: &str) -> (f64, u32) {
-        let bytes = self.bytes();
-        let mut hist = self.new_history();
-        let mut sum = 0.0;
-        let mut n = 0u32;
-        let mut chunk = [0u64; SCORE_CHUNK];
-        let mut len = 0;
-        tokenize_with(&self.hasher, sentence, |token| {
-            chunk[len] = token.hash;
-            len += 1;
-            if len == SCORE_CHUNK {
-                sum += self.score_chunk(bytes, &mut hist, &chunk);
-                n += len as u32;
-                len = 0;
-            }
-        });
-        chunk[len] = self.hasher.eos;
-        len += 1;
-        sum += self.score_chunk(bytes, &mut hist, &chunk[..len]);
-        (sum, n + len as u32)
+        let (bytes, mut hist, mut sum) = (self.bytes(), self.new_history(), 0.0);
+        let n = self.token_chunks(sentence, |chunk| sum += self.score_chunk(bytes, &mut hist, chunk));
+        (sum, n)
     }
 
     /// [`Self::log2_prob`] of `sentence` under this model and under `other`, tokenizing once
@@ -654,27 +638,33 @@ impl LanguageModel {
         if self.hasher.seed() != other.hasher.seed() {
             return [self.log2_prob(sentence), other.log2_prob(sentence)];
         }
-        let (bytes, other_bytes) = (self.bytes(), other.bytes());
-        let (mut hist, mut other_hist) = (self.new_history(), other.new_history());
-        let (mut sum, mut other_sum, mut n) = (0.0, 0.0, 0u32);
+        let (bytes, mut hist, mut sum) = (self.bytes(), self.new_history(), 0.0);
+        let (other_bytes, mut other_hist, mut other_sum) = (other.bytes(), other.new_history(), 0.0);
+        let n = self.token_chunks(sentence, |chunk| {
+            sum += self.score_chunk(bytes, &mut hist, chunk);
+            other_sum += other.score_chunk(other_bytes, &mut other_hist, chunk);
+        });
+        [(sum, n), (other_sum, n)]
+    }
+
+    /// Hands the token hashes of `sentence`, then `</s>`, to `score` in chunks of at most
+    /// `SCORE_CHUNK`; returns how many there were.
+    fn token_chunks(&self, sentence: &str, mut score: impl FnMut(&[u64])) -> u32 {
         let mut chunk = [0u64; SCORE_CHUNK];
-        let mut len = 0;
+        let (mut len, mut n) = (0, 0u32);
         tokenize_with(&self.hasher, sentence, |token| {
             chunk[len] = token.hash;
             len += 1;
             if len == SCORE_CHUNK {
-                sum += self.score_chunk(bytes, &mut hist, &chunk);
-                other_sum += other.score_chunk(other_bytes, &mut other_hist, &chunk);
+                score(&chunk);
                 n += len as u32;
                 len = 0;
             }
         });
         chunk[len] = self.hasher.eos;
         len += 1;
-        sum += self.score_chunk(bytes, &mut hist, &chunk[..len]);
-        other_sum += other.score_chunk(other_bytes, &mut other_hist, &chunk[..len]);
-        let n = n + len as u32;
-        [(sum, n), (other_sum, n)]
+        score(&chunk[..len]);
+        n + len as u32
     }
 
     /// Perplexity 2^(−(1/N)·Σ log2 P(wᵢ | history)) of `sentence` (N counts `</s>`).
