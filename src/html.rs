@@ -279,24 +279,17 @@ impl State {
         if self.truncated {
             return;
         }
-        let space = usize::from(self.pending_space && !self.text.is_empty());
-        if self.text.len() + space + run.len() > self.settings.max_block_bytes {
-            for (j, word) in run.split(' ').enumerate() {
-                if j > 0 {
-                    self.pending_space = true;
+        match self.room_for(run) {
+            Some(space) => self.append(run, space, in_link),
+            None => {
+                for (j, word) in run.split(' ').enumerate() {
+                    if j > 0 {
+                        self.pending_space = true;
+                    }
+                    self.push_word(word, in_link);
                 }
-                self.push_word(word, in_link);
             }
-            return;
         }
-        if space == 1 {
-            self.text.push(' ');
-        }
-        self.text.push_str(run);
-        if in_link {
-            self.link_bytes += run.len() + space;
-        }
-        self.pending_space = false;
     }
 
     /// Appends one word (and the pending space before it), unless the block is full.
@@ -304,17 +297,26 @@ impl State {
         if self.truncated {
             return;
         }
-        let space = usize::from(self.pending_space && !self.text.is_empty());
-        if self.text.len() + space + word.len() > self.settings.max_block_bytes {
-            self.truncated = true;
-            return;
+        match self.room_for(word) {
+            Some(space) => self.append(word, space, in_link),
+            None => self.truncated = true,
         }
+    }
+
+    /// The bytes of pending space (0 or 1) before `piece`, if both fit in the block.
+    fn room_for(&self, piece: &str) -> Option<usize> {
+        let space = usize::from(self.pending_space && !self.text.is_empty());
+        (self.text.len() + space + piece.len() <= self.settings.max_block_bytes).then_some(space)
+    }
+
+    /// Appends `space` (0 or 1) bytes of space and `piece`, counting them as link text if `in_link`.
+    fn append(&mut self, piece: &str, space: usize, in_link: bool) {
         if space == 1 {
             self.text.push(' ');
         }
-        self.text.push_str(word);
+        self.text.push_str(piece);
         if in_link {
-            self.link_bytes += word.len() + space;
+            self.link_bytes += piece.len() + space;
         }
         self.pending_space = false;
     }
