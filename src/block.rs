@@ -77,6 +77,16 @@ impl Block {
         }
     }
 
+    /// How many words the text holds. The text's words are separated by single spaces (the
+    /// producers collapse every white-space run), so counting spaces is enough.
+    pub fn words(&self) -> usize {
+        if self.text.is_empty() {
+            0
+        } else {
+            memchr::memchr_iter(b' ', self.text.as_bytes()).count() + 1
+        }
+    }
+
     /// The text of one of this block's sentences.
     pub fn sentence_text(&self, sentence: &Sentence) -> &str {
         &self.text[sentence.range()]

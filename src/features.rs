@@ -148,7 +148,7 @@ impl DocumentContext {
         values[REPEATED] = f32::from(u8::from(repeated));
         values[PROSE_SO_FAR] = (self.prose_words as f32).ln_1p();
         values[SINCE_PROSE] = (self.since_prose as f32).ln_1p();
-        let words = block.text.split_whitespace().count();
+        let words = block.words();
         if words >= PROSE_WORDS && block.link_density() <= PROSE_LINK_DENSITY {
             self.prose_words += words;
             self.since_prose = 0;
@@ -166,7 +166,7 @@ impl DocumentContext {
 }
 
 /// Character and word counts of a block's text.
-#[derive(Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Shape {
     words: usize,
     /// Non-space characters.
@@ -185,27 +185,48 @@ impl Shape {
     fn of(text: &str) -> Shape {
         let mut shape = Shape::default();
         let (stopwords, mut lower) = (Stopwords::english(), String::new());
-        for word in text.split_whitespace() {
+        // Words are separated by single spaces (see `Block::words`).
+        for word in text.split(' ').filter(|w| !w.is_empty()) {
             shape.words += 1;
             shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
-            let mut alphanumeric = false;
-            for (i, c) in word.chars().enumerate() {
-                shape.chars += 1;
-                if c.is_numeric() {
-                    shape.digits += 1;
-                    alphanumeric = true;
-                } else if c.is_alphabetic() {
-                    alphanumeric = true;
-                    if i == 0 && c.is_uppercase() {
-                        shape.capitalised += 1;
-                    }
-                } else {
-                    shape.punctuation += 1;
-                }
+            if word.is_ascii() {
+                shape.add_ascii_word(word.as_bytes());
+            } else {
+                shape.add_word(word);
             }
-            shape.separators += usize::from(!alphanumeric);
         }
         shape
+    }
+
+    /// Adds the character counts of a word.
+    fn add_word(&mut self, word: &str) {
+        let mut alphanumeric = false;
+        for (i, c) in word.chars().enumerate() {
+            self.chars += 1;
+            if c.is_numeric() {
+                self.digits += 1;
+                alphanumeric = true;
+            } else if c.is_alphabetic() {
+                alphanumeric = true;
+                if i == 0 && c.is_uppercase() {
+                    self.capitalised += 1;
+                }
+            } else {
+                self.punctuation += 1;
+            }
+        }
+        self.separators += usize::from(!alphanumeric);
+    }
+
+    /// [`Shape::add_word`] for an ASCII word, with byte tests.
+    fn add_ascii_word(&mut self, word: &[u8]) {
+        self.chars += word.len();
+        let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
+        let letters = word.iter().filter(|b| b.is_ascii_alphabetic()).count();
+        self.digits += digits;
+        self.punctuation += word.len() - digits - letters;
+        self.capitalised += usize::from(word.first().is_some_and(u8::is_ascii_uppercase));
+        self.separators += usize::from(digits + letters == 0);
     }
 }
 
@@ -251,6 +272,16 @@ mod tests {
         assert_eq!(v(&prose, "log_likelihood_ratio"), 0.0);
         assert_eq!(prose.0[PRESENT], 1.0);
         assert_eq!(prose.0[REPEATED], 0.0);
+    }
+
+    #[test]
+    fn ascii_words_are_counted_as_characters_are() {
+        for word in ["Home", "|", "2024", "x86-64", "U.S.", "", "a1!", "ZZ", "--"] {
+            let (mut by_char, mut by_byte) = (Shape::default(), Shape::default());
+            by_char.add_word(word);
+            by_byte.add_ascii_word(word.as_bytes());
+            assert_eq!(by_char, by_byte, "{word}");
+        }
     }
 
     #[test]

@@ -263,7 +263,7 @@ pub fn examples(pages: &[Page]) -> Vec<Example> {
     for page in pages {
         let evidence: Vec<Evidence> = page.blocks.iter().map(|b| b.evidence).collect();
         for (i, block) in page.blocks.iter().enumerate() {
-            let words = block.text.split_whitespace().count();
+            let words = block.words();
             if words == 0 {
                 continue;
             }

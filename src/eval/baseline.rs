@@ -105,6 +105,20 @@ fn pack(word: &str) -> Option<u128> {
     Some(u128::from_le_bytes(key))
 }
 
+/// [`pack`] of the ASCII lower-case form of the ASCII word `word`, built in a register: byte
+/// stores read back as one integer would stall the CPU (store forwarding fails).
+fn pack_lowercase_ascii(word: &str) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() >= 16 {
+        return None;
+    }
+    let mut key = (bytes.len() as u128) << 120;
+    for (i, &b) in bytes.iter().enumerate() {
+        key |= u128::from(b.to_ascii_lowercase()) << (8 * i);
+    }
+    Some(key)
+}
+
 /// Hashes a packed word by folding and multiplying (Fibonacci hashing).
 #[derive(Default)]
 struct PackedHasher(u64);
@@ -177,13 +191,12 @@ impl Stopwords {
     /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
     /// lower-cased copy when one is needed).
     pub fn contains_word(&self, word: &str, scratch: &mut String) -> bool {
-        if word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-            scratch.clear();
-            scratch.extend(word.chars().flat_map(char::to_lowercase));
-            self.contains(scratch)
-        } else {
-            self.contains(word)
+        if let Some(key) = word.is_ascii().then(|| pack_lowercase_ascii(word)).flatten() {
+            return self.short.contains(&key);
         }
+        scratch.clear();
+        scratch.extend(word.chars().flat_map(char::to_lowercase));
+        self.contains(scratch)
     }
 }
 
