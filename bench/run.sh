@@ -176,6 +176,7 @@ run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one s
     measure "$1-j1" "$2" "$ppl" -j1
     measure "$1-jN" "$2" "$ppl" -j"$THREADS"
     measure "$1-perplexity-j1" "$2" "$ppl" -j1 --method perplexity
+    measure "$1-elements" "$2" "$ceiling" --elements
 }
 for r in $(seq "$RUNS"); do
     progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
@@ -208,6 +209,7 @@ out ""
 out "| case | input MB | wall s | MB/s | ratio to ceiling | CPU s | MB/CPU-s | CPU ratio | peak RSS MB | target | wall of each run (s) |"
 out "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 row "ceiling: lol_html text only, stdin" main-ceiling "$stream_bytes" "(the ceiling)"
+row "lol_html with element and end-tag handlers that do nothing, stdin" main-elements "$stream_bytes" "(what any element-aware lol_html stage pays)"
 row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: wall $(verdict "$j1_ratio" "$TARGET_RATIO"), CPU $(verdict "$j1_cpu_ratio" "$TARGET_RATIO")"
 row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" ""
 row "ppl-filter -j1 --method perplexity, stdin" main-perplexity-j1 "$stream_bytes" "(the default is --method combined)"
