@@ -98,23 +98,25 @@ pub struct Stopwords {
 
 /// A word of up to 15 bytes and its length, as one integer.
 fn pack(word: &str) -> Option<u128> {
-    let bytes = word.as_bytes();
-    let mut key = [0u8; 16];
-    key.get_mut(..bytes.len()).filter(|_| bytes.len() < 16)?.copy_from_slice(bytes);
-    key[15] = bytes.len() as u8;
-    Some(u128::from_le_bytes(key))
+    pack_mapped(word, |b| b)
 }
 
-/// [`pack`] of the ASCII lower-case form of the ASCII word `word`, built in a register: byte
-/// stores read back as one integer would stall the CPU (store forwarding fails).
+/// [`pack`] of the ASCII lower-case form of the ASCII word `word`.
 fn pack_lowercase_ascii(word: &str) -> Option<u128> {
+    pack_mapped(word, |b| b.to_ascii_lowercase())
+}
+
+/// The bytes of `word`, each mapped by `map`, and its length (in the top byte) as one integer,
+/// if it has at most 15 bytes. Built in a register: byte stores read back as one integer
+/// would stall the CPU (store forwarding fails).
+fn pack_mapped(word: &str, map: impl Fn(u8) -> u8) -> Option<u128> {
     let bytes = word.as_bytes();
     if bytes.len() >= 16 {
         return None;
     }
     let mut key = (bytes.len() as u128) << 120;
     for (i, &b) in bytes.iter().enumerate() {
-        key |= u128::from(b.to_ascii_lowercase()) << (8 * i);
+        key |= u128::from(map(b)) << (8 * i);
     }
     Some(key)
 }
