@@ -175,12 +175,12 @@ run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one s
     measure "$1-ceiling" "$2" "$ceiling"
     measure "$1-j1" "$2" "$ppl" -j1
     measure "$1-jN" "$2" "$ppl" -j"$THREADS"
-    measure "$1-perplexity-j1" "$2" "$ppl" -j1 --method perplexity
-    measure "$1-elements" "$2" "$ceiling" --elements
 }
 for r in $(seq "$RUNS"); do
     progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
     run_stream_cases main "$tmp/stream.html"
+    measure main-perplexity-j1 "$tmp/stream.html" "$ppl" -j1 --method perplexity
+    measure main-elements "$tmp/stream.html" "$ceiling" --elements
     measure_files files-j1 1
     measure_files files-jN "$THREADS"
 done

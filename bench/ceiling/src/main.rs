@@ -10,12 +10,11 @@
 //! have content, an end-tag handler that counts the end. It measures what lol_html's element
 //! mode alone costs, before any work of the caller's.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::io::{self, Read};
 use std::process::ExitCode;
 use std::rc::Rc;
-
-use std::borrow::Cow;
 
 use lol_html::html_content::{Element, TextChunk};
 use lol_html::{DocumentContentHandlers, ElementContentHandlers, HtmlRewriter, Selector, Settings};
