@@ -1,7 +1,8 @@
 //! Streaming properties of the whole pipeline: any read size and any thread count give the
-//! same bytes as one whole-page, single-thread run.
+//! same bytes as one whole-page, single-thread run, on the fixtures and on damaged copies of them.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
@@ -17,11 +18,17 @@ fn inputs() -> Vec<Input> {
     files.into_iter().map(Input::File).collect()
 }
 
-fn clean(read_size: usize, threads: usize) -> Vec<u8> {
+/// Cleans `inputs` with the given read size and threads: the output, and how many problems
+/// were reported.
+fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, usize) {
     let options = Options { read_size, threads, mode: OutputMode::Mark, ..Options::default() };
     let mut sink = StreamSink::new(Vec::new(), b"\n");
-    pipeline::run(&inputs(), lm::model::embedded(), &options, &mut sink, &|_: &Problem| {}).unwrap();
-    sink.into_inner()
+    let problems = AtomicUsize::new(0);
+    let count = |_: &Problem| {
+        problems.fetch_add(1, Ordering::Relaxed);
+    };
+    pipeline::run(inputs, lm::model::embedded(), &options, &mut sink, &count).unwrap();
+    (sink.into_inner(), problems.into_inner())
 }
 
 proptest! {
@@ -29,8 +36,47 @@ proptest! {
 
     #[test]
     fn chunking_and_threads_do_not_change_output(read_size in 1usize..3000, threads in 1usize..5) {
-        let reference = clean(1 << 20, 1);
-        prop_assert!(!reference.is_empty());
-        prop_assert_eq!(clean(read_size, threads), reference);
+        let reference = clean(&inputs(), 1 << 20, 1);
+        prop_assert!(!reference.0.is_empty());
+        prop_assert_eq!(clean(&inputs(), read_size, threads), reference);
+    }
+}
+
+/// A fixture page damaged the way crawls damage pages: bytes overwritten at random places
+/// (broken tags, split or invalid UTF-8, stray NULs), and half the time the end cut off.
+fn damaged_page() -> impl Strategy<Value = Vec<u8>> {
+    let pages: Vec<Vec<u8>> = inputs()
+        .iter()
+        .map(|input| match input {
+            Input::File(path) => std::fs::read(path).unwrap(),
+            Input::Stdin => unreachable!("fixtures are files"),
+        })
+        .collect();
+    let edits = proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..64);
+    (0..pages.len(), edits, prop_oneof![Just(1.0f64), 0.0f64..1.0]).prop_map(move |(page, edits, keep)| {
+        let mut bytes = pages[page].clone();
+        for (at, byte) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+        }
+        bytes.truncate((bytes.len() as f64 * keep) as usize);
+        bytes
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Damaged input is cleaned without a panic, and still the same for any read size and
+    /// thread count (problems included).
+    #[test]
+    fn damaged_pages_stream_alike(page in damaged_page(), read_size in 1usize..2000, threads in 1usize..4) {
+        let path = std::env::temp_dir().join(format!("ppl-filter-damaged-{}.html", std::process::id()));
+        std::fs::write(&path, &page).unwrap();
+        let input = [Input::File(path.clone())];
+        let reference = clean(&input, 1 << 20, 1);
+        let chunked = clean(&input, read_size, threads);
+        std::fs::remove_file(&path).unwrap();
+        prop_assert_eq!(chunked, reference);
     }
 }
