@@ -11,11 +11,16 @@ use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, Options, Problem};
 use proptest::prelude::*;
 
-fn inputs() -> Vec<Input> {
+/// The fixture pages, in name order.
+fn fixture_pages() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pages");
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
-    files.into_iter().map(Input::File).collect()
+    files
+}
+
+fn inputs() -> Vec<Input> {
+    fixture_pages().into_iter().map(Input::File).collect()
 }
 
 /// Cleans `inputs` with the given read size and threads: the output, and how many problems
@@ -45,13 +50,7 @@ proptest! {
 /// A fixture page damaged the way crawls damage pages: bytes overwritten at random places
 /// (broken tags, split or invalid UTF-8, stray NULs), and half the time the end cut off.
 fn damaged_page() -> impl Strategy<Value = Vec<u8>> {
-    let pages: Vec<Vec<u8>> = inputs()
-        .iter()
-        .map(|input| match input {
-            Input::File(path) => std::fs::read(path).unwrap(),
-            Input::Stdin => unreachable!("fixtures are files"),
-        })
-        .collect();
+    let pages: Vec<Vec<u8>> = fixture_pages().iter().map(|path| std::fs::read(path).unwrap()).collect();
     let edits = proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..64);
     (0..pages.len(), edits, prop_oneof![Just(1.0f64), 0.0f64..1.0]).prop_map(move |(page, edits, keep)| {
         let mut bytes = pages[page].clone();
