@@ -42,7 +42,8 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         ),
         None => None,
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get()).min(pipeline::MAX_THREADS);
+    let threads = args.threads.unwrap_or_else(cores);
     let input_kind = args.input_kind();
     let options = Options {
         input_format: match input_kind {
@@ -71,7 +72,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         },
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
-        threads: threads.max(1),
+        threads,
         ..Options::with_method(args.policy.method()?)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
@@ -90,11 +91,13 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         (_, Some(dir)) => Box::new(DirSink::new(dir, names)),
         (_, None) => Box::new(StreamSink::new(stdout, separator)),
     };
-    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
-        .map_err(|e| format!("cannot write output: {e}"))?;
+    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer).map_err(|e| e.to_string())?;
     observer.done();
     let errors = summary.errors + unreadable_dirs.len() as u64;
-    Ok(if errors > 0 {
+    Ok(if summary.output_closed {
+        // `| head` had what it wanted: whatever the inputs held, the run ends quietly.
+        ExitCode::SUCCESS
+    } else if errors > 0 {
         ExitCode::from(2)
     } else if summary.warnings > 0 {
         ExitCode::from(1)

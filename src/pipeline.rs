@@ -10,7 +10,7 @@
 //! thread count and any read size (tested).
 
 use std::collections::BTreeMap;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use crossbeam_channel::bounded;
@@ -140,8 +140,26 @@ pub struct Summary {
     pub output_closed: bool,
 }
 
-/// Blocks in flight are sent in batches of about this many bytes of text.
+/// Blocks in flight are sent in batches of about this many bytes of text…
 const BATCH_TEXT_BYTES: usize = 32 * 1024;
+/// …or of at most this many blocks (each block costs a few hundred bytes besides its text).
+const BATCH_BLOCKS: usize = 256;
+/// The most batches in flight between the reader and the writer, whatever the thread count:
+/// with batches bounded by text and blocks, this bounds the pipeline's memory.
+const MAX_BATCHES_IN_FLIGHT: usize = 32;
+/// The most scoring threads a run may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// Why a run stopped before every input was cleaned.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Writing the output failed (a closed pipe is not an error: see [`Summary::output_closed`]).
+    #[error("cannot write output: {0}")]
+    Output(#[source] io::Error),
+    /// The operating system refused a worker thread.
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads { threads: usize, source: io::Error },
+}
 
 /// A numbered batch of blocks of one document.
 struct Job {
@@ -157,13 +175,17 @@ struct Job {
 type Scored = Job;
 
 /// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
+///
+/// With several threads, at most [`MAX_BATCHES_IN_FLIGHT`] batches (or `2 × threads + 2`, if
+/// fewer) are between the reader and the writer at any time: a token is taken before a batch is
+/// sent and given back once it is written, so memory does not grow with the thread count.
 pub fn run(
     inputs: &[Input],
     model: &LanguageModel,
     options: &Options,
     out: &mut dyn Sink,
     observer: &dyn Observer,
-) -> io::Result<Summary> {
+) -> Result<Summary, RunError> {
     let mut summary = Summary::default();
     if options.threads <= 1 {
         let mut writer = Writer::new(options, out);
@@ -180,27 +202,42 @@ pub fn run(
         return finish(summary, write_error, out);
     }
 
-    let threads = options.threads;
-    let (job_tx, job_rx) = bounded::<Job>(threads * 2);
-    let (done_tx, done_rx) = bounded::<Scored>(threads * 2);
+    let threads = options.threads.min(MAX_THREADS);
+    let in_flight = (2 * threads + 2).min(MAX_BATCHES_IN_FLIGHT);
+    let (job_tx, job_rx) = bounded::<Job>(in_flight);
+    let (done_tx, done_rx) = bounded::<Scored>(in_flight);
+    let (token_tx, token_rx) = bounded::<()>(in_flight);
+    for _ in 0..in_flight {
+        token_tx.send(()).expect("the token channel has room for every token");
+    }
     let mut write_error = None;
     let mut counts = (0, 0, 0);
-    std::thread::scope(|scope| {
+    let started = std::thread::scope(|scope| {
         for _ in 0..threads {
             let job_rx = job_rx.clone();
             let done_tx = done_tx.clone();
-            scope.spawn(move || {
+            let worker = std::thread::Builder::new().name("ppl-worker".into()).spawn_scoped(scope, move || {
                 for job in job_rx {
                     if done_tx.send(process(job, model, options)).is_err() {
                         break;
                     }
                 }
             });
+            // Workers already started end when the job channel closes on return.
+            if let Err(source) = worker {
+                return Err(RunError::Threads { threads, source });
+            }
         }
         drop(job_rx);
         drop(done_tx);
-        let writer = scope.spawn(|| write_in_order(done_rx, Writer::new(options, &mut *out)));
-        counts = read_inputs(inputs, options, observer, &mut |job| job_tx.send(job).is_ok());
+        let writer = std::thread::Builder::new()
+            .name("ppl-writer".into())
+            .spawn_scoped(scope, || write_in_order(done_rx, token_tx, Writer::new(options, &mut *out)))
+            .map_err(|source| RunError::Threads { threads, source })?;
+        counts = read_inputs(inputs, options, observer, &mut |job| {
+            // No token: the writer has stopped (the output is gone).
+            token_rx.recv().is_ok() && job_tx.send(job).is_ok()
+        });
         drop(job_tx);
         match writer.join() {
             Ok(Ok((sentences, kept))) => {
@@ -210,7 +247,9 @@ pub fn run(
             Ok(Err(e)) => write_error = Some(e),
             Err(_) => write_error = Some(io::Error::other("writer thread panicked")),
         }
+        Ok(())
     });
+    started?;
     (summary.documents, summary.warnings, summary.errors) = counts;
     finish(summary, write_error, out)
 }
@@ -268,7 +307,7 @@ impl<'a> Writer<'a> {
 }
 
 /// Flushes the output; a closed pipe ends the run quietly, any other write error is returned.
-fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Sink) -> io::Result<Summary> {
+fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Sink) -> Result<Summary, RunError> {
     let result = match write_error {
         Some(e) => Err(e),
         None => out.finish(),
@@ -279,12 +318,17 @@ fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Si
             summary.output_closed = true;
             Ok(summary)
         }
-        Err(e) => Err(e),
+        Err(e) => Err(RunError::Output(e)),
     }
 }
 
-/// The writer thread: receives scored batches in any order and writes them in sequence.
-fn write_in_order(done: crossbeam_channel::Receiver<Scored>, mut writer: Writer) -> io::Result<(u64, u64)> {
+/// The writer thread: receives scored batches in any order and writes them in sequence,
+/// giving a token back for each batch written.
+fn write_in_order(
+    done: crossbeam_channel::Receiver<Scored>,
+    tokens: crossbeam_channel::Sender<()>,
+    mut writer: Writer,
+) -> io::Result<(u64, u64)> {
     let mut next = 0u64;
     let mut waiting = BTreeMap::new();
     for scored in done {
@@ -292,6 +336,8 @@ fn write_in_order(done: crossbeam_channel::Receiver<Scored>, mut writer: Writer)
         while let Some(scored) = waiting.remove(&next) {
             writer.emit(scored)?;
             next += 1;
+            // The reader may have finished and dropped its end: nothing more to hand out then.
+            let _ = tokens.try_send(());
         }
     }
     Ok(writer.totals)
@@ -397,9 +443,20 @@ impl Reader<'_> {
         alive
     }
 
+    /// `content`, buffered; `None`, reported as a warning like an empty page, when it holds no byte.
+    fn non_empty(&mut self, name: &str, content: Box<dyn Read + Send>) -> Option<BufReader<Box<dyn Read + Send>>> {
+        let mut content = BufReader::new(content);
+        if content.fill_buf().is_ok_and(|head| head.is_empty()) {
+            self.report(name, Severity::Warning, "empty input".to_string());
+            return None;
+        }
+        Some(content)
+    }
+
     /// Every HTML response of a WARC file is a document; its HTTP charset is its encoding.
     fn warc(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
-        let records = WarcReader::new(BufReader::new(content)).with_max_record_bytes(self.options.max_record_bytes as u64);
+        let Some(content) = self.non_empty(name, content) else { return true };
+        let records = WarcReader::new(content).with_max_record_bytes(self.options.max_record_bytes as u64);
         for record in records {
             let record = match record {
                 Ok(record) => record,
@@ -438,7 +495,8 @@ impl Reader<'_> {
     fn jsonl(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
         let field = self.options.jsonl_field.as_str();
         let format = if field == "text" { InputFormat::Text } else { InputFormat::Html };
-        let mut lines = JsonlLines::new(BufReader::new(content), self.options.max_record_bytes);
+        let Some(content) = self.non_empty(name, content) else { return true };
+        let mut lines = JsonlLines::new(content, self.options.max_record_bytes);
         while let Some(line) = lines.next_line() {
             let (number, bytes) = match line {
                 Ok(line) => line,
@@ -487,7 +545,8 @@ impl Batcher<'_> {
         for block in blocks.drain(..) {
             self.text_bytes += block.text.len();
             self.blocks.push(block);
-            if self.text_bytes >= BATCH_TEXT_BYTES && !self.send(send, false) {
+            let full = self.text_bytes >= BATCH_TEXT_BYTES || self.blocks.len() >= BATCH_BLOCKS;
+            if full && !self.send(send, false) {
                 return false;
             }
         }
@@ -640,4 +699,44 @@ pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Ve
     let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
     Writer::new(options, &mut sink).emit(scored).expect("writing to memory cannot fail");
     (sink.into_inner(), problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cuts `blocks` into batches as the reader does: their sizes, last batch marked.
+    fn batches(blocks: Vec<Block>) -> Vec<(usize, usize, bool)> {
+        let mut seq = 0;
+        let mut batcher = Batcher { seq: &mut seq, begins: None, blocks: Vec::new(), text_bytes: 0 };
+        let mut sent = Vec::new();
+        let mut send = |job: Job| {
+            sent.push((job.blocks.len(), job.blocks.iter().map(|b| b.text.len()).sum(), job.ends));
+            true
+        };
+        assert!(batcher.add(&mut blocks.into_iter().collect(), &mut send));
+        assert!(batcher.finish(&mut send));
+        sent
+    }
+
+    #[test]
+    fn batches_are_bounded_by_blocks_and_by_text() {
+        let tiny = batches((0..1000).map(|i| Block::new(i, Default::default(), "a")).collect());
+        assert_eq!(tiny.iter().map(|b| b.0).collect::<Vec<_>>(), [256, 256, 256, 232]);
+        let long = "word ".repeat(2000);
+        let large = batches((0..10).map(|i| Block::new(i, Default::default(), long.clone())).collect());
+        assert!(large.iter().all(|&(_, text, _)| text < BATCH_TEXT_BYTES + long.len()), "{large:?}");
+        assert_eq!(large.iter().map(|b| b.0).sum::<usize>(), 10);
+        assert_eq!(large.iter().filter(|b| b.2).count(), 1);
+        assert!(large.last().unwrap().2);
+    }
+
+    #[test]
+    fn thread_counts_past_the_limit_are_clamped() {
+        // Past the limit the pipeline clamps rather than asking the system for more threads.
+        let options = Options { threads: MAX_THREADS * 4, ..Options::with_method(Method::Perplexity) };
+        let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"\n");
+        let summary = run(&[], crate::lm::model::embedded(), &options, &mut sink, &|_: &Problem| {}).unwrap();
+        assert_eq!(summary.documents, 0);
+    }
 }

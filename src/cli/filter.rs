@@ -118,8 +118,9 @@ pub struct CleanArgs {
     #[arg(long)]
     pub title: bool,
 
-    /// Scoring threads (default: the number of cores).
-    #[arg(short = 'j', long, value_name = "N")]
+    /// Scoring threads, 1 to 256 (default: the number of cores, at most 256).
+    #[arg(short = 'j', long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
     pub threads: Option<usize>,
 
     /// Text of a block beyond this many bytes is dropped.
