@@ -191,7 +191,7 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let Some(meta) = self.meta.take() else { return Ok(()) };
         let text = String::from_utf8_lossy(&self.text);
         let text = text.trim_end_matches('\n');
-        let dropped = stats.sentences - stats.kept;
+        let dropped = stats.sentences.saturating_sub(stats.kept);
         let line = match (&meta, self.format) {
             (DocumentMeta::Passthrough(line), _) => {
                 let mut line = line.clone();
@@ -210,9 +210,10 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 self.out.write_conversion(record_id, target_uri.as_deref(), date.as_deref(), text)?;
                 return Ok(());
             }
+            // A response without a record id gets `"warc_record_id":null`, not `""`.
             (DocumentMeta::WarcResponse { record_id, target_uri, .. }, RecordFormat::JsonlObjects) => jsonl_object(
                 target_uri.as_deref(),
-                record_id,
+                Some(record_id.as_str()).filter(|id| !id.trim().is_empty()),
                 text,
                 stats.kept,
                 dropped,
