@@ -5,6 +5,10 @@
 //! value replaced (and score fields set or appended), every other byte untouched, so numbers such
 //! as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads lines with a bound
 //! on their length; [`jsonl_object`] builds the JSONL record written for a WARC input.
+//!
+//! Escapes of unpaired UTF-16 surrogates such as `\ud800`, which Python's `json.dumps` writes for
+//! strings that are not valid Unicode and serde_json rejects, are read as U+FFFD in the cleaned
+//! field and in keys; elsewhere in the line they stay as written.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead};
@@ -20,12 +24,13 @@ pub enum JsonlError {
     /// Nothing but white space.
     #[error("line {line}: empty line")]
     Blank { line: u64 },
-    /// Longer than the line limit (its bytes were not kept).
-    #[error("line {line}: longer than {limit} bytes")]
-    TooLong { line: u64, limit: usize },
-    /// Not UTF-8.
-    #[error("line {line}: not valid UTF-8")]
-    NotUtf8 { line: u64 },
+    /// Longer than the line limit: `length` bytes without the line ending (its bytes were
+    /// counted, not kept).
+    #[error("line {line}: {length} bytes, longer than the {limit}-byte limit")]
+    TooLong { line: u64, limit: usize, length: u64 },
+    /// Not UTF-8: the first invalid byte is at `column` (1-based).
+    #[error("line {line}: not valid UTF-8 (column {column})")]
+    NotUtf8 { line: u64, column: usize },
     /// Not JSON at all.
     #[error("line {line}: invalid JSON: {message}")]
     Invalid { line: u64, message: String },
@@ -46,7 +51,7 @@ impl JsonlError {
         match self {
             JsonlError::Blank { line }
             | JsonlError::TooLong { line, .. }
-            | JsonlError::NotUtf8 { line }
+            | JsonlError::NotUtf8 { line, .. }
             | JsonlError::Invalid { line, .. }
             | JsonlError::NotObject { line }
             | JsonlError::MissingField { line, .. }
@@ -172,23 +177,27 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
     if !trimmed.starts_with('{') {
         return Err(match serde_json::from_str::<&RawValue>(line) {
             Ok(_) => JsonlError::NotObject { line: line_no },
-            Err(e) => invalid(line_no, &e),
+            Err(e) => invalid(line_no, &e, 0),
         });
     }
     let mut de = serde_json::Deserializer::from_str(line);
-    let entries = Entries::deserialize(&mut de).and_then(|e| de.end().map(|()| e)).map_err(|e| invalid(line_no, &e))?;
+    let entries =
+        Entries::deserialize(&mut de).and_then(|e| de.end().map(|()| e)).map_err(|e| invalid(line_no, &e, 0))?;
 
+    // RawValue borrows from `line`; its offset is a pointer difference, checked anyway.
     let base = line.as_ptr() as usize;
+    let span_of = |raw: &RawValue| {
+        let text = raw.get();
+        let start = (text.as_ptr() as usize).checked_sub(base);
+        start.map(|s| s..s + text.len()).filter(|r| line.get(r.clone()) == Some(text)).ok_or_else(|| {
+            JsonlError::Invalid { line: line_no, message: "value outside the line".into() }
+        })
+    };
     let mut spans = Vec::with_capacity(entries.0.len());
     for (key, raw) in entries.0 {
-        let text = raw.get();
-        // RawValue borrows from `line`; its offset is a pointer difference, checked anyway.
-        let start = (text.as_ptr() as usize).checked_sub(base);
-        let span = start.map(|s| s..s + text.len()).filter(|r| line.get(r.clone()) == Some(text));
-        match span {
-            Some(span) => spans.push((key, span)),
-            None => return Err(JsonlError::Invalid { line: line_no, message: "value outside the line".into() }),
-        }
+        let key_span = span_of(key)?;
+        let key = decode_string(key.get()).map_err(|e| invalid(line_no, &e, key_span.start))?;
+        spans.push((key, span_of(raw)?));
     }
     let close = line.trim_end().len().saturating_sub(1);
 
@@ -206,7 +215,7 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
         };
         return Err(JsonlError::NotString { line: line_no, field: field.to_string(), kind });
     }
-    let value: String = serde_json::from_str(raw).map_err(|e| invalid(line_no, &e))?;
+    let value = decode_string(raw).map_err(|e| invalid(line_no, &e, span.start))?;
     Ok(JsonRecord {
         field_span: span.clone(),
         line: line.to_string(),
@@ -221,22 +230,81 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
 pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     match std::str::from_utf8(line) {
         Ok(text) => parse_line(text, line_no, field),
-        Err(_) => Err(JsonlError::NotUtf8 { line: line_no }),
+        Err(e) => Err(JsonlError::NotUtf8 { line: line_no, column: e.valid_up_to() + 1 }),
     }
 }
 
-/// serde_json's message without its " at line 1 column N" suffix, plus the column.
-fn invalid(line_no: u64, e: &serde_json::Error) -> JsonlError {
+/// serde_json's message without its " at line 1 column N" suffix, plus the column in the line
+/// (`offset`: where the text serde_json read starts in the line).
+fn invalid(line_no: u64, e: &serde_json::Error, offset: usize) -> JsonlError {
     let full = e.to_string();
     let message = match full.rfind(" at line ") {
-        Some(i) => format!("{} (column {})", &full[..i], e.column()),
+        Some(i) => format!("{} (column {})", &full[..i], e.column().saturating_add(offset)),
         None => full,
     };
     JsonlError::Invalid { line: line_no, message }
 }
 
-/// The object's entries in order, values left as raw JSON text borrowed from the line.
-struct Entries<'a>(Vec<(String, &'a RawValue)>);
+/// Decodes a JSON string literal (quotes included), reading an escape of an unpaired UTF-16
+/// surrogate (`\ud800` not followed by `\udc00`…`\udfff`, or a lone `\udc00`) as U+FFFD.
+fn decode_string(raw: &str) -> Result<String, serde_json::Error> {
+    match serde_json::from_str(raw) {
+        Err(e) => match replace_lone_surrogates(raw) {
+            Some(fixed) => serde_json::from_str(&fixed),
+            None => Err(e),
+        },
+        decoded => decoded,
+    }
+}
+
+/// `raw` with each escape of an unpaired surrogate replaced by `\ufffd`; `None` when there is
+/// none. Only real escapes count: in `\\ud800` the backslash is itself escaped.
+fn replace_lone_surrogates(raw: &str) -> Option<String> {
+    let bytes = raw.as_bytes();
+    let mut out: Option<String> = None;
+    // `raw[..copied]` is in `out` already.
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        let escape = at + found;
+        if bytes.get(escape + 1) != Some(&b'u') {
+            // `\\`, `\"`, `\n`…: two bytes.
+            at = escape + 2;
+            continue;
+        }
+        let Some(unit) = hex4(bytes, escape + 2) else {
+            at = escape + 2;
+            continue;
+        };
+        at = escape + 6;
+        if !(0xD800..0xE000).contains(&unit) {
+            continue;
+        }
+        let low = bytes.get(at..at + 2) == Some(b"\\u")
+            && hex4(bytes, at + 2).is_some_and(|u| (0xDC00..0xE000).contains(&u));
+        if unit < 0xDC00 && low {
+            at += 6;
+            continue;
+        }
+        // Every byte of an escape is ASCII, so these are character boundaries.
+        let text = out.get_or_insert_with(|| String::with_capacity(raw.len()));
+        text.push_str(raw.get(copied..escape).unwrap_or(""));
+        text.push_str("\\ufffd");
+        copied = at;
+    }
+    let mut text = out?;
+    text.push_str(raw.get(copied..).unwrap_or(""));
+    Some(text)
+}
+
+/// The four hex digits at `at`, if there are four.
+fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
+    let digits = bytes.get(at..at + 4)?;
+    digits.iter().try_fold(0u16, |n, &b| Some(n << 4 | (b as char).to_digit(16)? as u16))
+}
+
+/// The object's entries in order, keys and values left as raw JSON text borrowed from the line.
+struct Entries<'a>(Vec<(&'a RawValue, &'a RawValue)>);
 
 impl<'de> Deserialize<'de> for Entries<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -248,7 +316,7 @@ impl<'de> Deserialize<'de> for Entries<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                while let Some(entry) = map.next_entry::<&'de RawValue, &'de RawValue>()? {
                     entries.push(entry);
                 }
                 Ok(Entries(entries))
@@ -260,10 +328,11 @@ impl<'de> Deserialize<'de> for Entries<'de> {
 
 /// One JSONL record for a cleaned WARC response, keys in this order:
 /// `{"url","warc_record_id","text","sentences_kept","sentences_dropped","mean_perplexity"}`
-/// (`url` and `mean_perplexity` are `null` when `None` or not finite). No line ending.
+/// (`url`, `warc_record_id` and `mean_perplexity` are `null` when `None` or not finite). No line
+/// ending.
 pub fn jsonl_object(
     url: Option<&str>,
-    warc_record_id: &str,
+    warc_record_id: Option<&str>,
     text: &str,
     kept: u64,
     dropped: u64,
@@ -271,7 +340,7 @@ pub fn jsonl_object(
 ) -> String {
     let fields = [
         ("url", url.map_or(Extra::Null, Extra::Str)),
-        ("warc_record_id", Extra::Str(warc_record_id)),
+        ("warc_record_id", warc_record_id.map_or(Extra::Null, Extra::Str)),
         ("text", Extra::Str(text)),
         ("sentences_kept", Extra::UInt(kept)),
         ("sentences_dropped", Extra::UInt(dropped)),
@@ -295,8 +364,9 @@ pub fn jsonl_object(
 pub type NumberedLine = (u64, Result<Vec<u8>, JsonlError>);
 
 /// Numbered lines of a JSONL stream, each at most `max_line_bytes` long (a longer one is
-/// consumed and reported as [`JsonlError::TooLong`]; memory stays bounded). Line endings are
-/// removed. Lines are numbered from 1.
+/// consumed, its length counted, and reported as [`JsonlError::TooLong`]; memory stays bounded).
+/// Line endings (`\n` or `\r\n`) are removed; any other byte, a NUL or one that is not UTF-8
+/// included, is left for [`parse_line_bytes`] to judge. Lines are numbered from 1.
 pub struct JsonlLines<R: BufRead> {
     inner: R,
     max_line_bytes: usize,
@@ -310,11 +380,16 @@ impl<R: BufRead> JsonlLines<R> {
     }
 
     /// The next line: `Ok((line_no, Ok(bytes)))`, `Ok((line_no, Err(TooLong)))`, `Err` on a
-    /// read error, `None` at the end. A last line without `\n` counts as a line.
+    /// read error (the line read so far is dropped), `None` at the end. A last line without
+    /// `\n` counts as a line.
     pub fn next_line(&mut self) -> Option<io::Result<NumberedLine>> {
         let mut line = Vec::new();
         let mut too_long = false;
-        let mut any = false;
+        // Bytes of the line read so far, line ending included, and the last one of them.
+        let mut read = 0u64;
+        let mut last = None;
+        // The length of the line ending (`\n` or `\r\n`) once it is found.
+        let mut ending = 0;
         loop {
             let buf = match self.inner.fill_buf() {
                 Ok(buf) => buf,
@@ -322,16 +397,21 @@ impl<R: BufRead> JsonlLines<R> {
                 Err(e) => return Some(Err(e)),
             };
             if buf.is_empty() {
-                if !any {
+                if read == 0 {
                     return None;
                 }
                 break;
             }
-            any = true;
             let (take, found) = match memchr::memchr(b'\n', buf) {
                 Some(i) => (i + 1, true),
                 None => (buf.len(), false),
             };
+            if found {
+                let before = if take >= 2 { buf.get(take - 2).copied() } else { last };
+                ending = if before == Some(b'\r') { 2 } else { 1 };
+            }
+            last = buf.get(take - 1).copied();
+            read += take as u64;
             if !too_long {
                 if line.len() + take > self.max_line_bytes.saturating_add(2) {
                     too_long = true;
@@ -353,8 +433,9 @@ impl<R: BufRead> JsonlLines<R> {
                 line.pop();
             }
         }
-        if too_long || line.len() > self.max_line_bytes {
-            return Some(Ok((n, Err(JsonlError::TooLong { line: n, limit: self.max_line_bytes }))));
+        let length = read - ending;
+        if too_long || length > self.max_line_bytes as u64 {
+            return Some(Ok((n, Err(JsonlError::TooLong { line: n, limit: self.max_line_bytes, length }))));
         }
         Some(Ok((n, Ok(line))))
     }
@@ -436,7 +517,9 @@ mod tests {
         assert!(matches!(e("{\"text\": \"a\"} x"), JsonlError::Invalid { .. }));
         assert!(matches!(e("{\"text\": \"a\",}"), JsonlError::Invalid { .. }));
         assert!(matches!(e("nope"), JsonlError::Invalid { .. }));
-        assert_eq!(parse_line_bytes(b"{\"text\": \"\xff\"}", 2, "text").unwrap_err(), JsonlError::NotUtf8 { line: 2 });
+        let not_utf8 = parse_line_bytes(b"{\"text\": \"\xff\"}", 2, "text").unwrap_err();
+        assert_eq!(not_utf8, JsonlError::NotUtf8 { line: 2, column: 11 });
+        assert_eq!(not_utf8.to_string(), "line 2: not valid UTF-8 (column 11)");
         assert_eq!(parse_line("\u{feff}{\"text\":\"a\",\"text\":\"b\"}", 1, "text").unwrap().value(), "b");
     }
 
@@ -453,15 +536,60 @@ mod tests {
                 )
             })
             .collect();
-        assert_eq!(show, ["1:{\"a\":\"x\"}", "2:line 2: longer than 12 bytes", "3:{}", "4:", "5:last"]);
+        assert_eq!(
+            show,
+            ["1:{\"a\":\"x\"}", "2:line 2: 31 bytes, longer than the 12-byte limit", "3:{}", "4:", "5:last"]
+        );
+    }
+
+    #[test]
+    fn long_lines_report_their_real_length() {
+        // Cut at every position of the line ending across the reader's buffer.
+        for capacity in [1, 2, 3, 7, 64] {
+            let input = b"0123456789\r\n01234567890123\r\n0123456789012\n\r\n\r0123456789012345".to_vec();
+            let reader = io::BufReader::with_capacity(capacity, Cursor::new(input));
+            let got: Vec<_> = JsonlLines::new(reader, 12).map(|l| l.unwrap().1.map_err(|e| e.to_string())).collect();
+            assert_eq!(
+                got,
+                [
+                    Ok(b"0123456789".to_vec()),
+                    Err("line 2: 14 bytes, longer than the 12-byte limit".into()),
+                    Err("line 3: 13 bytes, longer than the 12-byte limit".into()),
+                    Ok(Vec::new()),
+                    Err("line 5: 17 bytes, longer than the 12-byte limit".into()),
+                ],
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn unpaired_surrogate_escapes_read_as_replacement_characters() {
+        let value = |line: &str| parse_line(line, 1, "t").map(|r| r.value().to_string());
+        assert_eq!(value(r#"{"t": "a\ud800b"}"#).unwrap(), "a\u{fffd}b");
+        assert_eq!(value(r#"{"t": "\udc00\uD800"}"#).unwrap(), "\u{fffd}\u{fffd}");
+        assert_eq!(value(r#"{"t": "\ud800\ud83d\ude00\ud800\n"}"#).unwrap(), "\u{fffd}\u{1f600}\u{fffd}\n");
+        assert_eq!(value(r#"{"t": "\\ud800 \\\ud800"}"#).unwrap(), "\\ud800 \\\u{fffd}");
+        assert_eq!(value(r#"{"t": "\ud800\u0041\ud800\\udc00"}"#).unwrap(), "\u{fffd}A\u{fffd}\\udc00");
+        // A key with one is read the same way; other values keep theirs as written.
+        let rec = parse_line(r#"{"k\udfff": "\ud800", "t": "x"}"#, 1, "k\u{fffd}").unwrap();
+        assert_eq!(rec.value(), "\u{fffd}");
+        let out = rec.with_field("y", &[("t", Extra::Str("z"))]);
+        assert_eq!(out, r#"{"k\udfff": "y", "t": "z"}"#);
+        let other = parse_line(r#"{"a": "\ud800", "t": "x"}"#, 1, "t").unwrap();
+        assert_eq!(other.with_field("\u{fffd}", &[]), "{\"a\": \"\\ud800\", \"t\": \"\u{fffd}\"}");
+        // Still errors: a broken escape, and a key that is not a string.
+        assert!(matches!(value(r#"{"t": "\ud80"}"#), Err(JsonlError::Invalid { .. })));
+        assert!(matches!(value(r#"{1: "a"}"#), Err(JsonlError::Invalid { .. })));
     }
 
     #[test]
     fn warc_jsonl_object() {
-        let line = jsonl_object(Some("http://e.com/"), "<urn:uuid:1>", "Text \"q\"\n", 3, 1, Some(250.0));
+        let line = jsonl_object(Some("http://e.com/"), Some("<urn:uuid:1>"), "Text \"q\"\n", 3, 1, Some(250.0));
         assert_eq!(line, "{\"url\":\"http://e.com/\",\"warc_record_id\":\"<urn:uuid:1>\",\"text\":\"Text \\\"q\\\"\\n\",\"sentences_kept\":3,\"sentences_dropped\":1,\"mean_perplexity\":250.0}");
-        let none = jsonl_object(None, "<x>", "", 0, 0, None);
-        assert!(none.starts_with("{\"url\":null,") && none.ends_with("\"mean_perplexity\":null}"));
+        let none = jsonl_object(None, None, "", 0, 0, None);
+        assert!(none.starts_with("{\"url\":null,\"warc_record_id\":null,"), "{none}");
+        assert!(none.ends_with("\"mean_perplexity\":null}"), "{none}");
     }
 
     mod prop {

@@ -2,7 +2,14 @@
 //! file per input under an output directory that mirrors the input tree (`--output-dir`), or
 //! records: JSONL lines with the cleaned field written back, JSONL objects or WARC
 //! `conversion` records for WARC responses. Record sinks hold one document's text at a time.
+//!
+//! Write errors are returned as they are (a closed pipe stays [`io::ErrorKind::BrokenPipe`],
+//! which the pipeline takes as a quiet end); what was written before an error stays written.
+//! A document is written out only once it ends: [`DirSink`] writes it to a hidden temporary
+//! file and renames that to its final name in [`Sink::end`], and record sinks write its record
+//! then, so a run that fails or is interrupted leaves no truncated document that looks finished.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -96,10 +103,51 @@ impl<W: Write + Send> Sink for StreamSink<W> {
 }
 
 /// One file per document: `dir/<name of document i>`, directories created as needed.
+///
+/// Outputs are atomic: a document is written to a hidden temporary file next to its final
+/// name, `.<name>.<process id>.partial`, which is renamed to the final name when the document
+/// ends ([`Sink::end`]). On a write error the temporary file is removed and the error returned;
+/// a document begun and never ended (the run failed, or the sink was dropped) is removed too.
+/// A process killed by a signal can leave a `.partial` file behind, never a truncated file
+/// under a final name. A final name that exists already is replaced when the document ends.
 pub struct DirSink {
     dir: PathBuf,
     names: Vec<PathBuf>,
-    current: Option<(PathBuf, BufWriter<File>)>,
+    current: Option<Partial>,
+}
+
+/// The document being written: its final path, its temporary path and the open temporary file.
+struct Partial {
+    path: PathBuf,
+    temp: PathBuf,
+    file: BufWriter<File>,
+}
+
+impl Partial {
+    /// Closes the temporary file and gives it its final name.
+    fn commit(self) -> io::Result<()> {
+        let Partial { path, temp, file } = self;
+        let file = match file.into_inner() {
+            Ok(file) => file,
+            Err(e) => {
+                let (error, file) = e.into_parts();
+                Partial { path: path.clone(), temp, file }.discard();
+                return Err(with_path(&path, error));
+            }
+        };
+        drop(file);
+        std::fs::rename(&temp, &path).map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            with_path(&path, e)
+        })
+    }
+
+    /// Closes the temporary file, dropping what is still buffered, and removes it.
+    fn discard(self) {
+        let Partial { temp, file, .. } = self;
+        drop(file.into_parts());
+        let _ = std::fs::remove_file(&temp);
+    }
 }
 
 impl DirSink {
@@ -108,36 +156,76 @@ impl DirSink {
         DirSink { dir: dir.to_path_buf(), names, current: None }
     }
 
-    fn close(&mut self) -> io::Result<()> {
-        if let Some((path, mut file)) = self.current.take() {
-            file.flush().map_err(|e| with_path(&path, e))?;
+    /// Removes the document being written, if one was begun and not ended.
+    fn discard(&mut self) {
+        if let Some(partial) = self.current.take() {
+            partial.discard();
         }
-        Ok(())
     }
+}
+
+/// The temporary name of `path` while it is written: hidden, in the same directory (so that
+/// renaming it is atomic), unique to this process and plainly unfinished. A long file name is
+/// shortened so that the temporary name stays within the usual 255-byte limit.
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default();
+    let mut temp = OsString::from(".");
+    if name.len() <= 200 {
+        temp.push(name);
+    } else {
+        let lossy = name.to_string_lossy();
+        let mut cut = 200;
+        while !lossy.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        temp.push(&lossy[..cut]);
+    }
+    temp.push(format!(".{}.partial", std::process::id()));
+    path.with_file_name(temp)
 }
 
 impl Sink for DirSink {
     fn begin(&mut self, index: usize, _meta: &DocumentMeta) -> io::Result<()> {
-        self.close()?;
+        // A document that never ended is incomplete: it gets no file.
+        self.discard();
         let name = self.names.get(index).cloned().unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
         let path = self.dir.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
         }
-        let file = File::create(&path).map_err(|e| with_path(&path, e))?;
-        self.current = Some((path, BufWriter::new(file)));
+        let temp = temp_path(&path);
+        let file = File::create(&temp).map_err(|e| with_path(&path, e))?;
+        self.current = Some(Partial { path, temp, file: BufWriter::new(file) });
         Ok(())
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        match &mut self.current {
-            Some((path, file)) => file.write_all(bytes).map_err(|e| with_path(path, e)),
+        let Some(partial) = &mut self.current else { return Ok(()) };
+        if let Err(e) = partial.file.write_all(bytes) {
+            let e = with_path(&partial.path, e);
+            self.discard();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, _stats: &DocumentStats) -> io::Result<()> {
+        match self.current.take() {
+            Some(partial) => partial.commit(),
             None => Ok(()),
         }
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.close()
+        self.discard();
+        Ok(())
+    }
+}
+
+impl Drop for DirSink {
+    /// A document begun and not ended leaves no file, not even a temporary one.
+    fn drop(&mut self) {
+        self.discard();
     }
 }
 
@@ -191,7 +279,7 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let Some(meta) = self.meta.take() else { return Ok(()) };
         let text = String::from_utf8_lossy(&self.text);
         let text = text.trim_end_matches('\n');
-        let dropped = stats.sentences - stats.kept;
+        let dropped = stats.sentences.saturating_sub(stats.kept);
         let line = match (&meta, self.format) {
             (DocumentMeta::Passthrough(line), _) => {
                 let mut line = line.clone();
@@ -210,9 +298,10 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 self.out.write_conversion(record_id, target_uri.as_deref(), date.as_deref(), text)?;
                 return Ok(());
             }
+            // A response without a record id gets `"warc_record_id":null`, not `""`.
             (DocumentMeta::WarcResponse { record_id, target_uri, .. }, RecordFormat::JsonlObjects) => jsonl_object(
                 target_uri.as_deref(),
-                record_id,
+                Some(record_id.as_str()).filter(|id| !id.trim().is_empty()),
                 text,
                 stats.kept,
                 dropped,
@@ -252,15 +341,34 @@ mod tests {
     }
 
     #[test]
+    fn temporary_names_are_hidden_and_short_enough() {
+        let temp = temp_path(Path::new("out/sub/page.txt"));
+        assert_eq!(temp, Path::new(&format!("out/sub/.page.txt.{}.partial", std::process::id())));
+        let long = "é".repeat(127);
+        let temp = temp_path(&Path::new("d").join(&long));
+        let name = temp.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(".\u{e9}") && name.ends_with(".partial") && name.len() <= 255, "{name}");
+        assert!(temp_path(Path::new("..")).to_string_lossy().ends_with(".partial"));
+    }
+
+    #[test]
     fn dir_sink_mirrors_names() {
         let dir = std::env::temp_dir().join(format!("ppl-sink-{}", std::process::id()));
         let mut sink = DirSink::new(&dir, vec![PathBuf::from("x/1.txt"), PathBuf::from("2.txt")]);
         sink.begin(0, &DocumentMeta::Input).unwrap();
         sink.write(b"one").unwrap();
+        assert!(!dir.join("x/1.txt").exists(), "not under its name before it ends");
+        sink.end(&DocumentStats::default()).unwrap();
         sink.begin(1, &DocumentMeta::Input).unwrap();
+        sink.end(&DocumentStats::default()).unwrap();
+        sink.begin(2, &DocumentMeta::Input).unwrap();
+        sink.write(b"never ends").unwrap();
         sink.finish().unwrap();
         assert_eq!(std::fs::read(dir.join("x/1.txt")).unwrap(), b"one");
         assert_eq!(std::fs::read(dir.join("2.txt")).unwrap(), b"");
+        let mut left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        left.sort();
+        assert_eq!(left, ["2.txt", "x"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
