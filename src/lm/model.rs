@@ -500,9 +500,9 @@ impl LanguageModel {
         })
     }
 
-    /// Reads the model file at `path` into memory and validates it (see [`read_model`]: a
-    /// damaged recorded length or an endless file cannot exhaust memory). Changing the file
-    /// afterwards cannot affect the loaded model.
+    /// Reads the model file at `path` into memory and validates it. Memory grows with the
+    /// bytes read, never with a recorded length, so a damaged length or an endless file (a
+    /// device, a pipe) cannot exhaust it. Changing the file afterwards cannot affect the model.
     pub fn open(path: &Path) -> Result<LanguageModel, ModelError> {
         let mut file = File::open(path)?;
         let metadata = file.metadata()?;
