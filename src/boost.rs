@@ -37,23 +37,84 @@ impl Forest {
         self.base + self.trees.iter().map(|tree| leaf_value(tree, x)).sum::<f32>()
     }
 
-    /// Whether every split names an input below `inputs`, every child index is in its tree
-    /// and after its parent (so evaluation always ends), and no tree is deeper than [`MAX_DEPTH`].
+    /// Whether the forest passes [`Forest::validate`].
     pub fn is_valid(&self, inputs: usize) -> bool {
-        self.trees.iter().all(|tree| {
-            !tree.is_empty()
-                && tree.iter().enumerate().all(|(i, n)| {
-                    n.feature == LEAF
-                        || (usize::from(n.feature) < inputs
-                            && usize::from(n.left) > i
-                            && usize::from(n.right) > i
-                            && usize::from(n.left) < tree.len()
-                            && usize::from(n.right) < tree.len())
-                })
-                && tree_depth(tree, 0) <= MAX_DEPTH
-        })
+        self.validate(inputs).is_ok()
+    }
+
+    /// Checks, in time linear in the nodes, that the forest is safe to lay out and evaluate:
+    /// every split names an input below `inputs`; every tree is a proper tree (each child index
+    /// is in the tree and after its parent, and every node but the root is the child of exactly
+    /// one split, so evaluation ends and the layout visits each node once); no tree is deeper
+    /// than [`MAX_DEPTH`]; every number is finite and the log-odds cannot overflow; and the
+    /// padded layout of [`CompiledForest`] stays within [`MAX_LAYOUT_LEAVES`] leaves or
+    /// [`LAYOUT_LEAVES_PER_NODE`] per node. The error is one line.
+    pub fn validate(&self, inputs: usize) -> Result<(), String> {
+        if !self.base.is_finite() {
+            return Err("the base log-odds is not finite".into());
+        }
+        // Largest |log-odds| the forest can produce, in f64 so the bound itself cannot overflow.
+        let mut bound = f64::from(self.base.abs());
+        let (mut nodes, mut depth) = (0usize, 0usize);
+        for (t, tree) in self.trees.iter().enumerate() {
+            if tree.is_empty() {
+                return Err(format!("tree {t} has no nodes"));
+            }
+            let mut reached = vec![false; tree.len()];
+            let mut largest_leaf = 0f32;
+            for (i, n) in tree.iter().enumerate() {
+                if !n.threshold.is_finite() || !n.value.is_finite() {
+                    return Err(format!("tree {t} node {i} holds a number that is not finite"));
+                }
+                if n.feature == LEAF {
+                    largest_leaf = largest_leaf.max(n.value.abs());
+                    continue;
+                }
+                if usize::from(n.feature) >= inputs {
+                    return Err(format!("tree {t} node {i} splits on input {}, this build has {inputs}", n.feature));
+                }
+                for child in [usize::from(n.left), usize::from(n.right)] {
+                    if child <= i || child >= tree.len() {
+                        return Err(format!("tree {t} node {i} has child {child}, not after it in the tree"));
+                    }
+                    if std::mem::replace(&mut reached[child], true) {
+                        return Err(format!("tree {t} node {child} has two parents (not a tree)"));
+                    }
+                }
+            }
+            if let Some(i) = reached.iter().skip(1).position(|&r| !r) {
+                return Err(format!("tree {t} node {} is not reached from the root", i + 1));
+            }
+            let this_depth = tree_depth(tree);
+            if this_depth > MAX_DEPTH {
+                return Err(format!("tree {t} is deeper than {MAX_DEPTH}"));
+            }
+            depth = depth.max(this_depth);
+            nodes += tree.len();
+            bound += f64::from(largest_leaf);
+        }
+        if bound > MAX_LOG_ODDS {
+            return Err("the trees' values add up beyond any usable log-odds".into());
+        }
+        let leaves = self.trees.len().saturating_mul(1usize << depth);
+        if leaves > MAX_LAYOUT_LEAVES.max(nodes.saturating_mul(LAYOUT_LEAVES_PER_NODE)) {
+            return Err(format!("{} trees padded to depth {depth} would need {leaves} leaves in memory", self.trees.len()));
+        }
+        Ok(())
     }
 }
+
+/// Largest |log-odds| a valid forest can produce (far beyond any learned one; it keeps every
+/// partial sum finite in `f32`, so evaluation never makes an infinity or NaN).
+pub const MAX_LOG_ODDS: f64 = 1e30;
+
+/// Leaves the padded layout of a valid forest may always hold (about 40 MB of layout); a
+/// larger forest may have up to [`LAYOUT_LEAVES_PER_NODE`] per node, so the layout's memory is
+/// a bounded multiple of the forest's (a single deep tree pads every shallow one to its depth).
+pub const MAX_LAYOUT_LEAVES: usize = 1 << 22;
+
+/// Padded leaves a valid forest may have per node, beyond [`MAX_LAYOUT_LEAVES`].
+pub const LAYOUT_LEAVES_PER_NODE: usize = 64;
 
 /// Deepest tree a forest may hold (evaluation pads every tree to a complete one this deep).
 pub const MAX_DEPTH: usize = 10;
@@ -75,7 +136,7 @@ pub struct CompiledForest {
 impl CompiledForest {
     /// Lays out a valid forest (see [`Forest::is_valid`]).
     pub fn new(forest: &Forest) -> CompiledForest {
-        let depth = forest.trees.iter().map(|t| tree_depth(t, 0)).max().unwrap_or(0);
+        let depth = forest.trees.iter().map(|t| tree_depth(t)).max().unwrap_or(0);
         let (splits, leaves) = ((1usize << depth) - 1, 1usize << depth);
         let mut compiled = CompiledForest {
             base: forest.base,
@@ -128,14 +189,22 @@ impl CompiledForest {
     }
 }
 
-/// Depth of the subtree at node `at` (a lone leaf: 0).
-fn tree_depth(tree: &[Node], at: usize) -> usize {
-    let node = &tree[at];
-    if node.feature == LEAF {
-        0
-    } else {
-        1 + tree_depth(tree, usize::from(node.left)).max(tree_depth(tree, usize::from(node.right)))
+/// Depth of a tree (a lone leaf: 0), in one pass from the last node back: every child comes
+/// after its parent, so its depth is known when the parent's is computed. A split whose
+/// children are not after it in the tree gets depth `usize::MAX` (such a tree is invalid).
+fn tree_depth(tree: &[Node]) -> usize {
+    let mut depths = vec![0usize; tree.len()];
+    for i in (0..tree.len()).rev() {
+        let node = &tree[i];
+        if node.feature != LEAF {
+            let (left, right) = (usize::from(node.left), usize::from(node.right));
+            depths[i] = match (depths.get(left), depths.get(right)) {
+                (Some(&l), Some(&r)) if left > i && right > i => l.max(r).saturating_add(1),
+                _ => usize::MAX,
+            };
+        }
     }
+    depths.first().copied().unwrap_or(0)
 }
 
 /// The value of the leaf `x` falls into.
@@ -327,5 +396,76 @@ mod tests {
         assert!(!good.is_valid(3));
         let cycle = Forest { base: 0.0, trees: vec![vec![Node { left: 0, ..split }, leaf, leaf]] };
         assert!(!cycle.is_valid(4));
+        let unreached = Forest { base: 0.0, trees: vec![vec![split, leaf, leaf, leaf]] };
+        assert!(!unreached.is_valid(4));
+        let shared = Forest { base: 0.0, trees: vec![vec![Node { right: 1, ..split }, leaf, leaf]] };
+        assert!(!shared.is_valid(4));
+        assert!(!Forest { base: 0.0, trees: vec![vec![]] }.is_valid(4));
+        // Every number finite, and their sum too.
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert!(!Forest { base: bad, ..good.clone() }.is_valid(4));
+            assert!(!Forest { base: 0.0, trees: vec![vec![Node { threshold: bad, ..split }, leaf, leaf]] }.is_valid(4));
+            assert!(!Forest { base: 0.0, trees: vec![vec![split, Node { value: bad, ..leaf }, leaf]] }.is_valid(4));
+        }
+        let huge = Node { value: f32::MAX, ..leaf };
+        assert!(!Forest { base: 0.0, trees: vec![vec![huge]; 3] }.is_valid(4));
+        assert!(Forest { base: 0.0, trees: vec![vec![Node { value: 1e20, ..leaf }]; 3] }.is_valid(4));
+    }
+
+    /// A chain of `n` splits whose two children are both the next node (a DAG of depth `n`).
+    fn dag(n: u16, distinct: bool) -> Vec<Node> {
+        let mut tree: Vec<Node> = (0..n)
+            .map(|i| Node { feature: 0, threshold: 0.5, left: i + 1, right: if distinct { i + 2 } else { i + 1 }, value: 0.0 })
+            .collect();
+        tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 1.0 });
+        tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 1.0 });
+        tree
+    }
+
+    #[test]
+    fn shared_children_are_refused_in_linear_time() {
+        // 2^45 paths through 47 nodes: the old recursive depth never finished.
+        let started = std::time::Instant::now();
+        for distinct in [false, true] {
+            for n in [45, 60_000] {
+                let forest = Forest { base: 0.0, trees: vec![dag(n, distinct)] };
+                let err = forest.validate(1).unwrap_err();
+                assert!(err.contains("two parents"), "{err}");
+                assert!(tree_depth(&forest.trees[0]) >= usize::from(n) / 2);
+            }
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn depth_and_layout_are_bounded() {
+        // A complete tree of depth d, in the grower's order (each split before its subtrees).
+        fn complete(depth: usize, tree: &mut Vec<Node>) -> u16 {
+            let at = tree.len();
+            tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.5 });
+            if depth > 0 {
+                let left = complete(depth - 1, tree);
+                let right = complete(depth - 1, tree);
+                tree[at] = Node { feature: 0, threshold: 0.5, left, right, value: 0.0 };
+            }
+            at as u16
+        }
+        let tree = |depth| {
+            let mut t = Vec::new();
+            complete(depth, &mut t);
+            t
+        };
+        assert_eq!(tree_depth(&tree(MAX_DEPTH)), MAX_DEPTH);
+        assert!(Forest { base: 0.0, trees: vec![tree(MAX_DEPTH)] }.is_valid(1));
+        let err = Forest { base: 0.0, trees: vec![tree(MAX_DEPTH + 1)] }.validate(1).unwrap_err();
+        assert!(err.contains("deeper"), "{err}");
+        // One deep tree pads many one-leaf trees to its depth: refused once that is too big.
+        let leaf = Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.5 };
+        let mut trees = vec![tree(MAX_DEPTH)];
+        trees.resize(MAX_LAYOUT_LEAVES >> MAX_DEPTH, vec![leaf]);
+        assert!(Forest { base: 0.0, trees: trees.clone() }.is_valid(1));
+        trees.push(vec![leaf]);
+        let err = Forest { base: 0.0, trees }.validate(1).unwrap_err();
+        assert!(err.contains("leaves in memory"), "{err}");
     }
 }

@@ -15,6 +15,7 @@
 //! (the context radius plus the Viterbi lag), so memory and latency stay bounded.
 
 use std::collections::VecDeque;
+use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -23,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::block::Block;
 use crate::boost::{CompiledForest, Forest};
 use crate::features::{DocumentContext, Evidence, LOCAL, PRESENT};
-use crate::lm::model::{LanguageModel, ModelError};
+use crate::lm::model::{read_model, LanguageModel, ModelError};
 
 /// Default perplexity threshold, calibrated on CleanEval `tune` by `scripts/calibrate.sh`.
 pub const DEFAULT_MAX_PERPLEXITY: f32 = 3_000_000.0;
@@ -46,6 +47,17 @@ impl Default for Policy {
     }
 }
 
+/// Why a [`Policy`] threshold is unusable (NaN would silently drop everything).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum PolicyError {
+    /// The perplexity threshold is not a finite number above 0.
+    #[error("perplexity threshold {0} is not a finite number above 0")]
+    MaxPerplexity(f32),
+    /// The link-density limit is not a share from 0 to 1.
+    #[error("link density limit {0} is not a share from 0 to 1")]
+    MaxLinkDensity(f32),
+}
+
 /// Scores every sentence of the block under `model`.
 pub fn score(block: &mut Block, model: &LanguageModel) {
     let Block { text, sentences, .. } = block;
@@ -55,6 +67,38 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
 }
 
 impl Policy {
+    /// A policy with these thresholds, if both are usable (see [`Policy::validate`]).
+    pub fn new(max_perplexity: f32, max_link_density: f32) -> Result<Policy, PolicyError> {
+        let policy = Policy { max_perplexity, max_link_density };
+        policy.validate().map(|()| policy)
+    }
+
+    /// Checks the perplexity threshold is finite and above 0 and the link-density limit is
+    /// in [0, 1] (a NaN in either would drop every sentence without a word).
+    pub fn validate(&self) -> Result<(), PolicyError> {
+        Policy::check_max_perplexity(self.max_perplexity)?;
+        Policy::check_max_link_density(self.max_link_density)?;
+        Ok(())
+    }
+
+    /// `max_perplexity` if it is a usable perplexity threshold (finite, above 0).
+    pub fn check_max_perplexity(max_perplexity: f32) -> Result<f32, PolicyError> {
+        if max_perplexity.is_finite() && max_perplexity > 0.0 {
+            Ok(max_perplexity)
+        } else {
+            Err(PolicyError::MaxPerplexity(max_perplexity))
+        }
+    }
+
+    /// `max_link_density` if it is a usable link-density limit (from 0 to 1).
+    pub fn check_max_link_density(max_link_density: f32) -> Result<f32, PolicyError> {
+        if (0.0..=1.0).contains(&max_link_density) {
+            Ok(max_link_density)
+        } else {
+            Err(PolicyError::MaxLinkDensity(max_link_density))
+        }
+    }
+
     /// Whether the block survives the link-density rule (its sentences may still be dropped).
     pub fn block_passes(&self, block: &Block) -> bool {
         block.link_density() as f32 <= self.max_link_density
@@ -173,8 +217,41 @@ impl std::fmt::Debug for Classifier {
 
 impl Classifier {
     /// Reads and validates a classifier file.
+    ///
+    /// The header line, the parameters and the model are read in turn, each only up to the
+    /// length recorded before it, and a regular file's recorded lengths are checked against
+    /// its size before anything is read: memory grows with the bytes actually present, never
+    /// with a recorded length, so a damaged header or an endless stream (a device, a pipe)
+    /// cannot exhaust it.
     pub fn open(path: &Path) -> Result<Classifier, ClassifierError> {
-        Classifier::from_bytes(&std::fs::read(path)?)
+        let mut file = std::fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        let size = metadata.is_file().then_some(metadata.len());
+        let mut head = Vec::with_capacity(HEADER_LINE_MAX);
+        (&mut file).take(HEADER_LINE_MAX as u64).read_to_end(&mut head)?;
+        let (start, len) = parse_header(&head)?;
+        // Bytes after the header line, if known; the parameters must leave room for a model.
+        let rest = size.map(|size| size.saturating_sub(start as u64));
+        if rest.is_some_and(|rest| len >= rest) {
+            return Err(ClassifierError::Truncated);
+        }
+        let mut reader = (&head[start..]).chain(file);
+        let mut json = Vec::new();
+        if rest.is_some() {
+            // `len` is below the file's size here.
+            json.try_reserve_exact(len as usize).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        }
+        (&mut reader).take(len).read_to_end(&mut json)?;
+        if (json.len() as u64) < len {
+            return Err(ClassifierError::Truncated);
+        }
+        let weights = parse_weights(&json)?;
+        drop(json);
+        let model = read_model(&mut reader, rest.map(|rest| rest - len))?;
+        if model.is_empty() {
+            return Err(ClassifierError::Truncated);
+        }
+        Ok(Classifier::new(LanguageModel::from_bytes(model)?, weights))
     }
 
     /// Validates and parses classifier bytes.
@@ -214,6 +291,12 @@ impl Classifier {
                 for i in 0..INPUTS {
                     z += weights[i] * (x[i] - mean[i]) / scale[i];
                 }
+                if z.is_nan() {
+                    // Extreme (finite) parameters overflowed into ∞ − ∞: in f64 the terms stay
+                    // finite, so the sum is at worst ±∞ in f32, which the decision handles.
+                    let term = |i: usize| f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i])) / f64::from(scale[i]);
+                    z = (f64::from(*intercept) + (0..INPUTS).map(term).sum::<f64>()) as f32;
+                }
                 z
             }
             Scorer::Trees(_) => self.compiled.log_odds(x),
@@ -221,36 +304,71 @@ impl Classifier {
     }
 }
 
-fn split_file(bytes: &[u8]) -> Result<(Weights, &[u8]), ClassifierError> {
-    let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(64)]).ok_or(ClassifierError::BadHeader)?;
+/// Longest header line (`PPLC 1 <n>` and the newline) looked for.
+const HEADER_LINE_MAX: usize = 64;
+
+/// Where the parameters start (after the header line) and their recorded length.
+fn parse_header(bytes: &[u8]) -> Result<(usize, u64), ClassifierError> {
+    let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(HEADER_LINE_MAX)]).ok_or(ClassifierError::BadHeader)?;
     let line = std::str::from_utf8(&bytes[..line_end]).map_err(|_| ClassifierError::BadHeader)?;
-    let len: usize = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
-    let json = bytes.get(line_end + 1..line_end + 1 + len).ok_or(ClassifierError::Truncated)?;
-    let weights: Weights = serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
-    match &weights.scorer {
-        Scorer::Logistic { mean, scale, weights, .. } => {
-            for (name, v) in [("mean", mean), ("scale", scale), ("weights", weights)] {
-                if v.len() != INPUTS {
-                    return Err(ClassifierError::Corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len())));
-                }
-            }
-            if scale.iter().any(|&s| s <= 0.0 || !s.is_finite()) {
-                return Err(ClassifierError::Corrupt("a scale is not positive".into()));
-            }
-        }
-        Scorer::Trees(forest) if !forest.is_valid(INPUTS) => {
-            return Err(ClassifierError::Corrupt("a tree refers to a missing input or node".into()));
-        }
-        Scorer::Trees(_) => {}
-    }
-    if weights.lag > 64 {
-        return Err(ClassifierError::Corrupt("lag out of range".into()));
-    }
-    let model = &bytes[line_end + 1 + len..];
+    let len: u64 = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
+    Ok((line_end + 1, len))
+}
+
+fn split_file(bytes: &[u8]) -> Result<(Weights, &[u8]), ClassifierError> {
+    let (start, len) = parse_header(bytes)?;
+    // Checked: the recorded length may be anything up to u64::MAX.
+    let end = usize::try_from(len)
+        .ok()
+        .and_then(|len| start.checked_add(len))
+        .filter(|&end| end <= bytes.len())
+        .ok_or(ClassifierError::Truncated)?;
+    let weights = parse_weights(&bytes[start..end])?;
+    let model = &bytes[end..];
     if model.is_empty() {
         return Err(ClassifierError::Truncated);
     }
     Ok((weights, model))
+}
+
+/// Parses and validates the parameters: every number finite, every size and index in range
+/// (so evaluation cannot index out of bounds, loop, or make a NaN), the trees proper trees.
+fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
+    let weights: Weights = serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
+    let corrupt = |message: String| Err(ClassifierError::Corrupt(message));
+    match &weights.scorer {
+        Scorer::Logistic { mean, scale, weights, intercept } => {
+            for (name, v) in [("mean", mean), ("scale", scale), ("weights", weights)] {
+                if v.len() != INPUTS {
+                    return corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len()));
+                }
+                if v.iter().any(|x| !x.is_finite()) {
+                    return corrupt(format!("{name} holds a value that is not finite"));
+                }
+            }
+            if scale.iter().any(|&s| s <= 0.0) {
+                return corrupt("a scale is not positive".into());
+            }
+            if !intercept.is_finite() {
+                return corrupt("the intercept is not finite".into());
+            }
+        }
+        Scorer::Trees(forest) => {
+            if let Err(e) = forest.validate(INPUTS) {
+                return corrupt(e);
+            }
+        }
+    }
+    if !weights.threshold.is_finite() {
+        return corrupt("the decision threshold is not finite".into());
+    }
+    if !weights.smoothing.is_finite() || weights.transition.iter().flatten().any(|t| !t.is_finite()) {
+        return corrupt("a smoothing weight or transition is not finite".into());
+    }
+    if weights.lag > 64 {
+        return corrupt("lag out of range".into());
+    }
+    Ok(weights)
 }
 
 /// The default classifier compiled into the binary, learned on CleanEval `tune`.
@@ -527,5 +645,117 @@ mod tests {
         let mut json_broken = bytes.to_vec();
         json_broken[header_end + 1] = b'[';
         assert!(matches!(Classifier::from_bytes(&json_broken), Err(ClassifierError::Corrupt(_))));
+    }
+
+    #[test]
+    fn policies_with_unusable_thresholds_are_errors() {
+        assert_eq!(Policy::default().validate(), Ok(()));
+        assert_eq!(Policy::new(5000.0, 1.0), Ok(Policy { max_perplexity: 5000.0, max_link_density: 1.0 }));
+        assert!(Policy::new(5000.0, 0.0).is_ok());
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -1.0] {
+            assert!(matches!(Policy::new(bad, 0.4), Err(PolicyError::MaxPerplexity(_))), "{bad}");
+        }
+        for bad in [f32::NAN, f32::INFINITY, -0.1, 1.5] {
+            assert!(matches!(Policy::new(1e6, bad), Err(PolicyError::MaxLinkDensity(_))), "{bad}");
+        }
+        let err = Policy { max_perplexity: f32::NAN, ..Policy::default() }.validate().unwrap_err();
+        assert_eq!(err.to_string(), "perplexity threshold NaN is not a finite number above 0");
+    }
+
+    /// The embedded classifier file with its parameters replaced by `json`.
+    fn with_json(json: &str) -> Vec<u8> {
+        let bytes = include_bytes!("../model/en-classifier.bin");
+        let (start, len) = parse_header(bytes).unwrap();
+        let mut out = format!("{HEADER}{}\n{json}", json.len()).into_bytes();
+        out.extend_from_slice(&bytes[start + len as usize..]);
+        out
+    }
+
+    #[test]
+    fn huge_recorded_lengths_are_errors_not_overflows() {
+        let bytes = include_bytes!("../model/en-classifier.bin");
+        let (start, _) = parse_header(bytes).unwrap();
+        for len in [u64::MAX, u64::MAX - start as u64, u64::MAX / 2, bytes.len() as u64] {
+            let mut damaged = format!("{HEADER}{len}\n").into_bytes();
+            damaged.extend_from_slice(&bytes[start..]);
+            assert!(matches!(Classifier::from_bytes(&damaged), Err(ClassifierError::Truncated)), "{len}");
+        }
+        // Too many digits for any length.
+        assert!(matches!(Classifier::from_bytes(b"PPLC 1 99999999999999999999999\n{}"), Err(ClassifierError::BadHeader)));
+    }
+
+    #[test]
+    fn non_finite_parameters_are_errors() {
+        let bytes = include_bytes!("../model/en-classifier.bin");
+        let (start, len) = parse_header(bytes).unwrap();
+        let json = std::str::from_utf8(&bytes[start..start + len as usize]).unwrap();
+        // 1e39 is beyond f32.
+        let first_leaf = json.find("\"value\":-").unwrap() + "\"value\":".len();
+        let end = first_leaf + json[first_leaf..].find('}').unwrap();
+        for damaged in [
+            format!("{}1e39{}", &json[..first_leaf], &json[end..]),
+            json.replacen("\"threshold\":0.3275862", "\"threshold\":-1e39", 1),
+            json.replacen("\"base\":2.4277153", "\"base\":1e39", 1),
+            json.replace("\"threshold\":-0.5", "\"threshold\":1e39"),
+            json.replace("\"smoothing\":0.0", "\"smoothing\":-1e39"),
+        ] {
+            assert_ne!(damaged, json);
+            // serde_json refuses a number beyond f32 in some fields ("out of range") but
+            // turns it into infinity in others (inside the tagged scorer, and `smoothing`).
+            let err = Classifier::from_bytes(&with_json(&damaged)).unwrap_err();
+            assert!(matches!(err, ClassifierError::Corrupt(_)), "{err}");
+            let message = err.to_string();
+            assert!(message.contains("not finite") || message.contains("out of range"), "{message}");
+        }
+        assert!(Classifier::from_bytes(&with_json(json)).is_ok());
+        // A logistic scorer with extreme (finite) parameters never makes a NaN.
+        let mut logistic = serde_json::json!({
+            "scorer": {"kind": "logistic", "mean": vec![0.0; INPUTS], "scale": vec![1e-45; INPUTS],
+                       "weights": vec![3e38; INPUTS], "intercept": 0.0},
+            "threshold": 0.0, "transition": [[0.0, 0.0], [0.0, 0.0]], "smoothing": 0.0, "lag": 0, "provenance": "test"
+        });
+        logistic["scorer"]["weights"][1] = serde_json::json!(-3e38);
+        let classifier = Classifier::from_bytes(&with_json(&logistic.to_string())).unwrap();
+        let mut x = [1.0; INPUTS];
+        assert!(!classifier.log_odds(&x).is_nan());
+        x[1] = -1.0;
+        assert!(!classifier.log_odds(&x).is_nan());
+        logistic["scorer"]["mean"][3] = serde_json::json!(1e39);
+        assert!(Classifier::from_bytes(&with_json(&logistic.to_string())).is_err());
+    }
+
+    #[test]
+    fn open_reads_no_more_than_the_file_records() {
+        let dir = std::env::temp_dir().join(format!("ppl-filter-classify-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bytes = include_bytes!("../model/en-classifier.bin");
+        let path = dir.join("c.bin");
+        std::fs::write(&path, bytes).unwrap();
+        let classifier = Classifier::open(&path).unwrap();
+        assert_eq!(classifier.weights, embedded().weights);
+        let (start, _) = parse_header(bytes).unwrap();
+        let mut huge = format!("{HEADER}{}\n", u64::MAX).into_bytes();
+        huge.extend_from_slice(&bytes[start..]);
+        let header_end = bytes.iter().position(|&b| b == b'\n').unwrap();
+        for (damaged, what) in [
+            (huge, "truncated"),
+            (bytes[..header_end + 10].to_vec(), "truncated"),
+            (bytes[..bytes.len() - 1000].to_vec(), "truncated"),
+            ([&bytes[..], b"extra"].concat(), "after the recorded end"),
+            (Vec::new(), "bad header"),
+        ] {
+            std::fs::write(&path, &damaged).unwrap();
+            let err = Classifier::open(&path).unwrap_err().to_string();
+            assert!(err.contains(what), "{what}: {err}");
+            // The same verdict as from the bytes.
+            assert_eq!(err, Classifier::from_bytes(&damaged).unwrap_err().to_string());
+        }
+        #[cfg(unix)]
+        for endless in ["/dev/zero", "/dev/urandom"] {
+            if Path::new(endless).exists() {
+                assert!(matches!(Classifier::open(Path::new(endless)), Err(ClassifierError::BadHeader)));
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -37,12 +37,25 @@ pub struct PolicyArgs {
     pub classifier: Option<PathBuf>,
 
     /// Drop sentences whose perplexity is above PPL (both methods).
-    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY)]
+    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY, value_parser = parse_max_perplexity)]
     pub threshold: f32,
 
     /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all).
-    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY)]
+    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY, value_parser = parse_max_link_density)]
     pub max_link_density: f32,
+}
+
+/// `--threshold`: a number that [`Policy::check_max_perplexity`] accepts (not NaN, which
+/// would drop every sentence).
+fn parse_max_perplexity(arg: &str) -> Result<f32, String> {
+    let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
+    Policy::check_max_perplexity(value).map_err(|e| e.to_string())
+}
+
+/// `--max-link-density`: a number that [`Policy::check_max_link_density`] accepts.
+fn parse_max_link_density(arg: &str) -> Result<f32, String> {
+    let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
+    Policy::check_max_link_density(value).map_err(|e| e.to_string())
 }
 
 /// The decision methods, as flags.

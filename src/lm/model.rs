@@ -73,6 +73,7 @@
 
 use std::fmt::Write as _;
 use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -130,10 +131,10 @@ fn corrupt(msg: impl Into<String>) -> ModelError {
     ModelError::Corrupt(msg.into())
 }
 
-/// Where the model bytes live.
+/// Where the model bytes live. A model file is read into memory, not mapped: a mapped file
+/// truncated by another process while in use would kill this one with SIGBUS.
 enum Storage {
     Static(&'static [u8]),
-    Mapped(memmap2::Mmap),
     Owned(Vec<u8>),
 }
 
@@ -208,7 +209,8 @@ struct Parsed {
     tables: Vec<Table>,
 }
 
-fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
+/// Checks the magic bytes and version of the preamble; returns the recorded total length.
+fn parse_preamble(bytes: &[u8]) -> Result<u64, ModelError> {
     if bytes.len() < PREAMBLE_LEN {
         if bytes.len() >= 4 && &bytes[..4] != MAGIC {
             return Err(ModelError::BadMagic);
@@ -222,13 +224,52 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     if version != FORMAT_VERSION {
         return Err(ModelError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
     }
-    let total = read_u64(bytes, 8).unwrap_or(0);
-    if (bytes.len() as u64) < total {
-        return Err(ModelError::Truncated { expected: total, actual: bytes.len() as u64 });
+    Ok(read_u64(bytes, 8).unwrap_or(0))
+}
+
+/// Checks that a model of `actual` bytes has the recorded `total` length.
+fn check_length(total: u64, actual: u64) -> Result<(), ModelError> {
+    if actual < total {
+        return Err(ModelError::Truncated { expected: total, actual });
     }
-    if (bytes.len() as u64) > total {
-        return Err(corrupt(format!("{} bytes after the recorded end of the model", bytes.len() as u64 - total)));
+    if actual > total {
+        return Err(corrupt(format!("{} bytes after the recorded end of the model", actual - total)));
     }
+    Ok(())
+}
+
+/// Reads one model's bytes from `reader`, for [`LanguageModel::from_bytes`]: the preamble,
+/// then the rest of the length it records. `size`, if known (a regular file), is how many
+/// bytes `reader` holds: a recorded length that does not match it is refused before anything
+/// more is read, and the buffer is allocated once. Otherwise the buffer grows only with the
+/// bytes actually read, so an endless stream (a device, a pipe) or a damaged length costs at
+/// most what the stream holds up to the recorded length, and a stream that does not start
+/// with the magic bytes is refused after 24 bytes.
+pub(crate) fn read_model(reader: &mut dyn Read, size: Option<u64>) -> Result<Vec<u8>, ModelError> {
+    let mut bytes = Vec::with_capacity(PREAMBLE_LEN);
+    (&mut *reader).take(PREAMBLE_LEN as u64).read_to_end(&mut bytes)?;
+    if bytes.len() < PREAMBLE_LEN {
+        // Too short to hold a model: `from_bytes` says why.
+        return Ok(bytes);
+    }
+    let total = parse_preamble(&bytes)?;
+    let rest = total.saturating_sub(PREAMBLE_LEN as u64);
+    if let Some(size) = size {
+        check_length(total, size)?;
+        let rest = usize::try_from(rest).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        bytes.try_reserve_exact(rest).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+    }
+    // One byte more than recorded, to notice a stream that goes on.
+    (&mut *reader).take(rest.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > total {
+        return Err(corrupt("more bytes follow the recorded end of the model"));
+    }
+    Ok(bytes)
+}
+
+fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
+    let total = parse_preamble(bytes)?;
+    check_length(total, bytes.len() as u64)?;
     if total < (PREAMBLE_LEN + FIXED_HEADER_LEN) as u64 {
         return Err(corrupt("recorded length is shorter than the header"));
     }
@@ -444,7 +485,6 @@ impl LanguageModel {
         let parsed = {
             let bytes: &[u8] = match &storage {
                 Storage::Static(b) => b,
-                Storage::Mapped(m) => m,
                 Storage::Owned(v) => v,
             };
             parse(bytes)?
@@ -460,14 +500,14 @@ impl LanguageModel {
         })
     }
 
-    /// Memory-maps and validates the model file at `path`.
+    /// Reads the model file at `path` into memory and validates it. Memory grows with the
+    /// bytes read, never with a recorded length, so a damaged length or an endless file (a
+    /// device, a pipe) cannot exhaust it. Changing the file afterwards cannot affect the model.
     pub fn open(path: &Path) -> Result<LanguageModel, ModelError> {
-        let file = File::open(path)?;
-        // SAFETY: the map is read-only and private to this process; as with any
-        // memory map, the file must not be truncated or rewritten while in use
-        // (the model is validated once and only read afterwards).
-        let map = unsafe { memmap2::Mmap::map(&file)? };
-        LanguageModel::from_storage(Storage::Mapped(map))
+        let mut file = File::open(path)?;
+        let metadata = file.metadata()?;
+        let size = metadata.is_file().then_some(metadata.len());
+        LanguageModel::from_bytes(read_model(&mut file, size)?)
     }
 
     /// Validates and wraps model bytes held in memory.
@@ -484,7 +524,6 @@ impl LanguageModel {
     fn bytes(&self) -> &[u8] {
         match &self.storage {
             Storage::Static(b) => b,
-            Storage::Mapped(m) => m,
             Storage::Owned(v) => v,
         }
     }
@@ -1046,6 +1085,59 @@ pub(crate) mod tests {
         assert!(!model.is_empty());
         assert!(model.credit().contains("Wikipedia"));
         assert!(model.perplexity("The committee approved the new budget.").is_finite());
+    }
+
+    #[test]
+    fn an_opened_model_is_unaffected_by_later_changes_to_its_file() {
+        // A memory-mapped file cut short while in use killed the process with SIGBUS.
+        let dir = std::env::temp_dir().join(format!("ppl-filter-model-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("tiny.bin");
+        let bytes = tiny_model_bytes();
+        std::fs::write(&path, &bytes).unwrap();
+        let model = LanguageModel::open(&path).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(30).unwrap();
+        let expected = LanguageModel::from_bytes(bytes.clone()).unwrap();
+        assert_eq!(model.log2_prob("a b zzz"), expected.log2_prob("a b zzz"));
+        assert_eq!(model.credit(), "test credit");
+        assert!(matches!(LanguageModel::open(&path), Err(ModelError::Truncated { actual: 30, .. })));
+        std::fs::write(&path, [&bytes[..], b"more"].concat()).unwrap();
+        let err = LanguageModel::open(&path).unwrap_err().to_string();
+        assert_eq!(err, "corrupt model: 4 bytes after the recorded end of the model");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn reading_a_stream_is_bounded_by_its_bytes_not_its_recorded_length() {
+        let bytes = tiny_model_bytes();
+        // A stream of unknown length: as from a regular file.
+        let read = read_model(&mut &bytes[..], None).unwrap();
+        assert_eq!(read, bytes);
+        // Recorded length u64::MAX: the stream's bytes are read, nothing is reserved for the rest.
+        let mut huge = bytes.clone();
+        huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+        let read = read_model(&mut &huge[..], None).unwrap();
+        assert_eq!(read.len(), huge.len());
+        assert!(matches!(LanguageModel::from_bytes(read), Err(ModelError::Truncated { expected: u64::MAX, .. })));
+        // A size known to differ from the record: refused before reading on.
+        assert!(matches!(read_model(&mut &huge[..], Some(huge.len() as u64)), Err(ModelError::Truncated { .. })));
+        // A stream that goes on past the record.
+        let mut longer = &[&bytes[..], b"x"].concat()[..];
+        assert!(matches!(read_model(&mut longer, None), Err(ModelError::Corrupt(_))));
+        // An endless stream without the magic bytes.
+        assert!(matches!(read_model(&mut std::io::repeat(0), None), Err(ModelError::BadMagic)));
+        #[cfg(unix)]
+        if Path::new("/dev/zero").exists() {
+            assert!(matches!(LanguageModel::open(Path::new("/dev/zero")), Err(ModelError::BadMagic)));
+        }
+        // Short streams get the same verdict as short byte slices.
+        for cut in [0, 3, 4, 23] {
+            let read = read_model(&mut &bytes[..cut], None).unwrap();
+            assert_eq!(
+                LanguageModel::from_bytes(read).unwrap_err().to_string(),
+                LanguageModel::from_bytes(bytes[..cut].to_vec()).unwrap_err().to_string()
+            );
+        }
     }
 
     proptest! {
