@@ -254,50 +254,12 @@ rm -f "$tmp/stream.html"
 #    throughput here includes the generator sharing the cores.
 # ---------------------------------------------------------------------------------------------
 if [[ "$MEMORY" != 0 ]]; then
-    cat > "$tmp/gen.py" <<'EOF'
-# gen.py TOTAL_BYTES PATHO_PERCENT PAGES_FILE: writes exactly TOTAL_BYTES to stdout: the pages
-# repeated, then the pathological page, then the pages repeated again.
-import random, sys
-
-total, patho_percent, pages_path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-pages = open(pages_path, "rb").read()
-out = sys.stdout.buffer
-head, tail = b"<html><body><p>", b"</p></body></html>\n"
-words = """the of and to in a is that for it as was with be by on not he this are or his from at
-which but have an they you were her she there been one all we their has would when if so no will
-more out up into do any your what some can other than then them only time could these two may
-first about new after also made many must before such years where through long each well people
-too little state good very make world still own see men work way even back between life being
-under never day same another know while last might us great old year off come since against go
-came right used take three""".split()
-rng = random.Random(42)
-words_chunk = bytearray()
-while len(words_chunk) < 1 << 20:
-    words_chunk += rng.choice(words).encode() + b" "
-
-
-def emit(source, n):
-    """Writes n bytes: source repeated, the last copy cut short."""
-    while n > 0:
-        piece = source[:n]
-        out.write(piece)
-        n -= len(piece)
-
-
-patho = max(total * patho_percent // 100, len(head) + len(tail))
-pages_before = (total - patho) // 2
-emit(pages, pages_before)
-out.write(head)
-emit(bytes(words_chunk), patho - len(head) - len(tail))
-out.write(tail)
-emit(pages, total - patho - pages_before)
-EOF
     mem() {  # mem KEY MB CMD... — generator | CMD; appends "seconds rss-KiB" to $tmp/m/KEY
         local key=$1 size=$2 start end status
         shift 2
         start=$EPOCHREALTIME
         set +e
-        python3 "$tmp/gen.py" "$((size * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" \
+        python3 bench/gen_stream.py pages "$((size * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" \
             | /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" > /dev/null 2>> "$tmp/stderr.log"
         status=("${PIPESTATUS[@]}")
         set -e
@@ -317,7 +279,7 @@ EOF
     # The generator alone, on the largest size: what it costs the piped runs.
     largest=$(printf '%s\n' $MEMORY_MB | sort -n | tail -n 1)
     start=$EPOCHREALTIME
-    python3 "$tmp/gen.py" "$((largest * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" > /dev/null
+    python3 bench/gen_stream.py pages "$((largest * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" > /dev/null
     gen_s=$(calc "$EPOCHREALTIME - $start" 2)
 
     out "## Memory (peak RSS, generated streams on a pipe)"
