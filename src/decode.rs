@@ -5,7 +5,10 @@
 //! override (`--encoding`), a `<meta charset>` (or `http-equiv` content) declaration, a
 //! statistical guess by chardetng, and windows-1252 as the last resort.
 //! The sniffing window is the only buffering this stage does; after it, bytes are transcoded
-//! chunk by chunk with encoding_rs, so memory never grows with the input.
+//! chunk by chunk with encoding_rs, so memory never grows with the input. A window that holds
+//! NULs or many control bytes is binary data, not a page, and refused; for UTF-16, whose ASCII
+//! characters are half NULs, that test runs on the decoded text instead (where the unpaired
+//! surrogates of random bytes show as U+FFFD).
 
 use encoding_rs::{CoderResult, Decoder, Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
