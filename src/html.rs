@@ -326,7 +326,8 @@ impl State {
     }
 
     /// Appends the words of `text`; any run of white space (`char::is_whitespace`, and C0
-    /// controls: [`SPACE_CLASS`]) becomes one pending space. Runs of words that are already separated by single spaces are copied whole.
+    /// controls: [`SPACE_CLASS`]) becomes one pending space. Runs of words that are already
+    /// separated by single spaces are copied whole.
     fn append_words(&mut self, text: &str, in_link: bool) {
         let bytes = text.as_bytes();
         let mut i = 0;
