@@ -5,9 +5,12 @@
 //! override (`--encoding`), a `<meta charset>` (or `http-equiv` content) declaration, a
 //! statistical guess by chardetng, and windows-1252 as the last resort.
 //! The sniffing window is the only buffering this stage does; after it, bytes are transcoded
-//! chunk by chunk with encoding_rs, so memory never grows with the input.
+//! chunk by chunk with encoding_rs, so memory never grows with the input. A window that holds
+//! NULs or many control bytes is binary data, not a page, and refused; for UTF-16, whose ASCII
+//! characters are half NULs, that test runs on the decoded text instead (where the unpaired
+//! surrogates of random bytes show as U+FFFD).
 
-use encoding_rs::{CoderResult, Decoder, Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{CoderResult, Decoder, Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252};
 
 /// How many bytes are buffered to choose the encoding before any text is passed on.
 pub const SNIFF_BYTES: usize = 16 * 1024;
@@ -78,7 +81,8 @@ impl Utf8Decoder {
             if self.sniff_buffer.len() < SNIFF_BYTES {
                 return Ok(());
             }
-            self.start(out)?;
+            // The stream may go on past the buffer: the guess must not take its end for the end.
+            self.start(false, out)?;
             self.decode(rest, false, out);
             return Ok(());
         }
@@ -89,7 +93,7 @@ impl Utf8Decoder {
     /// Ends the document, flushing what is buffered.
     pub fn finish(&mut self, out: &mut String) -> Result<(), DecodeError> {
         if self.decoder.is_none() {
-            self.start(out)?;
+            self.start(true, out)?;
         }
         self.decode(&[], true, out);
         Ok(())
@@ -115,16 +119,29 @@ impl Utf8Decoder {
         self.bytes_seen
     }
 
-    /// Chooses the encoding from the sniff buffer and decodes the buffer.
-    fn start(&mut self, out: &mut String) -> Result<(), DecodeError> {
+    /// Chooses the encoding from the sniff buffer and decodes the buffer; `whole` when the
+    /// buffer holds the whole document.
+    ///
+    /// The binary test runs on the raw bytes, except for UTF-16 (chosen by a BOM or declared),
+    /// whose ASCII characters are half NULs: there it runs on the decoded text.
+    fn start(&mut self, whole: bool, out: &mut String) -> Result<(), DecodeError> {
         let buffer = std::mem::take(&mut self.sniff_buffer);
-        let (encoding, source, bom_len) = choose_encoding(&buffer, self.override_encoding, self.markup);
-        if source != EncodingSource::Bom && looks_binary(&buffer) {
+        let (encoding, source, bom_len) = choose_encoding(&buffer, self.override_encoding, self.markup, whole);
+        let utf16 = encoding == UTF_16LE || encoding == UTF_16BE;
+        if source != EncodingSource::Bom && !utf16 && looks_binary(&buffer) {
             return Err(DecodeError::Binary);
         }
         self.encoding = Some((encoding, source));
         self.decoder = Some(encoding.new_decoder_without_bom_handling());
+        let mark = out.len();
         self.decode(&buffer[bom_len..], false, out);
+        if utf16 && looks_binary_text(&out[mark..]) {
+            out.truncate(mark);
+            self.encoding = None;
+            self.decoder = None;
+            self.had_replacements = false;
+            return Err(DecodeError::Binary);
+        }
         Ok(())
     }
 
@@ -144,10 +161,13 @@ impl Utf8Decoder {
 }
 
 /// Picks the encoding for a document from its first bytes; returns the BOM length to skip too.
+/// `whole` says that `head` is the whole document; otherwise it may end inside a character,
+/// which must not count against an encoding (chardetng would rule UTF-8 out for a cut sequence).
 pub fn choose_encoding(
     head: &[u8],
     override_encoding: Option<&'static Encoding>,
     markup: Markup,
+    whole: bool,
 ) -> (&'static Encoding, EncodingSource, usize) {
     if let Some((encoding, bom_len)) = Encoding::for_bom(head) {
         return (encoding, EncodingSource::Bom, bom_len);
@@ -161,7 +181,7 @@ pub fn choose_encoding(
         }
     }
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(head, true);
+    detector.feed(head, whole);
     let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
     // chardetng answers windows-1252 for pure ASCII too, which is the fallback we want anyway.
     (if guess == UTF_8 || guess.is_ascii_compatible() { guess } else { WINDOWS_1252 }, EncodingSource::Sniffed, 0)
@@ -230,6 +250,23 @@ fn looks_binary(head: &[u8]) -> bool {
         .count();
     let nuls = memchr::memchr_iter(0, head).count();
     nuls * 100 > head.len() || controls * 20 > head.len()
+}
+
+/// [`looks_binary`] for decoded text, counted in characters, where a byte stream that is not
+/// text also shows as many U+FFFD (in UTF-16: the unpaired surrogates of random bytes, about 3%).
+fn looks_binary_text(text: &str) -> bool {
+    let (mut chars, mut nuls, mut controls, mut replaced) = (0usize, 0usize, 0usize, 0usize);
+    for c in text.chars() {
+        chars += 1;
+        match c {
+            '\0' => nuls += 1,
+            '\t' | '\n' | '\r' | '\u{c}' | '\u{1b}' => {}
+            c if c < ' ' => controls += 1,
+            '\u{fffd}' => replaced += 1,
+            _ => {}
+        }
+    }
+    nuls * 100 > chars || (controls + nuls) * 20 > chars || replaced * 100 > chars
 }
 
 /// Looks up an encoding by its WHATWG label (`utf-8`, `latin1`, `shift_jis`, …).

@@ -6,8 +6,21 @@
 //! each line of a `pre`. The text of `script`, `style`, `noscript`, `template`, `svg`, `math`,
 //! `select`, `iframe`, `object`, media elements, `textarea`, the page `title` (unless asked for)
 //! and comments is dropped. Entities are decoded per text node (lol_html leaves them as they are)
-//! and whitespace is collapsed. Memory is bounded by [`HtmlSettings`]: lol_html's own buffers,
-//! the longest block, and the stack depth; nothing here grows with the document.
+//! and whitespace is collapsed. U+0000 is dropped from text (as the HTML tree builder drops it)
+//! and the other C0 control characters count as white space, so no control character but the
+//! block separators of the output ever reaches it.
+//!
+//! Memory is bounded by [`HtmlSettings`]: lol_html's own buffers, the longest block, and the
+//! stack depth; nothing here grows with the document. lol_html keeps every element whose end tag
+//! it has not seen on a stack charged to `max_parser_memory`, so a page of many unclosed elements
+//! (`<li>` after `<li>`, deep nesting) would fill it and end the document. This stage counts those
+//! elements and, past a bound derived from `max_parser_memory` ([`max_open_elements`]), restarts
+//! lol_html just before the next start tag with a fresh stack: the open elements this stage
+//! tracks (its block stack, the skipped element, the title and link it is in) are replayed to the
+//! new parser as bare start tags, so their end tags still count; the others are forgotten. Text
+//! keeps flowing, tracked less precisely, and the document is never cut. The decision depends on
+//! the content alone: lol_html is fed in pieces that end at fixed stream offsets ([`PIECE_BYTES`]),
+//! whatever the sizes of the pieces given to [`BlockParser::write`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,6 +64,50 @@ const MAX_STACK_DEPTH: usize = 256;
 
 /// Raw text of one text node held before its entities are decoded; longer nodes are decoded in pieces.
 const MAX_PENDING_RAW: usize = 16 * 1024;
+
+/// lol_html is given the document in pieces that end at multiples of this many bytes of the
+/// stream (fewer for a small memory limit: [`piece_bytes`]), so what it sees, and where this
+/// stage restarts it, do not depend on the caller's pieces.
+const PIECE_BYTES: usize = 16 * 1024;
+
+/// The size of the pieces lol_html is given: [`PIECE_BYTES`], or a quarter of a smaller memory
+/// limit (lol_html appends a piece to the unfinished tag it buffers, within the limit).
+fn piece_bytes(max_parser_memory: usize) -> usize {
+    (max_parser_memory / 4).clamp(256, PIECE_BYTES)
+}
+
+/// What lol_html 3.0 charges to its memory limit for each element on its stack of open elements
+/// (one `StackItem`, about 128 bytes; the stack grows by doubling).
+const LOL_OPEN_ELEMENT_BYTES: usize = 128;
+
+/// The fewest open elements a restart waits for, however small the memory limit.
+const MIN_OPEN_ELEMENTS: usize = 8;
+
+/// How many open elements lol_html may hold before it is restarted: its stack then takes at most
+/// a quarter of `max_parser_memory` (a power of two of items, with room for the few elements
+/// pushed before the restart point comes), leaving the rest for the tags it buffers.
+fn max_open_elements(max_parser_memory: usize) -> usize {
+    let items = max_parser_memory / 4 / LOL_OPEN_ELEMENT_BYTES;
+    match items.checked_next_power_of_two() {
+        Some(p) if p == items => p,
+        Some(p) => p / 2,
+        None => usize::MAX / 2 + 1,
+    }
+    .saturating_sub(4)
+    .max(MIN_OPEN_ELEMENTS)
+}
+
+/// The error a handler returns to stop lol_html where [`State::restart_at`] says.
+#[derive(Debug)]
+struct Restart;
+
+impl std::fmt::Display for Restart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("restart the parser")
+    }
+}
+
+impl std::error::Error for Restart {}
 
 /// What a tag does to the text stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +167,8 @@ struct State {
     /// parallel to `stack`.
     hints: Vec<u8>,
     skip_depth: u32,
+    /// The element that took `skip_depth` from 0 (replayed if lol_html is restarted inside it).
+    skip_outer: TagId,
     link_depth: u32,
     in_title: bool,
     /// Raw (entity-encoded) text of the current text node not yet decoded.
@@ -126,18 +185,30 @@ struct State {
     done: Vec<Block>,
     /// A copy of the piece of HTML being parsed, so element handlers can read tag names from the
     /// source instead of having lol_html allocate them.
-    input: String,
-    /// Stream offset of `input`'s first byte (lol_html's source locations count from the start).
+    input: Vec<u8>,
+    /// Source offset of `input`'s first byte in the current lol_html parser (its source locations
+    /// count from the start of what that parser was given, replayed tags included).
     input_start: usize,
+    /// Elements on lol_html's stack: start tags of elements that can have content, less the
+    /// end-tag handlers run (every such element gets one).
+    open: usize,
+    /// [`max_open_elements`] for the settings.
+    max_open: usize,
+    /// Source offset where the replayed start tags end: elements before it are replays.
+    replay_end: usize,
+    /// Source offset of the start tag before which the current parser is to be replaced.
+    restart_at: Option<usize>,
 }
 
 impl State {
     fn new(settings: HtmlSettings) -> State {
+        let settings_memory = settings.max_parser_memory;
         State {
             settings,
             stack: Vec::new(),
             hints: Vec::new(),
             skip_depth: 0,
+            skip_outer: 0,
             link_depth: 0,
             in_title: false,
             pending_raw: String::new(),
@@ -148,8 +219,12 @@ impl State {
             pending_space: false,
             next_index: 0,
             done: Vec::new(),
-            input: String::new(),
+            input: Vec::new(),
             input_start: 0,
+            open: 0,
+            max_open: max_open_elements(settings_memory),
+            replay_end: 0,
+            restart_at: None,
         }
     }
 
@@ -206,7 +281,7 @@ impl State {
             self.pending_raw.len()
         } else {
             // An entity is at most 32 bytes long: keep back a trailing '&' run that may be unfinished.
-            let tail_start = self.pending_raw.len().saturating_sub(40);
+            let tail_start = floor_char_boundary(&self.pending_raw, self.pending_raw.len().saturating_sub(40));
             match self.pending_raw[tail_start..].rfind('&') {
                 Some(amp) => tail_start + amp,
                 None => self.pending_raw.len(),
@@ -226,7 +301,12 @@ impl State {
     fn decode_str(&mut self, raw: &str, in_link: bool) {
         // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
         let decoded = htmlize::unescape(raw);
-        self.append_decoded(&decoded, in_link);
+        if memchr::memchr(0, decoded.as_bytes()).is_some() {
+            let without_nul = decoded.replace('\0', "");
+            self.append_decoded(&without_nul, in_link);
+        } else {
+            self.append_decoded(&decoded, in_link);
+        }
     }
 
     /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
@@ -245,8 +325,9 @@ impl State {
         }
     }
 
-    /// Appends the words of `text`; any run of white space (`char::is_whitespace`) becomes one
-    /// pending space. Runs of words that are already separated by single spaces are copied whole.
+    /// Appends the words of `text`; any run of white space (`char::is_whitespace`, and C0
+    /// controls: [`SPACE_CLASS`]) becomes one pending space. Runs of words that are already
+    /// separated by single spaces are copied whole.
     fn append_words(&mut self, text: &str, in_link: bool) {
         let bytes = text.as_bytes();
         let mut i = 0;
@@ -334,7 +415,7 @@ impl State {
     /// `/` or `>` and lower-cases it, as done here.
     fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
         let start = at.start.checked_sub(self.input_start)?;
-        let tag = self.input.as_bytes().get(start..at.end.checked_sub(self.input_start)?)?;
+        let tag = self.input.get(start..at.end.checked_sub(self.input_start)?)?;
         let rest = tag.strip_prefix(b"<")?;
         let len = rest.iter().position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
         let name = &rest[..len];
@@ -388,6 +469,39 @@ impl State {
         }
     }
 
+    /// Gets ready for a new lol_html parser, returning the start tags to give it first: the
+    /// innermost tracked block elements (as many as leave half of [`max_open_elements`] free),
+    /// then the skipped element, the title and the link the text is in. Their handlers count them
+    /// and run their end tags as the originals' would; what they did at the start is kept here.
+    fn replay_for_restart(&mut self) -> String {
+        let skip = self.skip_depth > 0;
+        let (title, link) = (self.in_title, self.link_depth > 0);
+        let room = (self.max_open / 2).saturating_sub(usize::from(skip) + usize::from(title) + usize::from(link));
+        let blocks = &self.stack[self.stack.len() - room.min(self.stack.len())..];
+        let names = blocks
+            .iter()
+            .map(|&id| tag_name(id))
+            .chain(skip.then(|| tag_name(self.skip_outer)))
+            .chain(title.then_some("title"))
+            .chain(link.then_some("a"));
+        let mut tags = String::new();
+        for name in names {
+            tags.push('<');
+            tags.push_str(name);
+            tags.push('>');
+        }
+        if skip {
+            // Only the outermost skipped element is replayed: its end tag ends the skipping.
+            self.skip_depth = 1;
+        }
+        self.open = 0;
+        self.input.clear();
+        self.input_start = tags.len();
+        self.replay_end = tags.len();
+        self.restart_at = None;
+        tags
+    }
+
     /// Closes the open elements from `pos` on.
     fn truncate_stack(&mut self, pos: usize) {
         self.stack.truncate(pos);
@@ -433,10 +547,16 @@ impl State {
 }
 
 /// What a byte can start, for [`space_len`]: 0 not white space, 1 ASCII white space (the ASCII
-/// characters for which `char::is_whitespace` holds), 2 the lead byte of a character that may be
-/// (U+0085, U+00A0: C2; U+1680: E1; U+2000–U+205F: E2; U+3000: E3).
+/// characters for which `char::is_whitespace` holds, and the other C0 controls but NUL, which
+/// count as white space here), 2 the lead byte of a character that may be (U+0085, U+00A0: C2;
+/// U+1680: E1; U+2000–U+205F: E2; U+3000: E3). NUL is dropped before ([`State::decode_str`]).
 static SPACE_CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
+    let mut control = 1;
+    while control < 0x20 {
+        table[control] = 1;
+        control += 1;
+    }
     table[b' ' as usize] = 1;
     table[b'\t' as usize] = 1;
     table[b'\n' as usize] = 1;
@@ -473,11 +593,38 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// The sink for lol_html's rewritten output, which this stage does not need.
 type Discard = fn(&[u8]);
 
+/// A lol_html parser whose handlers feed `state`.
+fn new_rewriter(state: &Rc<RefCell<State>>, memory: usize) -> HtmlRewriter<'static, Discard> {
+    let mut lol_settings = Settings::new()
+        .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(memory))
+        .with_strict(false);
+    // One handler for every element: matching 75 type selectors in lol_html's selector VM
+    // costs more than reading the tag name and looking it up.
+    let element_state = Rc::clone(state);
+    lol_settings = lol_settings.append_element_content_handler((
+        std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
+        ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
+    ));
+    let text_state = Rc::clone(state);
+    let settings = lol_settings.append_document_content_handler(
+        lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
+            text_state.borrow_mut().on_text(chunk);
+            Ok(())
+        }),
+    );
+    let discard: Discard = |_| {};
+    HtmlRewriter::new(settings, discard)
+}
+
 /// A streaming HTML-to-blocks parser for one document.
 pub struct BlockParser {
     rewriter: HtmlRewriter<'static, Discard>,
     state: Rc<RefCell<State>>,
     failed: bool,
+    /// The start of the current piece, not yet given to lol_html.
+    piece: Vec<u8>,
+    /// The size of a piece ([`piece_bytes`]).
+    piece_bytes: usize,
 }
 
 impl BlockParser {
@@ -485,76 +632,112 @@ impl BlockParser {
     pub fn new(settings: HtmlSettings) -> BlockParser {
         let memory = settings.max_parser_memory;
         let state = Rc::new(RefCell::new(State::new(settings)));
-        let mut lol_settings = Settings::new()
-            .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(memory))
-            .with_strict(false);
-        // One handler for every element: matching 75 type selectors in lol_html's selector VM
-        // costs more than reading the tag name and looking it up.
-        let element_state = Rc::clone(&state);
-        lol_settings = lol_settings.append_element_content_handler((
-            std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
-            ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
-                let known = element_state.borrow().tag_id_from_source(el.source_location().bytes());
-                match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
-                    Some(id) => on_element(&element_state, el, id),
-                    None => Ok(()),
-                }
-            }),
-        ));
-        let text_state = Rc::clone(&state);
-        let settings = lol_settings.append_document_content_handler(
-            lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
-                text_state.borrow_mut().on_text(chunk);
-                Ok(())
-            }),
-        );
-        let discard: Discard = |_| {};
-        BlockParser { rewriter: HtmlRewriter::new(settings, discard), state, failed: false }
+        let piece_bytes = piece_bytes(memory);
+        BlockParser { rewriter: new_rewriter(&state, memory), state, failed: false, piece: Vec::new(), piece_bytes }
     }
 
     /// Parses the next piece of the document, appending the blocks it completes to `out`.
     pub fn write(&mut self, html: &str, out: &mut Vec<Block>) -> Result<(), HtmlError> {
-        if self.failed {
-            return Ok(());
+        let mut rest = html.as_bytes();
+        let mut result = Ok(());
+        while !rest.is_empty() && !self.failed {
+            if self.piece.is_empty() && rest.len() >= self.piece_bytes {
+                // A whole piece in the caller's text: given to lol_html without a copy here.
+                let (piece, tail) = rest.split_at(self.piece_bytes);
+                result = self.write_piece(piece);
+                rest = tail;
+                continue;
+            }
+            let (head, tail) = rest.split_at(rest.len().min(self.piece_bytes - self.piece.len()));
+            self.piece.extend_from_slice(head);
+            rest = tail;
+            if self.piece.len() == self.piece_bytes {
+                let piece = std::mem::take(&mut self.piece);
+                result = self.write_piece(&piece);
+                self.piece = piece;
+                self.piece.clear();
+            }
         }
-        {
-            let mut s = self.state.borrow_mut();
-            s.input_start += s.input.len();
-            s.input.clear();
-            s.input.push_str(html);
-        }
-        let result = self.rewriter.write(html.as_bytes());
         out.append(&mut self.state.borrow_mut().done);
-        result.map_err(|e| {
-            self.failed = true;
-            self.to_error(e)
-        })
+        result
     }
 
     /// Ends the document, appending its last blocks to `out`.
-    pub fn end(self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
-        let BlockParser { rewriter, state, failed } = self;
-        let result = if failed { Ok(()) } else { rewriter.end() };
+    pub fn end(mut self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
+        let mut result = Ok(());
+        if !self.failed && !self.piece.is_empty() {
+            let piece = std::mem::take(&mut self.piece);
+            result = self.write_piece(&piece);
+        }
+        let BlockParser { rewriter, state, failed, .. } = self;
+        let memory = state.borrow().settings.max_parser_memory;
+        if !failed {
+            result = rewriter.end().map_err(|e| parser_error(e, memory));
+        }
         let mut state = state.borrow_mut();
         state.flush_block();
         out.append(&mut state.done);
-        let memory = state.settings.max_parser_memory;
-        result.map_err(|e| match e {
-            lol_html::errors::RewritingError::MemoryLimitExceeded(_) => HtmlError::MemoryLimit(memory),
-            other => HtmlError::Parser(other.to_string()),
-        })
+        result
     }
 
-    fn to_error(&self, e: lol_html::errors::RewritingError) -> HtmlError {
-        match e {
-            lol_html::errors::RewritingError::MemoryLimitExceeded(_) => {
-                HtmlError::MemoryLimit(self.state.borrow().settings.max_parser_memory)
+    /// Gives lol_html one piece (or the start of the last one), replacing the parser as often as
+    /// the handlers ask (see [`State::restart_at`]).
+    fn write_piece(&mut self, mut bytes: &[u8]) -> Result<(), HtmlError> {
+        loop {
+            {
+                let mut s = self.state.borrow_mut();
+                s.input_start += s.input.len();
+                s.input.clear();
+                s.input.extend_from_slice(bytes);
             }
-            other => HtmlError::Parser(other.to_string()),
+            let result = self.rewriter.write(bytes);
+            let restart_at = self.state.borrow_mut().restart_at.take();
+            let rest = match (result, restart_at) {
+                (Ok(()), _) => return Ok(()),
+                (Err(e), None) => return Err(self.fail(e)),
+                (Err(_), Some(at)) => {
+                    let input_start = self.state.borrow().input_start;
+                    at.checked_sub(input_start).and_then(|skip| bytes.get(skip..))
+                }
+            };
+            let Some(rest) = rest else {
+                // The handler only asks for a point in this piece; nothing else is parsed here.
+                self.failed = true;
+                return Err(HtmlError::Parser("restart point outside the parsed piece".to_string()));
+            };
+            bytes = rest;
+            self.restart()?;
         }
+    }
+
+    /// Replaces lol_html by a fresh parser with an empty stack, given the start tags of the
+    /// elements this stage still tracks (so their end tags keep working).
+    fn restart(&mut self) -> Result<(), HtmlError> {
+        let (tags, memory) = {
+            let mut s = self.state.borrow_mut();
+            (s.replay_for_restart(), s.settings.max_parser_memory)
+        };
+        self.rewriter = new_rewriter(&self.state, memory);
+        match self.rewriter.write(tags.as_bytes()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.fail(e)),
+        }
+    }
+
+    /// Marks the parse as given up, with the error to report.
+    fn fail(&mut self, e: lol_html::errors::RewritingError) -> HtmlError {
+        self.failed = true;
+        parser_error(e, self.state.borrow().settings.max_parser_memory)
     }
 }
 
+/// An error of lol_html as this stage reports it.
+fn parser_error(e: lol_html::errors::RewritingError, max_parser_memory: usize) -> HtmlError {
+    match e {
+        lol_html::errors::RewritingError::MemoryLimitExceeded(_) => HtmlError::MemoryLimit(max_parser_memory),
+        other => HtmlError::Parser(other.to_string()),
+    }
+}
 /// The index in [`TAGS`] of a (lower-case) tag name, if this stage reacts to it.
 fn tag_id(name: &str) -> Option<TagId> {
     static SORTED: OnceLock<Vec<(&'static str, TagId)>> = OnceLock::new();
@@ -590,6 +773,34 @@ fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
     sorted.binary_search_by(|&(k, _)| k.cmp(&key)).ok().map(|i| sorted[i].1)
 }
 
+/// Every start tag: counts the elements lol_html keeps open, asks for a restart before this tag
+/// when they are too many, and hands known elements to [`on_element`].
+fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    let at = el.source_location().bytes();
+    let known = {
+        let mut s = state.borrow_mut();
+        if at.start < s.replay_end {
+            None
+        } else if s.open >= s.max_open && at.start >= s.input_start {
+            // lol_html stops here; the parser is replaced and given the source from this tag on.
+            s.restart_at = Some(at.start);
+            return Err(Box::new(Restart));
+        } else {
+            if el.can_have_content() {
+                s.open += 1;
+            }
+            Some(s.tag_id_from_source(at))
+        }
+    };
+    let Some(known) = known else {
+        return on_replayed_element(state, el);
+    };
+    match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
+        Some(id) => on_element(state, el, id),
+        None => count_end_tag(state, el),
+    }
+}
+
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
 fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -> lol_html::HandlerResult {
     let role = TAGS[id as usize].1;
@@ -598,7 +809,12 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
         match role {
             Role::Block => s.on_block_start(id, container_hints(el, id)),
             Role::Break => s.flush_block(),
-            Role::Skip => s.skip_depth += 1,
+            Role::Skip => {
+                if s.skip_depth == 0 {
+                    s.skip_outer = id;
+                }
+                s.skip_depth += 1;
+            }
             // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
             Role::Link => s.link_depth = 1,
             Role::Title => {
@@ -607,15 +823,35 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
             }
         }
     }
-    if role == Role::Break || !el.can_have_content() {
+    if !el.can_have_content() {
         if role == Role::Skip {
             state.borrow_mut().skip_depth -= 1;
         }
         return Ok(());
     }
+    on_end_of(state, el, id)
+}
+
+/// A start tag replayed to a new parser ([`State::replay_for_restart`]): its start was handled
+/// by the parser before, its end tag does what the original's would have.
+fn on_replayed_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    if !el.can_have_content() {
+        return Ok(());
+    }
+    state.borrow_mut().open += 1;
+    match tag_id(&el.tag_name()) {
+        Some(id) => on_end_of(state, el, id),
+        None => count_end_tag(state, el),
+    }
+}
+
+/// Sets what the end tag of a known element that can have content does.
+fn on_end_of(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -> lol_html::HandlerResult {
+    let role = TAGS[id as usize].1;
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
         let mut s = end_state.borrow_mut();
+        s.open = s.open.saturating_sub(1);
         match role {
             Role::Block => s.on_block_end(id),
             Role::Break => {}
@@ -630,6 +866,19 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
     }))
 }
 
+/// For an element this stage ignores: its end tag (or an enclosing one) only takes it off the
+/// count of open elements.
+fn count_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    if !el.can_have_content() {
+        return Ok(());
+    }
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        let mut s = end_state.borrow_mut();
+        s.open = s.open.saturating_sub(1);
+        Ok(())
+    }))
+}
 /// What an element's tag name, `class` and `id` suggest about the text inside it.
 fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     let mut hints = match tag_name(id) {

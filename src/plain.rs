@@ -1,7 +1,11 @@
 //! Plain text to blocks, for `--input text`: one block per paragraph, where paragraphs are
 //! separated by blank lines (lines inside a paragraph are joined with a space). Whitespace is
-//! collapsed and a block is cut at the same maximum length as HTML blocks. Streaming: only the
-//! current paragraph and an unfinished last line are held.
+//! collapsed and a block is cut at the same maximum length as HTML blocks. As for HTML, U+0000 is
+//! dropped and the other C0 control characters count as white space, so none reaches the output
+//! (a line of nothing else is blank). Streaming: only the current paragraph and an unfinished
+//! last line are held.
+
+use std::borrow::Cow;
 
 use crate::block::{Block, BlockKind};
 
@@ -33,7 +37,7 @@ impl TextBlocks {
             rest = &rest[nl + 1..];
         }
         // Keep an unfinished line, but never more than one block's worth of it.
-        if self.line.len() < self.max_block_bytes * 2 {
+        if self.line.len() < self.max_block_bytes.saturating_mul(2) {
             self.line.push_str(rest);
         }
     }
@@ -46,11 +50,12 @@ impl TextBlocks {
     }
 
     fn take_line(&mut self, line: &str, out: &mut Vec<Block>) {
-        if line.trim().is_empty() {
+        let mut words = line.split(separates_words).filter_map(without_nul).peekable();
+        if words.peek().is_none() {
             self.flush(out);
             return;
         }
-        for word in line.split_whitespace() {
+        for word in words {
             let space = usize::from(!self.block.text.is_empty());
             if self.block.text.len() + space + word.len() > self.max_block_bytes {
                 self.block.truncated = true;
@@ -59,7 +64,7 @@ impl TextBlocks {
             if space == 1 {
                 self.block.text.push(' ');
             }
-            self.block.text.push_str(word);
+            self.block.text.push_str(&word);
         }
     }
 
@@ -73,6 +78,20 @@ impl TextBlocks {
         self.next_index += 1;
         out.push(block);
     }
+}
+
+/// White space between words: `char::is_whitespace` and the C0 controls but NUL.
+fn separates_words(c: char) -> bool {
+    c.is_whitespace() || (c < ' ' && c != '\0')
+}
+
+/// A word without its NULs, unless nothing is left.
+fn without_nul(word: &str) -> Option<Cow<'_, str>> {
+    if !word.contains('\0') {
+        return (!word.is_empty()).then_some(Cow::Borrowed(word));
+    }
+    let word = word.replace('\0', "");
+    (!word.is_empty()).then_some(Cow::Owned(word))
 }
 
 #[cfg(test)]
@@ -95,6 +114,14 @@ mod tests {
         let text = "First line\n  of one.\n\n\nSecond.\n \nThird\n";
         for chunk in [1, 3, 100] {
             assert_eq!(split(text, chunk), ["First line of one.", "Second.", "Third"]);
+        }
+    }
+
+    #[test]
+    fn nul_is_dropped_and_controls_separate_words() {
+        let text = "nu\0ll and\x01ctrl\x1fchars\n\0\x02 \nnext\x7f";
+        for chunk in [1, 4, 100] {
+            assert_eq!(split(text, chunk), ["null and ctrl chars", "next\x7f"]);
         }
     }
 }
