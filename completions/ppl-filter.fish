@@ -39,7 +39,7 @@ warc\t'WARC: every HTML response record is cleaned (default for *.warc, *.warc.g
 jsonl\t'JSON lines: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: the field to clean (HTML; plain text when the field is named `text`)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response\'s HTTP charset, then a guess); a byte-order mark still wins' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads (default: the number of cores)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads, 1 to 256 (default: the number of cores, at most 256)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output' -r -F

@@ -35,8 +35,8 @@ warc\:"WARC\: every HTML response record is cleaned (default for *.warc, *.warc.
 jsonl\:"JSON lines\: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)"))' \
 '--field=[JSONL\: the field to clean (HTML; plain text when the field is named \`text\`)]:NAME:_default' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
-'-j+[Scoring threads (default\: the number of cores)]:N:_default' \
-'--threads=[Scoring threads (default\: the number of cores)]:N:_default' \
+'-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
+'--threads=[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
 '-o+[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output]:DIR:_files' \
