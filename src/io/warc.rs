@@ -760,17 +760,39 @@ pub struct HttpParts<'a> {
     pub body: Cow<'a, [u8]>,
 }
 
-/// Splits the block of a `response` record (`HTTP/1.x 200 OK`, headers, blank line, body).
-/// `None` when it does not start with an HTTP status line or has no end of headers.
-pub fn http_response_parts(payload: &[u8]) -> Option<HttpParts<'_>> {
-    if !payload.starts_with(b"HTTP/") {
-        return None;
+impl HttpParts<'_> {
+    /// Whether the body is HTML: by its Content-Type ([`is_html`]) when it has one, otherwise
+    /// (none, or an empty one) by how the body starts ([`looks_like_html`]).
+    pub fn is_html(&self) -> bool {
+        match self.content_type.as_deref().map(mime_essence) {
+            Some(essence) if !essence.is_empty() => is_html(essence),
+            _ => looks_like_html(&self.body),
+        }
     }
-    let (head_end, body_start) = find_header_end(payload)?;
+}
+
+/// Splits the block of a `response` record (`HTTP/1.x 200 OK`, headers, blank line, body).
+/// Interim `1xx` responses (`HTTP/1.1 100 Continue`) before the final one are skipped.
+/// `None` when it does not start with an HTTP status line or has no end of headers.
+pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
+    let (head_end, body_start, status) = loop {
+        if !payload.starts_with(b"HTTP/") {
+            return None;
+        }
+        let (head_end, body_start) = find_header_end(payload)?;
+        let status_line = &payload[..memchr::memchr(b'\n', payload).unwrap_or(head_end).min(head_end)];
+        let status_line = String::from_utf8_lossy(status_line);
+        let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let next = &payload[body_start..];
+        let next_start = next.iter().position(|b| *b != b'\r' && *b != b'\n').unwrap_or(next.len());
+        if (100..200).contains(&status) && next[next_start..].starts_with(b"HTTP/") {
+            payload = &next[next_start..];
+            continue;
+        }
+        break (head_end, body_start, status);
+    };
     let head = String::from_utf8_lossy(&payload[..head_end]);
-    let mut lines = head.split('\n').map(|l| l.trim_end_matches('\r'));
-    let status_line = lines.next()?;
-    let status = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let lines = head.split('\n').map(|l| l.trim_end_matches('\r')).skip(1);
     let (mut content_type, mut transfer, mut encoding) = (None, String::new(), String::new());
     for line in lines {
         let Some((name, value)) = line.split_once(':') else { continue };
@@ -870,21 +892,62 @@ pub fn is_html(content_type: &str) -> bool {
     essence == "text/html" || essence == "application/xhtml+xml"
 }
 
+/// Whether a body with no Content-Type is HTML, by its first bytes (after a byte order mark and
+/// white space, and an `<?xml …?>` declaration): a comment, a doctype or one of the common
+/// tags that start pages (`<html`, `<head`, `<body`, `<p`, `<div`, …), in any case, followed by
+/// white space, `>` or `/`.
+pub fn looks_like_html(body: &[u8]) -> bool {
+    const TAGS: &[&[u8]] = &[
+        b"!doctype html", b"html", b"head", b"body", b"script", b"iframe", b"h1", b"h2", b"h3", b"div",
+        b"font", b"table", b"a", b"style", b"title", b"b", b"br", b"p", b"meta", b"link", b"span",
+        b"center", b"form", b"img", b"ul", b"header", b"nav", b"main", b"noscript",
+    ];
+    let head = &body[..body.len().min(4096)];
+    // As ASCII: UTF-16 (told by its byte order mark) keeps every other byte.
+    let ascii: Vec<u8> = if let Some(rest) = head.strip_prefix(b"\xff\xfe") {
+        rest.iter().step_by(2).copied().collect()
+    } else if let Some(rest) = head.strip_prefix(b"\xfe\xff") {
+        rest.iter().skip(1).step_by(2).copied().collect()
+    } else {
+        head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head).to_vec()
+    };
+    let skip_space = |s: &[u8]| s.iter().position(|b| !b" \t\r\n\x0c".contains(b)).unwrap_or(s.len());
+    let mut rest = &ascii[skip_space(&ascii)..];
+    if rest.len() >= 5 && rest[..5].eq_ignore_ascii_case(b"<?xml") {
+        let Some(end) = memchr::memmem::find(rest, b"?>") else { return false };
+        rest = &rest[end + 2..];
+        rest = &rest[skip_space(rest)..];
+    }
+    if rest.starts_with(b"<!--") {
+        return true;
+    }
+    rest.first() == Some(&b'<')
+        && TAGS.iter().any(|tag| {
+            rest.len() > tag.len() + 1
+                && rest[1..=tag.len()].eq_ignore_ascii_case(tag)
+                && b" \t\r\n\x0c>/".contains(&rest[tag.len() + 1])
+        })
+}
+
 fn mime_essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or("").trim()
 }
 
 /// Writes WARC/1.1 records, each optionally as its own gzip member (`.warc.gz`). Record IDs are
-/// derived from content, so the same input always gives byte-identical output.
+/// derived from content and, for conversion records, the record's place among this writer's
+/// conversion records, so the same input always gives byte-identical output and IDs are unique
+/// even when source records share (or lack) an ID.
 pub struct WarcWriter<W: Write> {
     out: W,
     gzip: Option<flate2::Compression>,
+    /// Conversion records written so far.
+    conversions: u64,
 }
 
 impl<W: Write> WarcWriter<W> {
     /// Plain WARC output.
     pub fn new(out: W) -> Self {
-        WarcWriter { out, gzip: None }
+        WarcWriter { out, gzip: None, conversions: 0 }
     }
 
     /// The underlying writer, for output that is not a WARC record.
@@ -894,7 +957,7 @@ impl<W: Write> WarcWriter<W> {
 
     /// `.warc.gz` output: one gzip member per record, as WARC readers expect.
     pub fn new_gzip(out: W, level: flate2::Compression) -> Self {
-        WarcWriter { out, gzip: Some(level) }
+        WarcWriter { out, gzip: Some(level), conversions: 0 }
     }
 
     /// A `warcinfo` record (`application/warc-fields`) with these fields; returns its ID.
@@ -915,8 +978,10 @@ impl<W: Write> WarcWriter<W> {
     }
 
     /// A `conversion` record holding `text` (UTF-8 plain text) for the record `refers_to`
-    /// (its WARC-Record-ID, angle brackets included). `date` is the source's WARC-Date
-    /// ([`FALLBACK_DATE`] when `None`). Returns the new record's ID.
+    /// (its WARC-Record-ID, angle brackets included; empty when the source has none, and then
+    /// no `WARC-Refers-To` is written: the target URI, if any, still names the source). `date`
+    /// is the source's WARC-Date ([`FALLBACK_DATE`] when `None`). Returns the new record's ID,
+    /// derived from `refers_to`, the record's number in this writer and `text`.
     pub fn write_conversion(
         &mut self,
         refers_to: &str,
@@ -924,13 +989,17 @@ impl<W: Write> WarcWriter<W> {
         date: Option<&str>,
         text: &str,
     ) -> io::Result<String> {
-        let id = record_id(&["conversion", refers_to, text]);
+        self.conversions += 1;
+        let id = record_id(&["conversion", refers_to, &self.conversions.to_string(), text]);
         let mut headers = vec![
             ("WARC-Type", "conversion".to_string()),
             ("WARC-Record-ID", id.clone()),
             ("WARC-Date", clean_header(date.unwrap_or(FALLBACK_DATE))),
-            ("WARC-Refers-To", clean_header(refers_to)),
         ];
+        let refers_to = clean_header(refers_to);
+        if !refers_to.is_empty() {
+            headers.push(("WARC-Refers-To", refers_to));
+        }
         if let Some(uri) = target_uri {
             headers.push(("WARC-Target-URI", clean_header(uri)));
         }
