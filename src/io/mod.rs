@@ -1,9 +1,11 @@
 //! Inputs: where documents come from and how their bytes are read.
 //!
 //! An [`Input`] is standard input or a file; gzip is recognised by its magic bytes and read
-//! transparently (all members of a multi-member file). [`expand`] turns command-line
+//! transparently (all members of a multi-member file; after a damaged member or junk between
+//! members reading resumes at the next member, see [`gzip`]). [`expand`] turns command-line
 //! arguments into inputs, walking directories; [`sink`] says where the output goes.
 
+pub mod gzip;
 pub mod jsonl;
 pub mod sink;
 pub mod warc;
@@ -13,7 +15,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::bufread::MultiGzDecoder;
+use gzip::GzipReader;
 
 /// One document source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,11 +117,19 @@ fn output_name(relative: &Path) -> PathBuf {
     name
 }
 
-/// Wraps `reader` in a gzip decoder when its first bytes are the gzip magic.
+/// Wraps `reader` in a gzip decoder when its first bytes are the gzip magic (`1f 8b 08`; one of
+/// the three may be damaged, or a few bytes of a cut member come first: no text starts that
+/// way). The decoder ([`GzipReader`]) reports
+/// damage as an error from `read` and, unless the input ended inside a member
+/// ([`io::ErrorKind::UnexpectedEof`]), goes on with the next intact member: a reader that wants
+/// every intact part keeps reading after [`gzip::is_resumable`] errors.
 pub fn maybe_gunzip(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn Read + Send>> {
     let head = reader.fill_buf()?;
-    if head.len() >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-        Ok(Box::new(MultiGzDecoder::new(reader)))
+    const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+    let matching = head.iter().zip(MAGIC).filter(|(a, b)| **a == *b).count();
+    let near_start = memchr::memmem::find(&head[..head.len().min(6)], &MAGIC).is_some();
+    if head.starts_with(&MAGIC[..2]) || (head.len() >= 3 && matching >= 2) || near_start {
+        Ok(Box::new(GzipReader::new(reader)))
     } else {
         Ok(Box::new(reader))
     }
@@ -145,6 +155,26 @@ mod tests {
         let mut plain = String::new();
         maybe_gunzip(Box::new(io::Cursor::new(b"<p>x".to_vec()))).unwrap().read_to_string(&mut plain).unwrap();
         assert_eq!(plain, "<p>x");
+    }
+
+    #[test]
+    fn gzip_with_a_damaged_first_member_is_still_gzip() {
+        let mut bytes = Vec::new();
+        for part in ["lost ", "kept"] {
+            let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            enc.write_all(part.as_bytes()).unwrap();
+            bytes.extend(enc.finish().unwrap());
+        }
+        for at in 0..3 {
+            let mut bytes = bytes.clone();
+            bytes[at] ^= 0x40;
+            let mut reader = maybe_gunzip(Box::new(io::Cursor::new(bytes))).unwrap();
+            let mut text = String::new();
+            let err = reader.read_to_string(&mut text).unwrap_err();
+            assert!(gzip::is_resumable(&err) && err.to_string().contains("at compressed byte 0 "), "{err}");
+            reader.read_to_string(&mut text).unwrap();
+            assert_eq!(text, "kept");
+        }
     }
 
     #[test]

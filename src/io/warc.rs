@@ -4,9 +4,13 @@
 //!
 //! The reader never holds more than one record's block (`max_record_bytes`, larger records are
 //! skipped by their Content-Length) and never panics: damaged input becomes [`WarcError`] values,
-//! after which it resynchronises at the next `WARC/` version line. Gzip (`.warc.gz`, one member
-//! per record or one for the whole file) is the caller's business: wrap the input in
-//! `flate2::bufread::MultiGzDecoder` (see `io::maybe_gunzip`) and a `BufReader`.
+//! after which it resynchronises at the next `WARC/` version line, also one glued to the end of
+//! a line cut short, or one inside the block of a record whose Content-Length is wrong (the
+//! block not followed by `\r\n\r\n`, or running past the end of the input), so that the
+//! record after a damaged one is not lost. Gzip (`.warc.gz`, one member per record or one for
+//! the whole file) is the caller's business: wrap the input in `io::gzip::GzipReader` (see
+//! `io::maybe_gunzip`, which resumes at the next member after a damaged one) and a `BufReader`;
+//! its damage reports become [`WarcError::Damaged`] and reading goes on.
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
@@ -14,6 +18,8 @@ use std::io::{self, BufRead, Read, Write};
 use flate2::write::GzEncoder;
 use thiserror::Error;
 use xxhash_rust::xxh3::Xxh3;
+
+use super::gzip;
 
 /// Default bound on one record's block (`--max-record-bytes`): 16 MiB.
 pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
@@ -40,10 +46,18 @@ pub enum WarcError {
     /// Reading failed (other than a plain early end); the reader then ends.
     #[error("read error{}: {source}", fmt_id(.record_id))]
     Io { record_id: Option<String>, source: io::Error },
+    /// The decompressor skipped damaged input (its message names the compressed byte offsets),
+    /// inside this record when there is one (the record is lost); reading goes on.
+    #[error("{source}{}", fmt_lost(.record_id))]
+    Damaged { record_id: Option<String>, source: io::Error },
 }
 
 fn fmt_id(id: &Option<String>) -> String {
     id.as_ref().map(|id| format!(" in record {id}")).unwrap_or_default()
+}
+
+fn fmt_lost(id: &Option<String>) -> String {
+    id.as_ref().map(|id| format!("; record {id}, cut by it, is skipped")).unwrap_or_default()
 }
 
 /// One WARC record, its block read whole (bounded by `max_record_bytes`).
@@ -93,21 +107,51 @@ pub struct WarcReader<R: BufRead> {
     max_record_bytes: u64,
     /// Bytes consumed so far (of the decompressed stream), for error messages.
     offset: u64,
-    /// A version line found while resynchronising, to start the next record.
-    pending: Option<Vec<u8>>,
+    /// Bytes given back after looking ahead (a record found inside a damaged one), read before
+    /// `inner`; at most about one record's block.
+    pushback: Vec<u8>,
+    pushback_pos: usize,
+    /// A read error met while looking past a record that was returned whole; reported next.
+    deferred: Option<io::Error>,
     done: bool,
 }
 
 enum Line {
     Eof,
-    TooLong,
+    /// A line longer than the limit, consumed whole: its length and its last bytes.
+    TooLong { len: u64, tail: Vec<u8> },
     Text(Vec<u8>),
 }
+
+/// How skipping the part of a block beyond `max_record_bytes` ended.
+enum Skip {
+    /// The whole block was skipped; its last bytes (too close to its end to tell whether a
+    /// record starts there).
+    Done(Vec<u8>),
+    /// The input ended inside it.
+    Eof,
+    /// A record starts inside it, at this offset; reading goes on there.
+    Found(u64),
+}
+
+/// Bytes kept of a too-long line (to find a version line glued to its end).
+const LINE_TAIL: usize = 32;
+/// Bytes needed after the start of a version line to tell whether it is one (see
+/// [`find_version_line`]).
+const VERSION_LOOKAHEAD: usize = 128;
 
 impl<R: BufRead> WarcReader<R> {
     /// A reader with the default `max_record_bytes`.
     pub fn new(inner: R) -> Self {
-        WarcReader { inner, max_record_bytes: DEFAULT_MAX_RECORD_BYTES, offset: 0, pending: None, done: false }
+        WarcReader {
+            inner,
+            max_record_bytes: DEFAULT_MAX_RECORD_BYTES,
+            offset: 0,
+            pushback: Vec::new(),
+            pushback_pos: 0,
+            deferred: None,
+            done: false,
+        }
     }
 
     /// Sets the bound on one record's block; larger records yield [`WarcError::TooLarge`].
@@ -128,72 +172,100 @@ impl<R: BufRead> WarcReader<R> {
             return None;
         }
         let result = self.read_record();
-        if matches!(result, Some(Err(WarcError::Truncated { .. } | WarcError::Io { .. }))) {
-            self.done = true;
-        }
-        if result.is_none() {
+        if matches!(result, None | Some(Err(WarcError::Truncated { .. } | WarcError::Io { .. }))) {
             self.done = true;
         }
         result
     }
 
     fn read_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+        if let Some(e) = self.deferred.take() {
+            return Some(Err(self.boundary_error(e)));
+        }
         // Find the version line: blank lines between records are normal, anything else is
-        // garbage reported once and skipped.
+        // garbage reported once and skipped. A version line glued to the end of garbage (a
+        // record cut short) starts the next record.
         let start = self.offset;
         let mut garbage = 0u64;
         let version = loop {
-            if let Some(line) = self.pending.take() {
-                break line;
-            }
-            match self.read_line(MAX_HEADER_BYTES) {
-                Err(e) => return Some(Err(WarcError::Io { record_id: None, source: e })),
+            let line = match self.read_line(MAX_HEADER_BYTES) {
+                Err(e) => return Some(Err(self.boundary_error(e))),
                 Ok(Line::Eof) => {
                     if garbage > 0 {
                         return Some(Err(self.malformed(start, None, format!("{garbage} bytes of trailing garbage"))));
                     }
                     return None;
                 }
-                Ok(Line::TooLong) => garbage += MAX_HEADER_BYTES as u64,
-                Ok(Line::Text(line)) => {
-                    if line.starts_with(b"WARC/") {
-                        if garbage > 0 {
-                            self.pending = Some(line);
-                            return Some(Err(self.malformed(
-                                start,
-                                None,
-                                format!("{garbage} bytes that are not a record"),
-                            )));
-                        }
-                        break line;
-                    }
-                    if !trim_eol(&line).iter().all(|b| b.is_ascii_whitespace()) {
-                        garbage += line.len() as u64;
-                    }
+                Ok(Line::TooLong { len, tail }) => {
+                    let Some(i) = glued_version(&tail) else {
+                        garbage += len;
+                        continue;
+                    };
+                    self.unread(&tail[i..]);
+                    garbage += len - (tail.len() - i) as u64;
+                    return Some(Err(self.not_a_record(start, garbage)));
                 }
+                Ok(Line::Text(line)) => line,
+            };
+            if let Some(i) = glued_version(&line) {
+                self.unread(&line[i..]);
+                if garbage == 0 && line[..i].iter().all(|b| b.is_ascii_whitespace()) {
+                    continue;
+                }
+                return Some(Err(self.not_a_record(start, garbage + i as u64)));
+            }
+            if line.starts_with(b"WARC/") {
+                if garbage > 0 {
+                    self.unread(&line);
+                    return Some(Err(self.not_a_record(start, garbage)));
+                }
+                break line;
+            }
+            if !trim_eol(&line).iter().all(|b| b.is_ascii_whitespace()) {
+                garbage += line.len() as u64;
             }
         };
         let record_start = self.offset - version.len() as u64;
         let version = String::from_utf8_lossy(trim_eol(&version)).trim_end().to_string();
 
-        // Headers up to the blank line.
+        // Headers up to the blank line. A version line glued to the end of a header line may be
+        // the next record's, the header cut short: `glued` remembers where it starts in `raw`
+        // (the header lines as read) and how many headers came before it, to go back to it if
+        // the record turns out damaged.
         let mut headers: Vec<(String, String)> = Vec::new();
-        let mut header_bytes = 0usize;
+        let mut raw: Vec<u8> = Vec::new();
+        let mut glued: Option<(usize, usize)> = None;
         loop {
             let line = match self.read_line(MAX_HEADER_BYTES) {
-                Err(e) => return Some(Err(WarcError::Io { record_id: find_id(&headers), source: e })),
-                Ok(Line::Eof) => return Some(Err(truncated(&headers))),
-                Ok(Line::TooLong) => {
-                    let id = find_id(&headers);
-                    return Some(Err(self.malformed(record_start, id, "header line too long".into())));
+                Err(e) => return Some(Err(self.record_error(find_id(&headers), e))),
+                Ok(Line::Eof) => {
+                    if let Some(at) = glued {
+                        return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                    }
+                    return Some(Err(truncated(&headers)));
+                }
+                Ok(Line::TooLong { len, tail }) => {
+                    if let Some(i) = glued_version(&tail) {
+                        self.unread(&tail[i..]);
+                    }
+                    let reason = format!("header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}");
+                    return Some(Err(self.malformed(record_start, find_id(&headers), reason)));
                 }
                 Ok(Line::Text(line)) => line,
             };
-            header_bytes += line.len();
-            if header_bytes > MAX_HEADER_BYTES {
-                let id = find_id(&headers);
-                return Some(Err(self.malformed(record_start, id, "header section too long".into())));
+            if !line.ends_with(b"\n") {
+                // The input ended inside this line.
+                if let Some(at) = glued {
+                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&line])));
+                }
+                return Some(Err(truncated(&headers)));
             }
+            if raw.len() + line.len() > MAX_HEADER_BYTES {
+                let id = find_id(&headers);
+                let reason = format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
+                return Some(Err(self.malformed(record_start, id, reason)));
+            }
+            raw.extend_from_slice(&line);
             let content = trim_eol(&line);
             if content.is_empty() {
                 break;
@@ -201,21 +273,36 @@ impl<R: BufRead> WarcReader<R> {
             if line.starts_with(b"WARC/") {
                 // A record without its blank line or block: report it and restart here.
                 let id = find_id(&headers);
-                self.pending = Some(line);
+                self.unread(&line);
                 return Some(Err(self.malformed(record_start, id, "header section not ended by a blank line".into())));
             }
+            let glue = glued_version(&line);
+            let glue_at = |headers: &Vec<(String, String)>| glue.map(|i| (raw.len() - line.len() + i, headers.len()));
             let text = String::from_utf8_lossy(content);
             if content[0] == b' ' || content[0] == b'\t' {
                 if let Some((_, value)) = headers.last_mut() {
                     value.push(' ');
                     value.push_str(text.trim());
                 }
+                glued = glued.or(glue_at(&headers));
                 continue;
             }
             match text.split_once(':') {
-                Some((name, value)) => headers.push((name.trim().to_string(), value.trim().to_string())),
-                None => {
+                Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
+                    headers.push((name.trim().to_string(), value.trim().to_string()));
+                    glued = glued.or(glue_at(&headers));
+                }
+                _ => {
                     let id = find_id(&headers);
+                    if let Some(i) = glue {
+                        // Cut inside the line, and the next record follows.
+                        self.unread(&line[i..]);
+                        let reason = format!("header line cut short by the next record, at byte {}", self.offset);
+                        return Some(Err(self.malformed(record_start, id, reason)));
+                    }
+                    if let Some(at) = glued {
+                        return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                    }
                     return Some(Err(self.malformed(
                         record_start,
                         id,
@@ -224,42 +311,121 @@ impl<R: BufRead> WarcReader<R> {
                 }
             }
         }
+        // A header name both before and after a glued version line: two records' headers.
+        if let Some((at, before)) = glued {
+            let (first, second) = headers.split_at(before);
+            if second.iter().any(|(name, _)| first.iter().any(|(other, _)| other.eq_ignore_ascii_case(name))) {
+                return Some(Err(self.back_to_glued(record_start, &headers, &raw, (at, before), &[])));
+            }
+        }
 
         let get = |name: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
         let record_id = get("WARC-Record-ID").unwrap_or_default();
+        let id = Some(record_id.clone()).filter(|s| !s.is_empty());
         let length = match get("Content-Length").map(|v| v.parse::<u64>()) {
             Some(Ok(n)) => n,
             _ => {
-                let id = Some(record_id).filter(|s| !s.is_empty());
+                if let Some(at) = glued {
+                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                }
                 return Some(Err(self.malformed(record_start, id, "missing or bad Content-Length".into())));
             }
         };
         let display_id = if record_id.is_empty() { "(no WARC-Record-ID)".to_string() } else { record_id.clone() };
 
-        if length > self.max_record_bytes {
-            return match io::copy(&mut (&mut self.inner).take(length), &mut io::sink()) {
-                Ok(n) => {
-                    self.offset += n;
-                    if n < length {
-                        Some(Err(WarcError::Truncated { record_id: display_id }))
-                    } else {
-                        Some(Err(WarcError::TooLarge { record_id: display_id, length, limit: self.max_record_bytes }))
-                    }
+        // The block, at most `max_record_bytes` of it kept. Grown as bytes arrive, so a lying
+        // Content-Length costs no memory up front.
+        let limit = self.max_record_bytes;
+        let mut payload = Vec::with_capacity(length.min(limit).min(1 << 20) as usize);
+        let whole = match self.read_block(&mut payload, length.min(limit)) {
+            Ok(whole) => whole,
+            Err(e) => return Some(Err(self.record_error(id, e))),
+        };
+        if !whole {
+            // The input ended inside the block: a record found in what arrived is read next.
+            if let Some(at) = glued {
+                return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&payload])));
+            }
+            if let Some(i) = find_version_line(&payload, payload.len()) {
+                self.unread(&payload[i..]);
+                let reason = format!(
+                    "truncated: its Content-Length of {length} runs past the end of the input; the next record starts inside its block, at byte {}",
+                    self.offset
+                );
+                return Some(Err(self.malformed(record_start, id, reason)));
+            }
+            return Some(Err(WarcError::Truncated { record_id: display_id }));
+        }
+        if length > limit {
+            // Too large to keep: skipped, unless a record starts inside it (the Content-Length
+            // is wrong), which is then read next.
+            let rest = length - limit;
+            return match self.skip_scanning(rest, payload) {
+                Err(e) => Some(Err(self.record_error(id, e))),
+                Ok(Skip::Found(at)) => {
+                    let reason = format!(
+                        "its Content-Length of {length} is more than the limit of {limit}, and a record starts inside its block, at byte {at}; skipped to there"
+                    );
+                    Some(Err(self.malformed(record_start, id, reason)))
                 }
-                Err(e) => Some(Err(self.read_failed(display_id, e))),
+                Ok(Skip::Eof) => Some(Err(WarcError::Truncated { record_id: display_id })),
+                Ok(Skip::Done(tail)) => match self.read_trailer() {
+                    Err(e) => Some(Err(self.record_error(id, e))),
+                    Ok((_, true)) => Some(Err(WarcError::TooLarge { record_id: display_id, length, limit })),
+                    Ok((trailer, false)) => {
+                        self.unread(&trailer);
+                        let reason = match self.resync_inside(&tail) {
+                            Some(at) => format!(
+                                "its Content-Length of {length} is more than the limit of {limit}, and wrong: the next record starts at byte {at}, at the end of its block"
+                            ),
+                            None => format!(
+                                "{length} bytes is more than the limit of {limit}; skipped, but no \\r\\n\\r\\n follows (wrong Content-Length?)"
+                            ),
+                        };
+                        Some(Err(self.malformed(record_start, id, reason)))
+                    }
+                },
             };
         }
 
-        // Grow as bytes arrive, so a lying Content-Length costs no memory up front.
-        let mut payload = Vec::with_capacity(length.min(1 << 20) as usize);
-        match (&mut self.inner).take(length).read_to_end(&mut payload) {
-            Ok(n) => {
-                self.offset += n as u64;
-                if (n as u64) < length {
-                    return Some(Err(WarcError::Truncated { record_id: display_id }));
+        // The block must be followed by "\r\n\r\n"; otherwise its Content-Length is wrong and
+        // the next record may start inside it. When it is, but no record follows, the
+        // Content-Length may still be wrong (too large, ending on another record's blank line):
+        // then a record found inside the block is read next.
+        match self.read_trailer() {
+            Err(e) => return Some(Err(self.record_error(id, e))),
+            Ok((_, true)) => {
+                let follows = match self.record_follows() {
+                    Ok(follows) => follows,
+                    Err(e) => return Some(Err(self.record_error(id, e))),
+                };
+                if !follows {
+                    if let Some(at) = self.resync_inside(&payload) {
+                        let reason = format!(
+                            "its Content-Length of {length} is wrong: the next record starts inside its block, at byte {at}"
+                        );
+                        return Some(Err(self.malformed(record_start, id, reason)));
+                    }
                 }
             }
-            Err(e) => return Some(Err(self.read_failed(display_id, e))),
+            Ok((trailer, false)) => {
+                self.unread(&trailer);
+                if let Some(at) = glued {
+                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&payload])));
+                }
+                let reason = match self.resync_inside(&payload) {
+                    Some(at) => {
+                        format!(
+                            "block not followed by \\r\\n\\r\\n: its Content-Length of {length} is wrong, the next record starts inside it, at byte {at}"
+                        )
+                    }
+                    None => format!(
+                        "block not followed by \\r\\n\\r\\n at byte {} (wrong Content-Length {length}?); skipped to the next record",
+                        self.offset
+                    ),
+                };
+                return Some(Err(self.malformed(record_start, id, reason)));
+            }
         }
 
         let record_type = get("WARC-Type").unwrap_or_default().to_ascii_lowercase();
@@ -275,12 +441,153 @@ impl<R: BufRead> WarcReader<R> {
         }))
     }
 
-    /// An early end (plain or inside a gzip member) is truncation; anything else is I/O.
-    fn read_failed(&self, record_id: String, e: io::Error) -> WarcError {
-        if e.kind() == io::ErrorKind::UnexpectedEof {
-            WarcError::Truncated { record_id }
+    /// The record's header was cut and the next record glued to it: gives back the bytes from
+    /// the glued version line on (`raw[at..]`, then `after`, the bytes read after the header
+    /// lines) so that the next record is read from there.
+    fn back_to_glued(
+        &mut self,
+        record_start: u64,
+        headers: &[(String, String)],
+        raw: &[u8],
+        (at, before): (usize, usize),
+        after: &[&[u8]],
+    ) -> WarcError {
+        for bytes in after.iter().rev() {
+            self.unread(bytes);
+        }
+        self.unread(&raw[at..]);
+        let reason = format!("header cut short: the next record starts inside a header line, at byte {}", self.offset);
+        self.malformed(record_start, find_id(&headers[..before]), reason)
+    }
+
+    /// Reads up to `want` bytes of the block into `payload`: true when all arrived, false when
+    /// the input ended first.
+    fn read_block(&mut self, payload: &mut Vec<u8>, want: u64) -> io::Result<bool> {
+        while (payload.len() as u64) < want {
+            let buf = match self.fill() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let take = buf.len().min((want - payload.len() as u64) as usize);
+            payload.extend_from_slice(&buf[..take]);
+            self.consume(take);
+        }
+        Ok(true)
+    }
+
+    /// Skips the `rest` of a block whose first part (already read) is `window`, watching for a
+    /// version line inside it (a wrong Content-Length); memory stays bounded by the window.
+    fn skip_scanning(&mut self, mut rest: u64, mut window: Vec<u8>) -> io::Result<Skip> {
+        let mut eof = false;
+        loop {
+            let decided = if eof { window.len() } else { window.len().saturating_sub(VERSION_LOOKAHEAD) };
+            if let Some(i) = find_version_line(&window, decided) {
+                self.unread(&window[i..]);
+                return Ok(Skip::Found(self.offset));
+            }
+            if eof {
+                return Ok(Skip::Eof);
+            }
+            if rest == 0 {
+                return Ok(Skip::Done(window.split_off(decided)));
+            }
+            // Keep the undecided end; the rest is dropped (and the first, large window freed).
+            window = window.split_off(decided);
+            let buf = match self.fill() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => &[][..],
+                Err(e) => return Err(e),
+            };
+            let take = buf.len().min(usize::try_from(rest).unwrap_or(usize::MAX));
+            window.extend_from_slice(&buf[..take]);
+            eof = take == 0;
+            self.consume(take);
+            rest -= take as u64;
+        }
+    }
+
+    /// After a block that is not followed by what should follow it: finds a version line
+    /// starting inside `consumed` (the last bytes read), looking ahead as far as needed to tell,
+    /// and gives back the bytes from it on. Its offset, or `None` (nothing given back). A read
+    /// error while looking ahead is reported next.
+    fn resync_inside(&mut self, consumed: &[u8]) -> Option<u64> {
+        let mut ahead = Vec::new();
+        if let Err(e) = self.read_block(&mut ahead, VERSION_LOOKAHEAD as u64) {
+            self.deferred = Some(e);
+        }
+        let mut buf = Vec::with_capacity(consumed.len() + ahead.len());
+        buf.extend_from_slice(consumed);
+        buf.extend_from_slice(&ahead);
+        let found = find_version_line(&buf, consumed.len());
+        self.unread(&ahead);
+        let i = found?;
+        self.unread(&consumed[i..]);
+        Some(self.offset)
+    }
+
+    /// The line breaks after a block: up to four `\r`/`\n` bytes, consumed. True when they
+    /// hold the required blank line (`\r\n\r\n`, or `\n\n` from sloppy writers) or the input
+    /// ends there.
+    fn read_trailer(&mut self) -> io::Result<(Vec<u8>, bool)> {
+        let mut trailer = Vec::with_capacity(4);
+        while trailer.len() < 4 && trailer.iter().filter(|&&b| b == b'\n').count() < 2 {
+            let buf = match self.fill() {
+                Ok(buf) => buf,
+                Err(e) if !spoils_record(&e) => {
+                    // The block arrived whole: the record stands, the error is reported next.
+                    self.deferred = Some(e);
+                    return Ok((trailer, true));
+                }
+                Err(e) => return Err(e),
+            };
+            match buf.first() {
+                None => return Ok((trailer, true)),
+                Some(&b) if b == b'\r' || b == b'\n' => {
+                    trailer.push(b);
+                    self.consume(1);
+                }
+                Some(_) => break,
+            }
+        }
+        let ok = trailer.iter().filter(|&&b| b == b'\n').count() >= 2;
+        Ok((trailer, ok))
+    }
+
+    /// Whether what follows a record's `\r\n\r\n` could be the next record (or the end of the
+    /// input). A read error here is reported next, unless it spoils the record.
+    fn record_follows(&mut self) -> io::Result<bool> {
+        match self.fill() {
+            Ok(buf) => Ok(buf.first().map_or(true, |b| matches!(b, b'W' | b'\r' | b'\n'))),
+            Err(e) if spoils_record(&e) => Err(e),
+            Err(e) => {
+                self.deferred = Some(e);
+                Ok(true)
+            }
+        }
+    }
+
+    /// A read error between records.
+    fn boundary_error(&self, e: io::Error) -> WarcError {
+        if gzip::damage(&e).is_some() {
+            WarcError::Damaged { record_id: None, source: e }
         } else {
-            WarcError::Io { record_id: Some(record_id), source: e }
+            WarcError::Io { record_id: None, source: e }
+        }
+    }
+
+    /// A read error inside a record: damage skipped by the decompressor (the record is lost,
+    /// reading goes on), an early end (truncation), or an I/O error.
+    fn record_error(&self, record_id: Option<String>, e: io::Error) -> WarcError {
+        if gzip::is_resumable(&e) {
+            WarcError::Damaged { record_id, source: e }
+        } else if e.kind() == io::ErrorKind::UnexpectedEof {
+            WarcError::Truncated { record_id: record_id.unwrap_or_else(|| "(no WARC-Record-ID)".into()) }
+        } else {
+            WarcError::Io { record_id, source: e }
         }
     }
 
@@ -288,20 +595,65 @@ impl<R: BufRead> WarcReader<R> {
         WarcError::Malformed { offset, record_id, reason }
     }
 
-    /// One line including its `\n`, at most `limit` bytes (a longer one is consumed, TooLong).
+    fn not_a_record(&self, offset: u64, garbage: u64) -> WarcError {
+        self.malformed(offset, None, format!("{garbage} bytes that are not a record"))
+    }
+
+    /// The next bytes: given-back ones first, then the input's.
+    fn fill(&mut self) -> io::Result<&[u8]> {
+        if self.pushback_pos < self.pushback.len() {
+            return Ok(&self.pushback[self.pushback_pos..]);
+        }
+        loop {
+            match self.inner.fill_buf() {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok(_) => break,
+            }
+        }
+        // Again (it returns the buffered bytes), for the borrow checker.
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.pushback_pos < self.pushback.len() {
+            self.pushback_pos += n;
+            if self.pushback_pos >= self.pushback.len() {
+                self.pushback = Vec::new();
+                self.pushback_pos = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
+        self.offset += n as u64;
+    }
+
+    /// Gives back `bytes`, the last ones consumed, to be read again.
+    fn unread(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        if self.pushback_pos >= n && self.pushback[self.pushback_pos - n..self.pushback_pos] == *bytes {
+            self.pushback_pos -= n;
+        } else {
+            let mut pushback = Vec::with_capacity(n + self.pushback.len() - self.pushback_pos);
+            pushback.extend_from_slice(bytes);
+            pushback.extend_from_slice(&self.pushback[self.pushback_pos..]);
+            self.pushback = pushback;
+            self.pushback_pos = 0;
+        }
+        self.offset -= n as u64;
+    }
+
+    /// One line including its `\n` (none at the end of input), at most `limit` bytes; a longer
+    /// one is consumed whole and returned as its length and last bytes.
     fn read_line(&mut self, limit: usize) -> io::Result<Line> {
         let mut line = Vec::new();
-        let mut too_long = false;
+        let mut len = 0u64;
         loop {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(Line::Eof),
-                Err(e) => return Err(e),
-            };
+            let buf = self.fill()?;
+            let too_long = len > limit as u64;
             if buf.is_empty() {
                 return Ok(if too_long {
-                    Line::TooLong
+                    Line::TooLong { len, tail: line }
                 } else if line.is_empty() {
                     Line::Eof
                 } else {
@@ -312,18 +664,17 @@ impl<R: BufRead> WarcReader<R> {
                 Some(i) => (i + 1, true),
                 None => (buf.len(), false),
             };
-            if !too_long {
-                if line.len() + take > limit {
-                    too_long = true;
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(&buf[..take]);
-                }
+            len += take as u64;
+            let too_long = len > limit as u64;
+            // Of a line too long, only its last bytes are kept.
+            let keep = if too_long { take.saturating_sub(LINE_TAIL) } else { 0 };
+            line.extend_from_slice(&buf[keep..take]);
+            self.consume(take);
+            if too_long && line.len() > 2 * LINE_TAIL {
+                line.drain(..line.len() - LINE_TAIL);
             }
-            self.inner.consume(take);
-            self.offset += take as u64;
             if found {
-                return Ok(if too_long { Line::TooLong } else { Line::Text(line) });
+                return Ok(if too_long { Line::TooLong { len, tail: line } } else { Line::Text(line) });
             }
         }
     }
@@ -339,6 +690,50 @@ impl<R: BufRead> Iterator for WarcReader<R> {
 fn trim_eol(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Where a version line (`WARC/1.x` and its line end) glued to the end of other bytes starts in
+/// `line`: a record cut short and the next one after it.
+fn glued_version(line: &[u8]) -> Option<usize> {
+    let body = trim_eol(line);
+    if body.len() == line.len() {
+        return None;
+    }
+    let digits = body.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+    let rest = &body[..body.len() - digits];
+    (digits > 0 && rest.len() > 7 && rest.ends_with(b"WARC/1.")).then(|| rest.len() - 7)
+}
+
+/// The first `WARC/1.x` version line in `buf` starting before `before` (at a line start or
+/// glued to other bytes) followed by what looks like a header name and its colon. A candidate
+/// that `buf` ends too soon to check is taken.
+fn find_version_line(buf: &[u8], before: usize) -> Option<usize> {
+    memchr::memmem::find_iter(buf, b"WARC/1.").take_while(|&i| i < before).find(|&i| {
+        let rest = &buf[i + 7..];
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let rest = &rest[digits..];
+        let rest = match rest {
+            [] => return true,
+            [b'\r'] => return digits > 0,
+            [b'\r', b'\n', rest @ ..] | [b'\n', rest @ ..] if digits > 0 => rest,
+            _ => return false,
+        };
+        let name = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_').count();
+        match rest.get(name) {
+            None => name <= 64,
+            Some(b':') => (1..=64).contains(&name),
+            Some(_) => false,
+        }
+    })
+}
+
+/// Whether a read error met just after a record's block means the record itself is not to be
+/// trusted: the decompressor found damaged the member whose data it handed out last, the one
+/// holding the record (a CRC or length mismatch is only seen after all its data), rather than
+/// junk or a damaged member after it, the input ending, or an I/O error (reported, the record
+/// kept).
+fn spoils_record(e: &io::Error) -> bool {
+    gzip::is_resumable(e) && gzip::damage(e).is_some_and(|d| d.emitted > 0)
 }
 
 fn find_id(headers: &[(String, String)]) -> Option<String> {
@@ -365,17 +760,39 @@ pub struct HttpParts<'a> {
     pub body: Cow<'a, [u8]>,
 }
 
-/// Splits the block of a `response` record (`HTTP/1.x 200 OK`, headers, blank line, body).
-/// `None` when it does not start with an HTTP status line or has no end of headers.
-pub fn http_response_parts(payload: &[u8]) -> Option<HttpParts<'_>> {
-    if !payload.starts_with(b"HTTP/") {
-        return None;
+impl HttpParts<'_> {
+    /// Whether the body is HTML: by its Content-Type ([`is_html`]) when it has one, otherwise
+    /// (none, or an empty one) by how the body starts ([`looks_like_html`]).
+    pub fn is_html(&self) -> bool {
+        match self.content_type.as_deref().map(mime_essence) {
+            Some(essence) if !essence.is_empty() => is_html(essence),
+            _ => looks_like_html(&self.body),
+        }
     }
-    let (head_end, body_start) = find_header_end(payload)?;
+}
+
+/// Splits the block of a `response` record (`HTTP/1.x 200 OK`, headers, blank line, body).
+/// Interim `1xx` responses (`HTTP/1.1 100 Continue`) before the final one are skipped.
+/// `None` when it does not start with an HTTP status line or has no end of headers.
+pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
+    let (head_end, body_start, status) = loop {
+        if !payload.starts_with(b"HTTP/") {
+            return None;
+        }
+        let (head_end, body_start) = find_header_end(payload)?;
+        let status_line = &payload[..memchr::memchr(b'\n', payload).unwrap_or(head_end).min(head_end)];
+        let status_line = String::from_utf8_lossy(status_line);
+        let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let next = &payload[body_start..];
+        let next_start = next.iter().position(|b| *b != b'\r' && *b != b'\n').unwrap_or(next.len());
+        if (100..200).contains(&status) && next[next_start..].starts_with(b"HTTP/") {
+            payload = &next[next_start..];
+            continue;
+        }
+        break (head_end, body_start, status);
+    };
     let head = String::from_utf8_lossy(&payload[..head_end]);
-    let mut lines = head.split('\n').map(|l| l.trim_end_matches('\r'));
-    let status_line = lines.next()?;
-    let status = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let lines = head.split('\n').map(|l| l.trim_end_matches('\r')).skip(1);
     let (mut content_type, mut transfer, mut encoding) = (None, String::new(), String::new());
     for line in lines {
         let Some((name, value)) = line.split_once(':') else { continue };
@@ -475,21 +892,62 @@ pub fn is_html(content_type: &str) -> bool {
     essence == "text/html" || essence == "application/xhtml+xml"
 }
 
+/// Whether a body with no Content-Type is HTML, by its first bytes (after a byte order mark and
+/// white space, and an `<?xml …?>` declaration): a comment, a doctype or one of the common
+/// tags that start pages (`<html`, `<head`, `<body`, `<p`, `<div`, …), in any case, followed by
+/// white space, `>` or `/`.
+pub fn looks_like_html(body: &[u8]) -> bool {
+    const TAGS: &[&[u8]] = &[
+        b"!doctype html", b"html", b"head", b"body", b"script", b"iframe", b"h1", b"h2", b"h3", b"div",
+        b"font", b"table", b"a", b"style", b"title", b"b", b"br", b"p", b"meta", b"link", b"span",
+        b"center", b"form", b"img", b"ul", b"header", b"nav", b"main", b"noscript",
+    ];
+    let head = &body[..body.len().min(4096)];
+    // As ASCII: UTF-16 (told by its byte order mark) keeps every other byte.
+    let ascii: Vec<u8> = if let Some(rest) = head.strip_prefix(b"\xff\xfe") {
+        rest.iter().step_by(2).copied().collect()
+    } else if let Some(rest) = head.strip_prefix(b"\xfe\xff") {
+        rest.iter().skip(1).step_by(2).copied().collect()
+    } else {
+        head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head).to_vec()
+    };
+    let skip_space = |s: &[u8]| s.iter().position(|b| !b" \t\r\n\x0c".contains(b)).unwrap_or(s.len());
+    let mut rest = &ascii[skip_space(&ascii)..];
+    if rest.len() >= 5 && rest[..5].eq_ignore_ascii_case(b"<?xml") {
+        let Some(end) = memchr::memmem::find(rest, b"?>") else { return false };
+        rest = &rest[end + 2..];
+        rest = &rest[skip_space(rest)..];
+    }
+    if rest.starts_with(b"<!--") {
+        return true;
+    }
+    rest.first() == Some(&b'<')
+        && TAGS.iter().any(|tag| {
+            rest.len() > tag.len() + 1
+                && rest[1..=tag.len()].eq_ignore_ascii_case(tag)
+                && b" \t\r\n\x0c>/".contains(&rest[tag.len() + 1])
+        })
+}
+
 fn mime_essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or("").trim()
 }
 
 /// Writes WARC/1.1 records, each optionally as its own gzip member (`.warc.gz`). Record IDs are
-/// derived from content, so the same input always gives byte-identical output.
+/// derived from content and, for conversion records, the record's place among this writer's
+/// conversion records, so the same input always gives byte-identical output and IDs are unique
+/// even when source records share (or lack) an ID.
 pub struct WarcWriter<W: Write> {
     out: W,
     gzip: Option<flate2::Compression>,
+    /// Conversion records written so far.
+    conversions: u64,
 }
 
 impl<W: Write> WarcWriter<W> {
     /// Plain WARC output.
     pub fn new(out: W) -> Self {
-        WarcWriter { out, gzip: None }
+        WarcWriter { out, gzip: None, conversions: 0 }
     }
 
     /// The underlying writer, for output that is not a WARC record.
@@ -499,7 +957,7 @@ impl<W: Write> WarcWriter<W> {
 
     /// `.warc.gz` output: one gzip member per record, as WARC readers expect.
     pub fn new_gzip(out: W, level: flate2::Compression) -> Self {
-        WarcWriter { out, gzip: Some(level) }
+        WarcWriter { out, gzip: Some(level), conversions: 0 }
     }
 
     /// A `warcinfo` record (`application/warc-fields`) with these fields; returns its ID.
@@ -520,8 +978,10 @@ impl<W: Write> WarcWriter<W> {
     }
 
     /// A `conversion` record holding `text` (UTF-8 plain text) for the record `refers_to`
-    /// (its WARC-Record-ID, angle brackets included). `date` is the source's WARC-Date
-    /// ([`FALLBACK_DATE`] when `None`). Returns the new record's ID.
+    /// (its WARC-Record-ID, angle brackets included; empty when the source has none, and then
+    /// no `WARC-Refers-To` is written: the target URI, if any, still names the source). `date`
+    /// is the source's WARC-Date ([`FALLBACK_DATE`] when `None`). Returns the new record's ID,
+    /// derived from `refers_to`, the record's number in this writer and `text`.
     pub fn write_conversion(
         &mut self,
         refers_to: &str,
@@ -529,13 +989,17 @@ impl<W: Write> WarcWriter<W> {
         date: Option<&str>,
         text: &str,
     ) -> io::Result<String> {
-        let id = record_id(&["conversion", refers_to, text]);
+        self.conversions += 1;
+        let id = record_id(&["conversion", refers_to, &self.conversions.to_string(), text]);
         let mut headers = vec![
             ("WARC-Type", "conversion".to_string()),
             ("WARC-Record-ID", id.clone()),
             ("WARC-Date", clean_header(date.unwrap_or(FALLBACK_DATE))),
-            ("WARC-Refers-To", clean_header(refers_to)),
         ];
+        let refers_to = clean_header(refers_to);
+        if !refers_to.is_empty() {
+            headers.push(("WARC-Refers-To", refers_to));
+        }
         if let Some(uri) = target_uri {
             headers.push(("WARC-Target-URI", clean_header(uri)));
         }
