@@ -22,7 +22,7 @@ use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
 use crate::io::jsonl::{parse_line_bytes, JsonlLines};
 use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
-use crate::io::warc::{http_response_parts, is_html, WarcReader};
+use crate::io::warc::{http_response_parts, WarcReader};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
 use crate::output::{render_block, OutputFormat, OutputMode};
@@ -472,7 +472,7 @@ impl Reader<'_> {
                 self.report(name, Severity::Warning, format!("record {}: not an HTTP response", record.record_id));
                 continue;
             };
-            if !http.content_type.as_deref().is_some_and(is_html) {
+            if !http.is_html() {
                 continue;
             }
             let charset = || http.charset.as_deref().and_then(crate::decode::encoding_for_label);
@@ -483,7 +483,7 @@ impl Reader<'_> {
                 date: record.date.clone(),
             };
             let document_name = format!("{name}: record {}", record.record_id);
-            if !self.document(&document_name, meta, Some(&mut &http.body[..]), Some((InputFormat::Html, encoding))) {
+            if !self.document(&document_name, meta, Some(&mut http.body_reader()), Some((InputFormat::Html, encoding))) {
                 return false;
             }
         }
@@ -601,7 +601,14 @@ fn read_document(
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                problem(Severity::Error, format!("read error: {}; text up to here was kept", io_message(&e)));
+                // Damaged compressed data is damaged input (a warning); a failing read is an error.
+                let severity = match e.kind() {
+                    io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof => {
+                        Severity::Warning
+                    }
+                    _ => Severity::Error,
+                };
+                problem(severity, format!("read error: {}; text up to here was kept", io_message(&e)));
                 break;
             }
         };

@@ -519,11 +519,11 @@ fn interim_100_continue_is_skipped() {
     assert_eq!(parts.status, 200);
     assert_eq!(parts.content_type.as_deref(), Some("text/html; charset=utf-8"));
     assert_eq!(parts.charset.as_deref(), Some("utf-8"));
-    assert_eq!(&parts.body[..], b"<p>x</p>");
+    assert_eq!(&parts.decoded_body().unwrap()[..], b"<p>x</p>");
     assert!(parts.is_html());
     let two = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.0 404 Not Found\nContent-Type: text/plain\n\nnope";
     let parts = http_response_parts(two).unwrap();
-    assert_eq!((parts.status, &parts.body[..]), (404, &b"nope"[..]));
+    assert_eq!((parts.status, &parts.decoded_body().unwrap()[..]), (404, &b"nope"[..]));
     assert!(!parts.is_html());
     // A lone interim response stays what it is.
     assert_eq!(http_response_parts(b"HTTP/1.1 100 Continue\r\n\r\n").unwrap().status, 100);

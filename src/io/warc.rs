@@ -755,9 +755,11 @@ pub struct HttpParts<'a> {
     pub charset: Option<String>,
     /// `Content-Encoding` other than identity/gzip/deflate (body left encoded), lower-cased.
     pub unhandled_encoding: Option<String>,
-    /// The body: de-chunked and gunzipped/inflated when the headers say so (bounded by
-    /// [`MAX_DECODED_BODY_BYTES`]), otherwise borrowed from the payload.
+    /// The body as sent, de-chunked but still compressed as [`HttpParts::coding`] says:
+    /// [`HttpParts::body_reader`] decodes it as it is read.
     pub body: Cow<'a, [u8]>,
+    /// The body's `Content-Encoding`.
+    pub coding: BodyCoding,
 }
 
 impl HttpParts<'_> {
@@ -766,8 +768,32 @@ impl HttpParts<'_> {
     pub fn is_html(&self) -> bool {
         match self.content_type.as_deref().map(mime_essence) {
             Some(essence) if !essence.is_empty() => is_html(essence),
-            _ => looks_like_html(&self.body),
+            _ => {
+                let mut head = Vec::with_capacity(4096);
+                let _ = self.body_reader().take(4096).read_to_end(&mut head);
+                looks_like_html(&head)
+            }
         }
+    }
+
+    /// The decoded body, streamed: gunzipped or inflated as it is read (so a small compressed
+    /// body that inflates to a lot is never held whole), at most [`MAX_DECODED_BODY_BYTES`].
+    /// A body damaged part-way gives its text up to the damage, then a read error.
+    pub fn body_reader(&self) -> Box<dyn Read + '_> {
+        let body = &self.body[..];
+        match self.coding {
+            BodyCoding::Identity => Box::new(body),
+            BodyCoding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
+            BodyCoding::Zlib => Box::new(flate2::read::ZlibDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
+            BodyCoding::Deflate => Box::new(flate2::read::DeflateDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
+        }
+    }
+
+    /// The whole decoded body (tests and small tools; the pipeline streams [`HttpParts::body_reader`]).
+    pub fn decoded_body(&self) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.body_reader().read_to_end(&mut out)?;
+        Ok(out)
     }
 }
 
@@ -813,32 +839,33 @@ pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
             body = Cow::Owned(dechunked);
         }
     }
-    let mut unhandled_encoding = None;
-    match encoding.as_str() {
-        "" | "identity" | "none" => {}
-        "gzip" | "x-gzip" => {
-            let mut out = Vec::new();
-            let decoded =
-                flate2::read::MultiGzDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
-            if decoded.is_ok() || !out.is_empty() {
-                body = Cow::Owned(out);
-            } else {
-                unhandled_encoding = Some(encoding.clone());
-            }
-        }
-        "deflate" => {
-            // Servers send either zlib-wrapped or raw deflate under this name.
-            let mut out = Vec::new();
-            let zlib = flate2::read::ZlibDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
-            if zlib.is_err() {
-                out.clear();
-                let _ = flate2::read::DeflateDecoder::new(&body[..]).take(MAX_DECODED_BODY_BYTES).read_to_end(&mut out);
-            }
-            body = Cow::Owned(out);
-        }
-        other => unhandled_encoding = Some(other.to_string()),
-    }
-    Some(HttpParts { status, content_type, charset, unhandled_encoding, body })
+    let (coding, unhandled_encoding) = match encoding.as_str() {
+        "" | "identity" | "none" => (BodyCoding::Identity, None),
+        "gzip" | "x-gzip" => (BodyCoding::Gzip, None),
+        // Servers send either zlib-wrapped or raw deflate under this name.
+        "deflate" if is_zlib_header(&body) => (BodyCoding::Zlib, None),
+        "deflate" => (BodyCoding::Deflate, None),
+        other => (BodyCoding::Identity, Some(other.to_string())),
+    };
+    Some(HttpParts { status, content_type, charset, unhandled_encoding, body, coding })
+}
+
+/// How an HTTP body is compressed (`Content-Encoding`), decoded as it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyCoding {
+    /// Not compressed, or compressed in a way this reader leaves alone.
+    Identity,
+    /// `gzip`: one or more gzip members.
+    Gzip,
+    /// `deflate` with the zlib wrapper (RFC 1950), as the standard says.
+    Zlib,
+    /// `deflate` without a wrapper, as some servers send it.
+    Deflate,
+}
+
+/// True when `body` starts with a zlib header (RFC 1950: deflate method, check bits).
+fn is_zlib_header(body: &[u8]) -> bool {
+    matches!(body, [cmf, flg, ..] if cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0)
 }
 
 /// (end of the header lines, start of the body): at `\r\n\r\n`, or `\n\n` from sloppy servers.
@@ -1097,11 +1124,11 @@ mod tests {
         assert_eq!(parts.status, 200);
         assert!(is_html(parts.content_type.as_deref().unwrap()));
         assert_eq!(parts.charset.as_deref(), Some("iso-8859-1"));
-        assert!(parts.body.windows(4).any(|w| w == b"caf\xe9"), "latin-1 bytes kept as they are");
+        assert!(parts.decoded_body().unwrap().windows(4).any(|w| w == b"caf\xe9"), "latin-1 bytes kept as they are");
         let png = http_response_parts(&results[3].as_ref().unwrap().payload).unwrap();
         assert!(!is_html(png.content_type.as_deref().unwrap()));
         let chunked = http_response_parts(&results[4].as_ref().unwrap().payload).unwrap();
-        assert_eq!(&chunked.body[..], b"<html><body><p>Chunked page.</p></body></html>");
+        assert_eq!(&chunked.decoded_body().unwrap()[..], b"<html><body><p>Chunked page.</p></body></html>");
         assert_eq!(chunked.charset, None);
         assert!(!results[1].as_ref().unwrap().is_http_response());
     }
@@ -1194,12 +1221,12 @@ mod tests {
         assert!(http_response_parts(b"GET / HTTP/1.1\r\n\r\n").is_none());
         assert!(http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: text/html").is_none());
         let lf = http_response_parts(b"HTTP/1.0 404 Not Found\nContent-Type: text/html\n\n<p>x").unwrap();
-        assert_eq!((lf.status, &lf.body[..]), (404, &b"<p>x"[..]));
+        assert_eq!((lf.status, &lf.decoded_body().unwrap()[..]), (404, &b"<p>x"[..]));
         let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(b"<p>zipped</p>").unwrap();
         let mut payload = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
         payload.extend(gz.finish().unwrap());
-        assert_eq!(&http_response_parts(&payload).unwrap().body[..], b"<p>zipped</p>");
+        assert_eq!(&http_response_parts(&payload).unwrap().decoded_body().unwrap()[..], b"<p>zipped</p>");
         let br = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx").unwrap();
         assert_eq!(br.unhandled_encoding.as_deref(), Some("br"));
     }
