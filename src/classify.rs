@@ -274,13 +274,20 @@ impl Classifier {
         Classifier { boilerplate, weights, compiled }
     }
 
-    /// The file bytes for `weights` and the boilerplate model's bytes.
-    pub fn to_bytes(weights: &Weights, boilerplate_model: &[u8]) -> Vec<u8> {
+    /// The file bytes for `weights` and the boilerplate model's bytes; refused when the
+    /// parameters are larger than a classifier file may hold ([`MAX_PARAMETERS_BYTES`]).
+    pub fn to_bytes(weights: &Weights, boilerplate_model: &[u8]) -> Result<Vec<u8>, ClassifierError> {
         let json = serde_json::to_vec(weights).expect("weights serialise");
+        if json.len() as u64 > MAX_PARAMETERS_BYTES {
+            return Err(ClassifierError::Corrupt(format!(
+                "{} bytes of parameters, more than the limit of {MAX_PARAMETERS_BYTES}: fewer or shallower trees",
+                json.len()
+            )));
+        }
         let mut out = format!("{HEADER}{}\n", json.len()).into_bytes();
         out.extend_from_slice(&json);
         out.extend_from_slice(boilerplate_model);
-        out
+        Ok(out)
     }
 
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
@@ -307,11 +314,20 @@ impl Classifier {
 /// Longest header line (`PPLC 1 <n>` and the newline) looked for.
 const HEADER_LINE_MAX: usize = 64;
 
+/// The largest parameter section a classifier file may have (the default classifier's is
+/// about 100 KB; 2,000 trees of depth 10 fit): parsing it takes a few times its size.
+pub const MAX_PARAMETERS_BYTES: u64 = 64 << 20;
+
 /// Where the parameters start (after the header line) and their recorded length.
 fn parse_header(bytes: &[u8]) -> Result<(usize, u64), ClassifierError> {
     let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(HEADER_LINE_MAX)]).ok_or(ClassifierError::BadHeader)?;
     let line = std::str::from_utf8(&bytes[..line_end]).map_err(|_| ClassifierError::BadHeader)?;
     let len: u64 = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
+    if len > MAX_PARAMETERS_BYTES {
+        return Err(ClassifierError::Corrupt(format!(
+            "{len} bytes of parameters, more than the limit of {MAX_PARAMETERS_BYTES}"
+        )));
+    }
     Ok((line_end + 1, len))
 }
 
@@ -624,7 +640,7 @@ mod tests {
         let (mut weights, model) = split_file(&bytes).unwrap();
         weights.smoothing = 5.0;
         weights.lag = 3;
-        bytes = Classifier::to_bytes(&weights, model);
+        bytes = Classifier::to_bytes(&weights, model).unwrap();
         let classifier = Arc::new(Classifier::from_bytes(&bytes).unwrap());
         let texts: Vec<String> = (0..20).map(|i| format!("Block number {i} of a page about rivers.")).collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();

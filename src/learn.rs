@@ -87,6 +87,9 @@ pub enum LearnError {
     /// The boilerplate model could not be trained.
     #[error("boilerplate model: {0}")]
     Train(#[from] TrainError),
+    /// The learned classifier does not fit a classifier file.
+    #[error("the learned classifier: {0}")]
+    Classifier(#[from] crate::classify::ClassifierError),
 }
 
 /// One training page: its blocks (segmented) and their labels.
@@ -238,7 +241,7 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
             opts.lag
         ),
     };
-    Ok(Classifier::to_bytes(&weights, &model))
+    Ok(Classifier::to_bytes(&weights, &model)?)
 }
 
 /// Measures every block of a page and fills the document-order evidence the decider adds.

@@ -88,7 +88,7 @@ fn with_first_tree(tree: Vec<Node>) -> Vec<u8> {
     let mut weights = embedded_weights();
     let Scorer::Trees(forest) = &mut weights.scorer else { panic!("the embedded classifier has trees") };
     forest.trees[0] = tree;
-    Classifier::to_bytes(&weights, boilerplate_model())
+    Classifier::to_bytes(&weights, boilerplate_model()).unwrap()
 }
 
 /// 45 splits, each with both children the next node: 2^45 paths through 47 nodes.
@@ -121,6 +121,29 @@ fn a_classifier_whose_trees_share_children_is_refused_at_once() {
     let out = ppl_filter(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
     assert_refused(&out, &path, "dag");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_oversized_classifier_is_refused_before_it_is_parsed() {
+    // A fuzz finding: 5,000 complete trees of depth 12 (a 714 MB file) made the JSON parser
+    // allocate gigabytes and abort under a memory limit. The header's length is checked first.
+    let limit = ppl_filter::classify::MAX_PARAMETERS_BYTES;
+    let mut bytes = format!("PPLC 1 {}\n", limit + 1).into_bytes();
+    bytes.extend(std::iter::repeat(b' ').take(4096));
+    let err = Classifier::from_bytes(&bytes).unwrap_err().to_string();
+    assert!(err.contains("more than the limit"), "{err}");
+    // And `learn` cannot write one: 600 complete trees of depth 10 are above the limit.
+    let mut weights = embedded_weights();
+    let Scorer::Trees(forest) = &mut weights.scorer else { panic!("the embedded classifier has trees") };
+    let complete: Vec<Node> = (0..2047)
+        .map(|i| match i < 1023 {
+            true => Node { feature: 3, threshold: 0.123_456_79, left: 2 * i + 1, right: 2 * i + 2, value: 0.0 },
+            false => Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.123_456_79 },
+        })
+        .collect();
+    forest.trees = vec![complete; 600];
+    let err = Classifier::to_bytes(&weights, boilerplate_model()).unwrap_err().to_string();
+    assert!(err.contains("more than the limit"), "{err}");
 }
 
 #[test]
@@ -473,7 +496,7 @@ proptest! {
             let at = *at % tree.len();
             tree[at] = *node;
         }
-        check_classifier(&Classifier::to_bytes(&weights, boilerplate_model()), &dir.join("c.bin"), &x)?;
+        check_classifier(&Classifier::to_bytes(&weights, boilerplate_model()).unwrap(), &dir.join("c.bin"), &x)?;
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
