@@ -29,7 +29,9 @@ kept under OUT_DIR/<case>-<kind>/ with its input files, the outputs that matter 
 """
 
 import argparse
+import array
 import concurrent.futures
+import fcntl
 import gzip
 import hashlib
 import json
@@ -43,6 +45,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import zlib
 
@@ -829,9 +832,11 @@ def classifier_json_edit(rng, weights, log):
         depth = rng.choice([1, 5, 10, 11, 12])
         trees.append(tree_complete(depth))
         log.append(f"classifier gets a complete tree of depth {depth}")
-    elif what == "many trees" and trees is not None:
-        n = rng.choice([100, 1000, 5000])
-        w["scorer"]["trees"] = (trees * (n // max(1, len(trees)) + 1))[:n]
+    elif what == "many trees" and trees:
+        # At most about 200,000 nodes (some 15 MB of JSON): a big classifier, not an absurd one.
+        per_tree = max(1, sum(len(t) if isinstance(t, list) else 1 for t in trees) // len(trees))
+        n = min(rng.choice([100, 1000, 5000]), max(1, 200_000 // per_tree))
+        w["scorer"]["trees"] = (trees * (n // len(trees) + 1))[:n]
         log.append(f"classifier with {n} trees")
     elif what == "no trees" and trees is not None:
         w["scorer"]["trees"] = []
@@ -978,7 +983,7 @@ def make_case(number, seed, seeds):
             if rng.random() < 0.3:
                 case.args += rng.choice([["--method", "perplexity"], ["--scores"], ["--mark"]])
         else:
-            case.files["classifier.bin"] = classifier_case(rng, seeds, case.log)
+            case.files["classifier.bin"] = classifier_case(rng, seeds, case.log)[:MAX_FILE_BYTES]
             case.args += ["--classifier", "classifier.bin"]
             if rng.random() < 0.2:
                 case.args += ["--mark"]
@@ -1029,10 +1034,15 @@ class Runner:
             status = None
             try:
                 if case.truncate_model:
-                    wait_for_mapping(proc.pid, copy, 3.0)
-                    os.truncate(copy, cut)
+                    # The model is loaded (and validated) before standard input is read: send the
+                    # page's first bytes, cut the file once they are read, then send the rest.
+                    page = case.files[case.inputs[0]]
                     try:
-                        proc.stdin.write(case.files[case.inputs[0]])
+                        proc.stdin.write(page[:1024])
+                        proc.stdin.flush()
+                        wait_until_read(proc.stdin, 5.0)
+                        os.truncate(copy, cut)
+                        proc.stdin.write(page[1024:])
                         proc.stdin.close()
                     except BrokenPipeError:
                         pass
@@ -1049,17 +1059,15 @@ class Runner:
         return status, stdout, stderr, seconds, command
 
 
-def wait_for_mapping(pid, path, limit):
-    """Waits until process `pid` has `path` mapped (or `limit` seconds)."""
+def wait_until_read(pipe, limit):
+    """Waits until the reader has taken everything written to `pipe` (or `limit` seconds)."""
     end = time.monotonic() + limit
+    unread = array.array("i", [1])
     while time.monotonic() < end:
-        try:
-            with open(f"/proc/{pid}/maps") as f:
-                if path in f.read():
-                    return
-        except OSError:
+        fcntl.ioctl(pipe.fileno(), termios.FIONREAD, unread)
+        if unread[0] == 0:
             return
-        time.sleep(0.005)
+        time.sleep(0.002)
 
 
 def directory_digest(root):
@@ -1195,8 +1203,9 @@ def keep_failure(case, failures, results, directory, out_root, runner, seed):
             command = ["/tmp/fuzz-model.bin" if c == model else c for c in command]
         text = f"timeout -s KILL {runner.timeout:g} " + " ".join(shlex.quote(c) for c in runner.limit_prefix() + command)
         if case.truncate_model:
-            text = (f"cp {shlex.quote(model)} /tmp/fuzz-model.bin && (sleep 1; truncate -s {case.truncate_model[1]} "
-                    f"/tmp/fuzz-model.bin; cat {shlex.quote(os.path.join(dest, case.inputs[0]))}) | {text}")
+            page = shlex.quote(os.path.join(dest, case.inputs[0]))
+            text = (f"cp {shlex.quote(model)} /tmp/fuzz-model.bin && (head -c 1024 {page}; sleep 1; truncate -s "
+                    f"{case.truncate_model[1]} /tmp/fuzz-model.bin; tail -c +1025 {page}) | {text}")
         lines.append(f"  {text}")
         lines.append(f"    -> {describe_status(status)}, {seconds:.2f} s, {len(stdout)} bytes of stdout, {len(stderr)} of stderr")
         with open(os.path.join(dest, f"stderr-j{threads}.txt"), "wb") as f:

@@ -14,14 +14,15 @@
 # space per run, default 2048), FUZZ_WORKERS (cases run at once, default 1), FUZZ_CORPUS
 # (colon-separated directories of extra seed pages, or "none"). See fuzz/README.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ $# -gt 2 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
   echo "usage: scripts/fuzz.sh SECONDS [OUT_DIR]" >&2
   exit 2
 fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${2:-$root/fuzz-out}
 binary=${PPL_FILTER:-}
 if [ -z "$binary" ]; then
-  cargo build --release --locked --bin ppl-filter >&2
-  binary=target/release/ppl-filter
+  (cd "$root" && cargo build --release --locked --bin ppl-filter >&2)
+  binary=$root/target/release/ppl-filter
 fi
-exec python3 scripts/fuzz.py --binary "$binary" --seconds "$1" --out "${2:-fuzz-out}"
+exec python3 "$root/scripts/fuzz.py" --binary "$binary" --seconds "$1" --out "$out"

@@ -22,11 +22,13 @@
 //!
 //! Short by default (`cargo test --release` stays fast); `FUZZ_CASES=N` runs N cases per
 //! property (e.g. `FUZZ_CASES=100000` for a long run), `FUZZ_TIMEOUT_MS` sets the time limit per
-//! case (default 10000), `FUZZ_SEED_DIRS=dir1:dir2` adds the HTML pages of those directories
-//! to the seeds. proptest prints the smallest failing recipe; its bytes are also kept in
+//! case (default 10000), `FUZZ_SHRINK_SECONDS` how long a failure is shrunk (default 30), and
+//! `FUZZ_SEED_DIRS=dir1:dir2` adds the HTML pages of those directories to the seeds.
+//!
+//! proptest prints the smallest failing recipe; its bytes are also kept in
 //! `target/tmp/fuzz-failures/<property>-failing.<ext>` (an input that crashed or hung the child
-//! in `…-crashed.<ext>`; `FUZZ_SHRINK_SECONDS` bounds the time spent shrinking, default 30), and `FUZZ_REPLAY=FILE cargo test --release --test fuzz replay --
-//! --ignored` runs such a file (or one kept by `scripts/fuzz.sh`) through the checks again.
+//! in `<property>-crashed.<ext>`), and `FUZZ_REPLAY=FILE cargo test --release --test fuzz replay
+//! -- --ignored` runs such a file (or one kept by `scripts/fuzz.sh`) through the checks again.
 
 use std::collections::HashSet;
 use std::io::{BufReader, Cursor, Read, Write};
@@ -1206,7 +1208,10 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
         JsonEdit::ManyTrees(n) => {
             if let Some(trees) = trees(json) {
                 if !trees.is_empty() {
-                    let n = *pick(&[100usize, 1000, 5000], n);
+                    // At most about 200,000 nodes: a big classifier, not an absurd one.
+                    let nodes: usize = trees.iter().map(|t| t.as_array().map_or(1, Vec::len)).sum();
+                    let per_tree = (nodes / trees.len()).max(1);
+                    let n = (*pick(&[100usize, 1000, 5000], n)).min((200_000 / per_tree).max(1));
                     let copy = trees.clone();
                     *trees = copy.iter().cycle().take(n).cloned().collect();
                 }
