@@ -616,10 +616,9 @@ fn read_document(
             binary = true;
             break;
         }
-        if !feed(&mut source, &text, &mut blocks, &mut parse_failed, &mut problem) {
-            // The parser gave up; keep draining nothing more from this input.
-            break;
-        }
+        // Once the parser has given up, the rest is still read and decoded (and dropped), so
+        // that what is reported about the input does not depend on where a read ended.
+        feed(&mut source, &text, &mut blocks, &mut parse_failed, &mut problem);
         text.clear();
         if !blocks.is_empty() && !emit(&mut blocks) {
             return false;
@@ -658,25 +657,23 @@ fn read_document(
     blocks.is_empty() || emit(&mut blocks)
 }
 
-/// Feeds decoded text to the block source; false once the HTML parser has given up.
+/// Feeds decoded text to the block source (nothing once the HTML parser has given up).
 fn feed(
     source: &mut Blocks,
     text: &str,
     blocks: &mut Vec<Block>,
     failed: &mut bool,
     problem: &mut dyn FnMut(Severity, String),
-) -> bool {
+) {
     match source {
         Blocks::Html(parser) => {
             if let Err(e) = parser.write(text, blocks) {
                 *failed = true;
                 problem(Severity::Warning, format!("{e}; text up to here was kept"));
-                return false;
             }
         }
         Blocks::Text(splitter) => splitter.write(text, blocks),
     }
-    true
 }
 
 /// An I/O error's message without Rust's "(os error N)" suffix.
