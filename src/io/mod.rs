@@ -123,12 +123,18 @@ fn output_name(relative: &Path) -> PathBuf {
 /// damage as an error from `read` and, unless the input ended inside a member
 /// ([`io::ErrorKind::UnexpectedEof`]), goes on with the next intact member: a reader that wants
 /// every intact part keeps reading after [`gzip::is_resumable`] errors.
+///
+/// The first bytes are read whatever the size of the reads that bring them (a pipe may hand
+/// over one byte first), so the answer does not depend on how the input arrives.
 pub fn maybe_gunzip(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn Read + Send>> {
-    let head = reader.fill_buf()?;
+    let mut head = Vec::with_capacity(8);
+    (&mut reader).take(8).read_to_end(&mut head)?;
     const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
     let matching = head.iter().zip(MAGIC).filter(|(a, b)| **a == *b).count();
     let near_start = memchr::memmem::find(&head[..head.len().min(6)], &MAGIC).is_some();
-    if head.starts_with(&MAGIC[..2]) || (head.len() >= 3 && matching >= 2) || near_start {
+    let gzip = head.starts_with(&MAGIC[..2]) || (head.len() >= 3 && matching >= 2) || near_start;
+    let reader = io::Cursor::new(head).chain(reader);
+    if gzip {
         Ok(Box::new(GzipReader::new(reader)))
     } else {
         Ok(Box::new(reader))
@@ -155,6 +161,26 @@ mod tests {
         let mut plain = String::new();
         maybe_gunzip(Box::new(io::Cursor::new(b"<p>x".to_vec()))).unwrap().read_to_string(&mut plain).unwrap();
         assert_eq!(plain, "<p>x");
+    }
+
+    /// A pipe that hands over one byte per read.
+    struct Trickle(io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(1);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    #[test]
+    fn gzip_is_recognised_when_the_first_read_brings_one_byte() {
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(b"<p>trickled</p>").unwrap();
+        let trickle = Trickle(io::Cursor::new(enc.finish().unwrap()));
+        let mut text = String::new();
+        maybe_gunzip(Box::new(BufReader::with_capacity(1, trickle))).unwrap().read_to_string(&mut text).unwrap();
+        assert_eq!(text, "<p>trickled</p>");
     }
 
     #[test]
