@@ -13,6 +13,9 @@ use ppl_filter::lm::train::{train_sentences, TrainOptions};
 use ppl_filter::lm::LanguageModel;
 use proptest::prelude::*;
 
+mod common;
+use common::*;
+
 const CLASSIFIER: &[u8] = include_bytes!("../model/en-classifier.bin");
 const PAGE: &[u8] = b"<html><body><p>The town council voted on Tuesday to approve a plan that will restore the \
 banks of the river and reopen the old footpath between the mill and the bridge.</p>\
@@ -28,33 +31,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Runs `ppl-filter` on `stdin`; fails the test if it runs longer than `limit`.
-fn ppl_filter(args: &[&str], stdin: &[u8], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ppl-filter");
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("ppl-filter {args:?} ran longer than {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    output
 }
 
 /// Asserts `output` is a refusal: exit code 2 and one line naming `file`, no panic.
@@ -118,7 +94,7 @@ fn a_classifier_whose_trees_share_children_is_refused_at_once() {
     let dir = temp_dir("dag");
     let path = dir.join("dag.classifier");
     std::fs::write(&path, &bytes).unwrap();
-    let out = ppl_filter(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
     assert_refused(&out, &path, "dag");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -178,13 +154,13 @@ fn damaged_classifier_files_are_one_line_errors() {
         assert!(Classifier::from_bytes(bytes).is_err(), "{name}");
         let path = dir.join(format!("{name}.classifier"));
         std::fs::write(&path, bytes).unwrap();
-        let out = ppl_filter(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
         assert_refused(&out, &path, name);
     }
     #[cfg(unix)]
     for endless in ["/dev/zero", "/dev/urandom"] {
         if Path::new(endless).exists() {
-            let out = ppl_filter(&["--classifier", endless], PAGE, Duration::from_secs(20));
+            let out = ppl_filter_within(&["--classifier", endless], PAGE, Duration::from_secs(20));
             assert_refused(&out, Path::new(endless), endless);
         }
     }
@@ -213,14 +189,14 @@ fn damaged_model_files_are_one_line_errors() {
     for (name, bytes) in &cases {
         let path = dir.join(format!("{name}.bin"));
         std::fs::write(&path, bytes).unwrap();
-        let out = ppl_filter(&["--model", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(&["--model", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
         assert_refused(&out, &path, name);
     }
-    let out = ppl_filter(&["--model", dir.to_str().unwrap()], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(&["--model", dir.to_str().unwrap()], PAGE, Duration::from_secs(20));
     assert_refused(&out, &dir, "a directory");
     #[cfg(unix)]
     if Path::new("/dev/zero").exists() {
-        let out = ppl_filter(&["--model", "/dev/zero"], PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(&["--model", "/dev/zero"], PAGE, Duration::from_secs(20));
         assert_refused(&out, Path::new("/dev/zero"), "/dev/zero");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -234,7 +210,7 @@ fn a_model_file_cut_short_during_a_run_changes_nothing() {
     let full = std::fs::read(model_path()).unwrap();
     let model = model_path();
     let args = ["--model", model.to_str().unwrap(), "--method", "perplexity"];
-    let expected = ppl_filter(&args, PAGE, Duration::from_secs(60));
+    let expected = ppl_filter_within(&args, PAGE, Duration::from_secs(60));
     assert_eq!(expected.status.code(), Some(0));
     assert!(!expected.stdout.is_empty());
     // The run loads the model before it reads its input: the model is cut while the run waits
@@ -278,13 +254,13 @@ fn nan_thresholds_are_refused() {
         ["--max-link-density", "1.5"],
         ["--max-link-density", "inf"],
     ] {
-        let out = ppl_filter(&[&args[..], &["--method", "perplexity"]].concat(), PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(&[&args[..], &["--method", "perplexity"]].concat(), PAGE, Duration::from_secs(20));
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("invalid value"), "{args:?}: {err}");
         assert!(out.stdout.is_empty());
     }
-    let out = ppl_filter(&["-t", "1e9", "--max-link-density", "1", "--method", "perplexity"], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(&["-t", "1e9", "--max-link-density", "1", "--method", "perplexity"], PAGE, Duration::from_secs(20));
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("The town council voted"));
 }

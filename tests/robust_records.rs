@@ -4,34 +4,15 @@
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use proptest::prelude::Strategy;
 
 use ppl_filter::io::jsonl::{parse_line_bytes, Extra, JsonlError, JsonlLines};
 use ppl_filter::io::sink::{DirSink, DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
 
-fn ppl_filter(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ppl-filter");
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    output
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::*;
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {

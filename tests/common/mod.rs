@@ -1,0 +1,61 @@
+//! Helpers shared by the tests of the `ppl-filter` binary: fixture paths and running the binary
+//! on bytes fed through stdin.
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `fixtures/NAME` of the crate.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+}
+
+/// Runs `ppl-filter ARGS` with `stdin` fed from another thread (so a full pipe cannot block it).
+pub fn ppl_filter(args: &[&str], stdin: &[u8]) -> Output {
+    run(args, stdin, None)
+}
+
+/// As [`ppl_filter`], but fails the test if the run takes longer than `limit` (a hang).
+pub fn ppl_filter_within(args: &[&str], stdin: &[u8], limit: Duration) -> Output {
+    run(args, stdin, Some(limit))
+}
+
+fn run(args: &[&str], stdin: &[u8], limit: Option<Duration>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ppl-filter");
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    if let Some(limit) = limit {
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > limit {
+                child.kill().unwrap();
+                panic!("ppl-filter {args:?} ran longer than {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let output = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    output
+}
+
+/// The run's standard output, which must be UTF-8.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("output is UTF-8")
+}
+
+/// The run's standard error (lossy).
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
