@@ -208,15 +208,7 @@ impl<R: BufRead> GzipReader<R> {
         if self.pending_pos < self.pending.len() {
             return Ok(&self.pending[self.pending_pos..]);
         }
-        loop {
-            match self.inner.fill_buf() {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok(_) => break,
-            }
-        }
-        // `fill_buf` again (it returns the buffered bytes), for the borrow checker.
-        self.inner.fill_buf()
+        super::fill_buf_retrying(&mut self.inner)
     }
 
     /// Consumes `n` input bytes, recording them in the history when `record`.

@@ -117,6 +117,19 @@ fn output_name(relative: &Path) -> PathBuf {
     name
 }
 
+/// `reader.fill_buf()`, tried again when a signal interrupts it.
+pub(crate) fn fill_buf_retrying<R: BufRead + ?Sized>(reader: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(_) => break,
+        }
+    }
+    // Again (it returns the buffered bytes), for the borrow checker.
+    reader.fill_buf()
+}
+
 /// Wraps `reader` in a gzip decoder when its first bytes are the gzip magic (`1f 8b 08`; one of
 /// the three may be damaged, or a few bytes of a cut member come first: no text starts that
 /// way). The decoder ([`GzipReader`]) reports

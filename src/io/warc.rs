@@ -604,15 +604,7 @@ impl<R: BufRead> WarcReader<R> {
         if self.pushback_pos < self.pushback.len() {
             return Ok(&self.pushback[self.pushback_pos..]);
         }
-        loop {
-            match self.inner.fill_buf() {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-                Ok(_) => break,
-            }
-        }
-        // Again (it returns the buffered bytes), for the borrow checker.
-        self.inner.fill_buf()
+        super::fill_buf_retrying(&mut self.inner)
     }
 
     fn consume(&mut self, n: usize) {
