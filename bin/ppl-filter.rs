@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use ppl_filter::cli::filter::{CleanArgs, Command, FilterArgs, FormatKind, InputKind, LearnArgs, LearnerKind, PerplexityArgs, TrainArgs};
+use ppl_filter::cli::filter::{
+    CleanArgs, Command, FilterArgs, FormatKind, GoldFormatKind, InputKind, LearnArgs, LearnerKind, PerplexityArgs, SetBalanceKind, TrainArgs,
+};
 use ppl_filter::html::HtmlSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
@@ -124,10 +126,42 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
 
 /// `ppl-filter learn`: fit the combined method's classifier to pages and their gold text.
 fn learn(args: LearnArgs) -> Result<ExitCode, String> {
+    use ppl_filter::learn::{GoldFormat, SetBalance, TrainingSet};
     let model = ppl_filter::cli::load_model(args.model.as_deref())?;
+    // The sets: the positional pair, each --set (weighted by --set-weight in that order), then
+    // the lines of each --sets file.
+    let mut sets: Vec<TrainingSet> = args
+        .input_dir
+        .iter()
+        .zip(&args.gold_dir)
+        .map(|(i, g)| (i.clone(), g.clone()))
+        .chain(args.set.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())))
+        .map(|(input_dir, gold_dir)| TrainingSet { input_dir, gold_dir, weight: 1.0 })
+        .collect();
+    if args.set_weight.len() > sets.len() {
+        return Err(format!(
+            "{} --set-weight values for {} sets given on the command line (the sets of a --sets file take their weight from its third column)",
+            args.set_weight.len(),
+            sets.len()
+        ));
+    }
+    for (set, &weight) in sets.iter_mut().zip(&args.set_weight) {
+        set.weight = weight;
+    }
+    for list in &args.sets {
+        sets.extend(ppl_filter::learn::read_set_list(list).map_err(|e| e.to_string())?);
+    }
+    if sets.is_empty() {
+        return Err("no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file".into());
+    }
+    let format = match args.gold_format {
+        GoldFormatKind::Auto => None,
+        GoldFormatKind::Cleaneval => Some(GoldFormat::CleanEval),
+        GoldFormatKind::Plain => Some(GoldFormat::Plain),
+    };
     // The decision method plays no part in reading the training pages.
     let options = Options::with_method(Method::Perplexity);
-    let mut pages = ppl_filter::learn::read_pages(&args.input_dir, &args.gold_dir, &options).map_err(|e| e.to_string())?;
+    let mut pages = ppl_filter::learn::read_sets(&sets, format, &options).map_err(|e| e.to_string())?;
     let learn_options = LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
@@ -143,11 +177,29 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
             learning_rate: args.learning_rate,
             ..Default::default()
         },
+        set_balance: match args.set_balance {
+            SetBalanceKind::Equal => SetBalance::Equal,
+            SetBalanceKind::Natural => SetBalance::Natural,
+        },
+        set_weights: sets.iter().map(|s| s.weight).collect(),
         ..Default::default()
     };
     let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
-    eprintln!("ppl-filter: wrote {} ({} bytes) from {} pages", args.output.display(), bytes.len(), pages.len());
+    let mut summary = String::new();
+    if sets.len() > 1 {
+        let parts: Vec<String> = sets
+            .iter()
+            .enumerate()
+            .map(|(k, set)| {
+                let of_set = || pages.iter().filter(|p| p.set == k);
+                let plain = of_set().filter(|p| p.gold_format == GoldFormat::Plain).count();
+                format!("{}: {} pages, {plain} with plain-text gold, weight {}", set.input_dir.display(), of_set().count(), set.weight)
+            })
+            .collect();
+        summary = format!(" of {} sets ({})", sets.len(), parts.join("; "));
+    }
+    eprintln!("ppl-filter: wrote {} ({} bytes) from {} pages{summary}", args.output.display(), bytes.len(), pages.len());
     Ok(ExitCode::SUCCESS)
 }
 

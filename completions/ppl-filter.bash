@@ -207,12 +207,32 @@ _ppl__filter() {
             return 0
             ;;
         ppl__subcmd__filter__subcmd__learn)
-            opts="-o -m -h --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --lag --help"
+            opts="-o -m -h --set --sets --set-weight --set-balance --gold-format --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --lag --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sets)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-weight)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-balance)
+                    COMPREPLY=($(compgen -W "equal natural" -- "${cur}"))
+                    return 0
+                    ;;
+                --gold-format)
+                    COMPREPLY=($(compgen -W "auto cleaneval plain" -- "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

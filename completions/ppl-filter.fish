@@ -69,6 +69,14 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l credit -
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set -d 'Another training set: its pages and their cleaned text (repeatable)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l sets -d 'A file listing training sets, one `INPUT_DIR GOLD_DIR [WEIGHT]` per line (white-space separated, `#` starts a comment, relative paths are from the file\'s directory)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set-weight -d 'Weight of a set given on the command line: the first --set-weight is the positional INPUT_DIR GOLD_DIR\'s (or the first --set\'s when there is none), the next the next --set\'s, and so on; unweighted sets weigh 1. Multiplies the set\'s example weights after --set-balance' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set-balance -d 'How the training sets weigh against each other before their weights apply' -r -f -a "equal\t'Every set\'s examples add up to the same total weight, however many pages it has'
+natural\t'Every block weighs its words, so a set counts as much as it has words'"
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l gold-format -d 'How the gold files are written' -r -f -a "auto\t'Told apart per file: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers'
+cleaneval\t'CleanEval: a `URL:` line, then blocks that start with <p>, <h> or <l>'
+plain\t'Plain text, one block per line (every line is text)'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s o -l output -d 'Where to write the classifier (load it with --classifier)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'General language model file to use instead of the embedded English model (use the same one with --model when filtering)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "trees\t'Gradient-boosted shallow decision trees'

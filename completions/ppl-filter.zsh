@@ -93,6 +93,14 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (learn)
 _arguments "${_arguments_options[@]}" : \
+'*--set=[Another training set\: its pages and their cleaned text (repeatable)]:INPUT_DIR:_files:INPUT_DIR:_files' \
+'*--sets=[A file listing training sets, one \`INPUT_DIR GOLD_DIR \[WEIGHT\]\` per line (white-space separated, \`#\` starts a comment, relative paths are from the file'\''s directory)]:FILE:_files' \
+'*--set-weight=[Weight of a set given on the command line\: the first --set-weight is the positional INPUT_DIR GOLD_DIR'\''s (or the first --set'\''s when there is none), the next the next --set'\''s, and so on; unweighted sets weigh 1. Multiplies the set'\''s example weights after --set-balance]:W:_default' \
+'--set-balance=[How the training sets weigh against each other before their weights apply]:SET_BALANCE:((equal\:"Every set'\''s examples add up to the same total weight, however many pages it has"
+natural\:"Every block weighs its words, so a set counts as much as it has words"))' \
+'--gold-format=[How the gold files are written]:GOLD_FORMAT:((auto\:"Told apart per file\: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers"
+cleaneval\:"CleanEval\: a \`URL\:\` line, then blocks that start with <p>, <h> or <l>"
+plain\:"Plain text, one block per line (every line is text)"))' \
 '-o+[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
 '--output=[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
 '-m+[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
@@ -108,8 +116,8 @@ logistic\:"L2-regularised logistic regression"))' \
 '--lag=[Blocks the smoothing looks ahead before deciding a block]:N:_default' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
-':input_dir -- Directory of HTML pages (N.html):_files' \
-':gold_dir -- Directory of their cleaned text (N.txt):_files' \
+'::input_dir -- Directory of HTML pages (N.html)\: the first training set:_files' \
+'::gold_dir -- Directory of their cleaned text (N.txt):_files' \
 && ret=0
 ;;
 (help)

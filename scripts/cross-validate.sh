@@ -4,6 +4,8 @@
 # `ppl-filter learn` trains on the other folds, the held-out pages are cleaned one by one
 # through standard input with that classifier, and `ppl-eval score` scores them. Prints one
 # row per fold and one for all held-out pages pooled.
+# One set at a time; scripts/cross-validate-sets.sh does several at once (CleanEval tune and the
+# article sets by default) and scores each separately.
 # Usage: scripts/cross-validate.sh [SET_DIR] [-- LEARN_FLAGS...]
 #   FOLDS=5 (default)  FILTER_FLAGS="..." extra flags for cleaning (e.g. --format cleaneval)
 #   KEEP=DIR keeps the folds' classifiers and outputs (DIR/all/out) in DIR

@@ -1,8 +1,11 @@
-//! Learning the combined method from cleaned pages (`ppl-filter learn INPUT_DIR GOLD_DIR`).
+//! Learning the combined method from cleaned pages (`ppl-filter learn INPUT_DIR GOLD_DIR`, or
+//! several sets of them with `--set` / `--sets`).
 //!
 //! 1. Every page is cut into blocks and sentences exactly as the filter does.
 //! 2. Labels: the page's words are aligned to its gold text (a longest common subsequence, as
-//!    `ppl-eval` scores); a block is "keep" when most of its words align.
+//!    `ppl-eval` scores); a block is "keep" when most of its words align. Gold is CleanEval text
+//!    (`URL:` line, `<p>`/`<h>`/`<l>` markers) or plain text (one block per line), told apart
+//!    per file ([`GoldFormat::detect`]).
 //! 3. The boilerplate model: a word bigram model of the sentences of "drop" blocks (NCleaner's
 //!    differential "dirty" model: the raw pages minus what is in their cleaned version). The
 //!    evidence of each training page is measured under a boilerplate model trained *without*
@@ -10,7 +13,8 @@
 //!    a model that has seen the page; the model written to the file is trained on all pages.
 //! 4. Boosted shallow trees ([`crate::boost`]) or an L2-regularised logistic regression (Newton's
 //!    method) over the evidence of each block and its neighbours, examples weighted by their
-//!    words; the Viterbi transition log probabilities are the label bigram frequencies.
+//!    words times their set's factor ([`SetBalance`], [`LearnOptions::set_weights`]); the
+//!    Viterbi transition log probabilities are the label bigram frequencies.
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +48,21 @@ pub struct LearnOptions {
     pub learner: Learner,
     /// Settings of the boosted trees.
     pub boost: BoostOptions,
+    /// How the sets' examples are weighed against each other before `set_weights` apply.
+    pub set_balance: SetBalance,
+    /// Factor on the example weights of each set (indexed like [`Page::set`]; a set beyond the
+    /// end weighs 1).
+    pub set_weights: Vec<f64>,
+}
+
+/// How the example weights of several training sets compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetBalance {
+    /// Every set's examples add up to the same total weight, whatever its size (then each is
+    /// multiplied by its set weight).
+    Equal,
+    /// Examples keep their own weight (words): a set counts as much as it has words.
+    Natural,
 }
 
 /// The classifiers `learn` can fit.
@@ -65,6 +84,8 @@ impl Default for LearnOptions {
             min_count: 1,
             learner: Learner::Trees,
             boost: BoostOptions::default(),
+            set_balance: SetBalance::Equal,
+            set_weights: Vec::new(),
         }
     }
 }
@@ -78,6 +99,12 @@ pub enum LearnError {
     /// No input page has a gold file.
     #[error("no page in {0} has a gold file of the same name (N.html ↔ N.txt)")]
     NoPairs(PathBuf),
+    /// A set weight is negative or not finite, or every set weighs 0.
+    #[error("bad set weight: {0}")]
+    SetWeight(String),
+    /// A `--sets` list file has a line that is not `INPUT_DIR GOLD_DIR [WEIGHT]`.
+    #[error("{path}:{line}: {message}")]
+    SetList { path: PathBuf, line: usize, message: String },
     /// Every block of every page aligns to its gold text: there is nothing to learn from.
     #[error("no boilerplate to learn from: every block of the pages aligns to their gold text")]
     NoBoilerplate,
@@ -92,24 +119,105 @@ pub enum LearnError {
     Classifier(#[from] crate::classify::ClassifierError),
 }
 
+/// How a gold file is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoldFormat {
+    /// CleanEval: a `URL: …` first line, then blocks that start with `<p>`, `<h>` or `<l>`.
+    /// Words are taken as `ppl-eval` takes them (lines starting with `URL` dropped, markers
+    /// split out and ignored).
+    CleanEval,
+    /// Plain text, one block per line, no markers and no URL line: every line is text (even
+    /// one that starts with "URL"). Words are the white-space-separated tokens.
+    Plain,
+}
+
+impl GoldFormat {
+    /// CleanEval when the first non-blank line starts with `URL` or any line starts with a
+    /// `<p>`, `<h>` or `<l>` marker (after white space, any case); plain text otherwise.
+    pub fn detect(gold: &str) -> GoldFormat {
+        let mut lines = gold.lines().map(|l| l.trim_start_matches(|c: char| c.is_whitespace() || c < '\u{20}'));
+        let starts_with_marker = |l: &str| {
+            let b = l.as_bytes();
+            b.len() >= 3 && b[0] == b'<' && b[2] == b'>' && matches!(b[1].to_ascii_lowercase(), b'p' | b'h' | b'l')
+        };
+        if lines.clone().find(|l| !l.is_empty()).is_some_and(|l| l.starts_with("URL")) || lines.any(starts_with_marker) {
+            GoldFormat::CleanEval
+        } else {
+            GoldFormat::Plain
+        }
+    }
+
+    /// The words of `text` (gold or a page's block) as the alignment compares them.
+    pub fn words(self, text: &str) -> Vec<&str> {
+        match self {
+            GoldFormat::CleanEval => normalize::text_view(&normalize::tokenize(text)),
+            GoldFormat::Plain => text.split(|c: char| c.is_whitespace() || c < '\u{20}').filter(|w| !w.is_empty()).collect(),
+        }
+    }
+}
+
+/// One training set: a directory of pages, one of their gold text, and a weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingSet {
+    /// Pages, `N.html`.
+    pub input_dir: PathBuf,
+    /// Their gold text, `N.txt`.
+    pub gold_dir: PathBuf,
+    /// Factor on the weight of the set's examples (after [`SetBalance`]).
+    pub weight: f64,
+}
+
+/// Reads a list of training sets: one `INPUT_DIR GOLD_DIR [WEIGHT]` per line, separated by
+/// white space (so the paths cannot contain any); blank lines and `#` comments are skipped;
+/// relative paths are taken from the list file's directory. A missing weight is 1.
+pub fn read_set_list(path: &Path) -> Result<Vec<TrainingSet>, LearnError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LearnError::Io { path: path.to_path_buf(), source })?;
+    let base = path.parent().unwrap_or(Path::new(""));
+    let mut sets = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or_default();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let bad = |message: String| LearnError::SetList { path: path.to_path_buf(), line: n + 1, message };
+        if !(2..=3).contains(&fields.len()) {
+            return Err(bad(format!("expected INPUT_DIR GOLD_DIR [WEIGHT], found {} fields", fields.len())));
+        }
+        let weight = match fields.get(2) {
+            Some(w) => w.parse::<f64>().map_err(|_| bad(format!("weight {w:?} is not a number")))?,
+            None => 1.0,
+        };
+        sets.push(TrainingSet { input_dir: base.join(fields[0]), gold_dir: base.join(fields[1]), weight });
+    }
+    Ok(sets)
+}
+
 /// One training page: its blocks (segmented) and their labels.
 pub struct Page {
     /// The input file's stem (`N` of `N.html`).
     pub name: String,
+    /// Index of the training set the page comes from.
+    pub set: usize,
     pub blocks: Vec<Block>,
     /// Share of each block's words that align to the gold text.
     pub aligned: Vec<f32>,
+    /// How the gold file was written.
+    pub gold_format: GoldFormat,
 }
 
 impl Page {
-    /// Cuts `html` into blocks as the filter would and labels them against `gold`.
-    pub fn new(name: String, html: &[u8], gold: &[u8], options: &Options) -> Page {
+    /// Cuts `html` into blocks as the filter would and labels them against `gold`, written
+    /// in `format` (`None`: detected).
+    pub fn new(name: String, html: &[u8], gold: &[u8], format: Option<GoldFormat>, options: &Options) -> Page {
         let (mut blocks, _) = pipeline::read_blocks(html, options);
         for block in &mut blocks {
             segment::segment(block);
         }
-        let aligned = aligned_shares(&blocks, &normalize::decode(gold));
-        Page { name, blocks, aligned }
+        let gold = normalize::decode(gold);
+        let gold_format = format.unwrap_or_else(|| GoldFormat::detect(&gold));
+        let aligned = aligned_shares(&blocks, &gold, gold_format);
+        Page { name, set: 0, blocks, aligned, gold_format }
     }
 
     fn keep(&self, i: usize) -> bool {
@@ -117,14 +225,14 @@ impl Page {
     }
 }
 
-/// Share of each block's words (as `ppl-eval` tokenises them) that a longest common
-/// subsequence of the page's words and the gold's words matches.
-pub fn aligned_shares(blocks: &[Block], gold: &str) -> Vec<f32> {
-    let gold_words = normalize::text_view(&normalize::tokenize(gold));
+/// Share of each block's words that a longest common subsequence of the page's words and
+/// the gold's words matches, both read as `format` reads them.
+pub fn aligned_shares(blocks: &[Block], gold: &str, format: GoldFormat) -> Vec<f32> {
+    let gold_words = format.words(gold);
     let mut owner = Vec::new();
     let mut page_words = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
-        for word in normalize::text_view(&normalize::tokenize(&block.text)) {
+        for word in format.words(&block.text) {
             page_words.push(word);
             owner.push(i);
         }
@@ -144,8 +252,9 @@ pub fn aligned_shares(blocks: &[Block], gold: &str) -> Vec<f32> {
     matched.iter().zip(&total).map(|(&m, &t)| if t == 0 { 0.0 } else { m as f32 / t as f32 }).collect()
 }
 
-/// Reads every `N.html` of `input_dir` that has a `N.txt` in `gold_dir`, in name order.
-pub fn read_pages(input_dir: &Path, gold_dir: &Path, options: &Options) -> Result<Vec<Page>, LearnError> {
+/// Reads every `N.html` of `input_dir` that has a `N.txt` in `gold_dir`, in name order (gold
+/// written in `format`; `None`: detected per file).
+pub fn read_pages(input_dir: &Path, gold_dir: &Path, format: Option<GoldFormat>, options: &Options) -> Result<Vec<Page>, LearnError> {
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
@@ -160,10 +269,23 @@ pub fn read_pages(input_dir: &Path, gold_dir: &Path, options: &Options) -> Resul
         }
         let html = std::fs::read(&path).map_err(io_err(&path))?;
         let gold = std::fs::read(&gold_path).map_err(io_err(&gold_path))?;
-        pages.push(Page::new(stem, &html, &gold, options));
+        pages.push(Page::new(stem, &html, &gold, format, options));
     }
     if pages.is_empty() {
         return Err(LearnError::NoPairs(input_dir.to_path_buf()));
+    }
+    Ok(pages)
+}
+
+/// Reads the pages of every set in turn ([`read_pages`]), each marked with its set's index.
+pub fn read_sets(sets: &[TrainingSet], format: Option<GoldFormat>, options: &Options) -> Result<Vec<Page>, LearnError> {
+    let mut pages = Vec::new();
+    for (k, set) in sets.iter().enumerate() {
+        let mut set_pages = read_pages(&set.input_dir, &set.gold_dir, format, options)?;
+        for page in &mut set_pages {
+            page.set = k;
+        }
+        pages.append(&mut set_pages);
     }
     Ok(pages)
 }
@@ -187,6 +309,7 @@ pub fn train_boilerplate<'a>(pages: impl Iterator<Item = &'a Page>, opts: &Learn
 
 /// Learns a classifier from labelled pages; returns the classifier file's bytes.
 pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -> Result<Vec<u8>, LearnError> {
+    check_set_weights(pages, opts)?;
     let model = train_boilerplate(pages.iter(), opts).map_err(|e| match e {
         TrainError::EmptyCorpus => LearnError::NoBoilerplate,
         other => other.into(),
@@ -206,7 +329,11 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
             measure_page(page, general, &boilerplate);
         }
     }
-    let examples = examples(pages);
+    let mut examples = examples(pages);
+    let factors = set_factors(pages, &examples, opts);
+    for e in &mut examples {
+        e.weight *= factors[e.set];
+    }
     let (scorer, description) = match opts.learner {
         Learner::Logistic => {
             let (mean, scale) = standardisation(&examples);
@@ -233,9 +360,10 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
         smoothing: opts.smoothing,
         lag: opts.lag,
         provenance: format!(
-            "ppl-filter learn: {} pages, {} blocks; {description}; threshold {}, smoothing {}, lag {}",
+            "ppl-filter learn: {} pages, {} blocks{}; {description}; threshold {}, smoothing {}, lag {}",
             pages.len(),
             examples.len(),
+            sets_summary(pages, &factors, opts),
             opts.threshold,
             opts.smoothing,
             opts.lag
@@ -253,11 +381,62 @@ fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &Language
     }
 }
 
-/// One training example: classifier input, label, weight.
+/// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,
+/// times, with [`SetBalance::Equal`], the ratio that brings its total to the mean total of the
+/// sets that have examples.
+pub fn set_factors(pages: &[Page], examples: &[Example], opts: &LearnOptions) -> Vec<f64> {
+    let sets = pages.iter().map(|p| p.set + 1).max().unwrap_or(0);
+    let weight = |k: usize| opts.set_weights.get(k).copied().unwrap_or(1.0);
+    let mut totals = vec![0.0f64; sets];
+    for e in examples {
+        totals[e.set] += e.weight;
+    }
+    let present = totals.iter().filter(|&&t| t > 0.0).count().max(1);
+    let mean = totals.iter().sum::<f64>() / present as f64;
+    (0..sets)
+        .map(|k| match opts.set_balance {
+            SetBalance::Natural => weight(k),
+            SetBalance::Equal if totals[k] > 0.0 => weight(k) * mean / totals[k],
+            SetBalance::Equal => 0.0,
+        })
+        .collect()
+}
+
+/// Every set weight is finite and at least 0, and some set of `pages` weighs more than 0.
+fn check_set_weights(pages: &[Page], opts: &LearnOptions) -> Result<(), LearnError> {
+    if let Some(w) = opts.set_weights.iter().find(|w| !w.is_finite() || **w < 0.0) {
+        return Err(LearnError::SetWeight(format!("{w} (a weight is a finite number, at least 0)")));
+    }
+    if !pages.is_empty() && pages.iter().all(|p| opts.set_weights.get(p.set).is_some_and(|&w| w == 0.0)) {
+        return Err(LearnError::SetWeight("every set weighs 0".into()));
+    }
+    Ok(())
+}
+
+/// ` (sets: 262 pages ×1.31, 242 pages ×0.9)` for several sets, nothing for one.
+fn sets_summary(pages: &[Page], factors: &[f64], opts: &LearnOptions) -> String {
+    if factors.len() < 2 {
+        return String::new();
+    }
+    let parts: Vec<String> = factors
+        .iter()
+        .enumerate()
+        .map(|(k, f)| format!("{} pages ×{f:.3}", pages.iter().filter(|p| p.set == k).count()))
+        .collect();
+    let balance = match opts.set_balance {
+        SetBalance::Equal => "equal",
+        SetBalance::Natural => "natural",
+    };
+    format!(" (sets, {balance} balance: {})", parts.join(", "))
+}
+
+/// One training example: classifier input, label, weight, set.
 pub struct Example {
     pub x: [f32; INPUTS],
     pub keep: bool,
     pub weight: f64,
+    /// [`Page::set`] of its page.
+    pub set: usize,
 }
 
 /// The examples of measured pages: one per block with words, weighted by its words.
@@ -270,7 +449,7 @@ pub fn examples(pages: &[Page]) -> Vec<Example> {
             if words == 0 {
                 continue;
             }
-            out.push(Example { x: context_input(&evidence, i), keep: page.keep(i), weight: words as f64 });
+            out.push(Example { x: context_input(&evidence, i), keep: page.keep(i), weight: words as f64, set: page.set });
         }
     }
     out
@@ -405,10 +584,88 @@ mod tests {
             Block::new(2, BlockKind::Paragraph, "Copyright 2007 the council"),
         ];
         let gold = "URL: http://x\n<p> The council met on Monday to vote.\n";
-        let shares = aligned_shares(&blocks, gold);
+        assert_eq!(GoldFormat::detect(gold), GoldFormat::CleanEval);
+        let shares = aligned_shares(&blocks, gold, GoldFormat::CleanEval);
         assert_eq!(shares[0], 0.0);
         assert_eq!(shares[1], 1.0);
         assert!(shares[2] < 0.5);
+    }
+
+    #[test]
+    fn plain_text_gold_labels_blocks_too() {
+        let blocks = vec![
+            Block::new(0, BlockKind::Heading, "Storm closes the coast road"),
+            Block::new(1, BlockKind::ListItem, "Home News Sport Weather"),
+            Block::new(2, BlockKind::Paragraph, "URLs of the detours are on the council's site, officials said."),
+            Block::new(3, BlockKind::Paragraph, "The road will reopen on Friday."),
+            Block::new(4, BlockKind::Paragraph, "Share this article: Facebook Twitter Email"),
+            Block::new(5, BlockKind::Paragraph, "Comments (3) Log in to comment"),
+        ];
+        // One block per line, no URL line, no markers; a line may wrap two page blocks, and one
+        // starting with "URL" is text like any other.
+        let gold = "Storm closes the coast road\nURLs of the detours are on the council's site, officials said.\r\nThe road will reopen on Friday.\n";
+        assert_eq!(GoldFormat::detect(gold), GoldFormat::Plain);
+        let shares = aligned_shares(&blocks, gold, GoldFormat::Plain);
+        assert_eq!(shares, [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+        // Read as CleanEval, the "URL…" line would vanish from both sides and its block drop.
+        assert_eq!(aligned_shares(&blocks, gold, GoldFormat::CleanEval)[2], 0.0);
+    }
+
+    #[test]
+    fn gold_formats_are_told_apart() {
+        assert_eq!(GoldFormat::detect("URL: http://x\n"), GoldFormat::CleanEval);
+        assert_eq!(GoldFormat::detect("\n\n  URL: http://x\n<p> Text\n"), GoldFormat::CleanEval);
+        assert_eq!(GoldFormat::detect("\n<h>  Title\n\nBody text\n"), GoldFormat::CleanEval);
+        assert_eq!(GoldFormat::detect("  <P> upper-case marker\n"), GoldFormat::CleanEval);
+        assert_eq!(GoldFormat::detect("Title\nBody with <p> inside a line\n"), GoldFormat::Plain);
+        assert_eq!(GoldFormat::detect("Title\nURL of the report below\n"), GoldFormat::Plain);
+        assert_eq!(GoldFormat::detect(""), GoldFormat::Plain);
+        assert_eq!(GoldFormat::Plain.words("a\tb\u{1}c  <p>d"), ["a", "b", "c", "<p>d"]);
+        assert_eq!(GoldFormat::CleanEval.words("URL: x\n<p>a b"), ["a", "b"]);
+    }
+
+    #[test]
+    fn set_lists_are_read_relative_to_their_file() {
+        let dir = std::env::temp_dir().join(format!("ppl-filter-set-list-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let list = dir.join("sets.txt");
+        std::fs::write(&list, "# training sets\n\ntune/input tune/gold\n/abs/in /abs/gold 0.5  # weighted\n").unwrap();
+        let sets = read_set_list(&list).unwrap();
+        assert_eq!(
+            sets,
+            [
+                TrainingSet { input_dir: dir.join("tune/input"), gold_dir: dir.join("tune/gold"), weight: 1.0 },
+                TrainingSet { input_dir: "/abs/in".into(), gold_dir: "/abs/gold".into(), weight: 0.5 },
+            ]
+        );
+        for (bad, message) in [("a\n", "found 1 fields"), ("a b c d\n", "found 4 fields"), ("a b heavy\n", "not a number")] {
+            std::fs::write(&list, format!("# x\n{bad}")).unwrap();
+            let err = read_set_list(&list).unwrap_err().to_string();
+            assert!(err.contains(":2: ") && err.contains(message), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn sets_weigh_equally_or_by_their_words() {
+        let page = |set| Page { name: String::new(), set, blocks: Vec::new(), aligned: Vec::new(), gold_format: GoldFormat::Plain };
+        let pages = [page(0), page(1), page(2)];
+        let example = |set, weight| Example { x: [0.0; INPUTS], keep: true, weight, set };
+        // Set 0 has 300 words, set 1 has 100, set 2 none.
+        let examples = [example(0, 100.0), example(0, 200.0), example(1, 100.0)];
+        let mut opts = LearnOptions::default();
+        assert_eq!(set_factors(&pages, &examples, &opts), [200.0 / 300.0, 2.0, 0.0]);
+        opts.set_weights = vec![1.0, 0.5];
+        assert_eq!(set_factors(&pages, &examples, &opts), [200.0 / 300.0, 1.0, 0.0]);
+        opts.set_balance = SetBalance::Natural;
+        assert_eq!(set_factors(&pages, &examples, &opts), [1.0, 0.5, 1.0]);
+        assert!(check_set_weights(&pages, &opts).is_ok());
+        opts.set_weights = vec![0.0, 0.0, 0.0];
+        assert!(check_set_weights(&pages, &opts).unwrap_err().to_string().contains("every set weighs 0"));
+        opts.set_weights = vec![1.0, -1.0];
+        assert!(check_set_weights(&pages, &opts).is_err());
+        opts.set_weights = vec![f64::NAN];
+        assert!(check_set_weights(&pages, &opts).is_err());
     }
 
     #[test]
@@ -425,7 +682,7 @@ mod tests {
         for i in 0..200 {
             let mut x = [0.0; INPUTS];
             x[0] = i as f32 / 100.0;
-            examples.push(Example { x, keep: i >= 100, weight: 1.0 });
+            examples.push(Example { x, keep: i >= 100, weight: 1.0, set: 0 });
         }
         let (mean, scale) = standardisation(&examples);
         let (w, b) = fit_logistic(&examples, &mean, &scale, 1.0);

@@ -186,13 +186,37 @@ pub struct TrainArgs {
 /// fits the classifier. A few dozen pages of a language or domain are enough to start.
 #[derive(Debug, Args)]
 pub struct LearnArgs {
-    /// Directory of HTML pages (N.html).
-    #[arg(value_name = "INPUT_DIR")]
-    pub input_dir: PathBuf,
+    /// Directory of HTML pages (N.html): the first training set.
+    #[arg(value_name = "INPUT_DIR", requires = "gold_dir", required_unless_present_any = ["set", "sets"])]
+    pub input_dir: Option<PathBuf>,
 
     /// Directory of their cleaned text (N.txt).
     #[arg(value_name = "GOLD_DIR")]
-    pub gold_dir: PathBuf,
+    pub gold_dir: Option<PathBuf>,
+
+    /// Another training set: its pages and their cleaned text (repeatable).
+    #[arg(long, num_args = 2, value_names = ["INPUT_DIR", "GOLD_DIR"], action = clap::ArgAction::Append)]
+    pub set: Vec<PathBuf>,
+
+    /// A file listing training sets, one `INPUT_DIR GOLD_DIR [WEIGHT]` per line (white-space
+    /// separated, `#` starts a comment, relative paths are from the file's directory).
+    #[arg(long, value_name = "FILE")]
+    pub sets: Vec<PathBuf>,
+
+    /// Weight of a set given on the command line: the first --set-weight is the positional
+    /// INPUT_DIR GOLD_DIR's (or the first --set's when there is none), the next the next
+    /// --set's, and so on; unweighted sets weigh 1. Multiplies the set's example weights
+    /// after --set-balance.
+    #[arg(long, value_name = "W")]
+    pub set_weight: Vec<f64>,
+
+    /// How the training sets weigh against each other before their weights apply.
+    #[arg(long, value_enum, default_value_t = SetBalanceKind::Equal)]
+    pub set_balance: SetBalanceKind,
+
+    /// How the gold files are written.
+    #[arg(long, value_enum, default_value_t = GoldFormatKind::Auto)]
+    pub gold_format: GoldFormatKind,
 
     /// Where to write the classifier (load it with --classifier).
     #[arg(short, long, value_name = "CLASSIFIER")]
@@ -244,6 +268,26 @@ pub enum LearnerKind {
     Trees,
     /// L2-regularised logistic regression.
     Logistic,
+}
+
+/// How `ppl-filter learn` weighs its training sets against each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SetBalanceKind {
+    /// Every set's examples add up to the same total weight, however many pages it has.
+    Equal,
+    /// Every block weighs its words, so a set counts as much as it has words.
+    Natural,
+}
+
+/// How the gold files of `ppl-filter learn` are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GoldFormatKind {
+    /// Told apart per file: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers.
+    Auto,
+    /// CleanEval: a `URL:` line, then blocks that start with <p>, <h> or <l>.
+    Cleaneval,
+    /// Plain text, one block per line (every line is text).
+    Plain,
 }
 
 /// `ppl-filter perplexity`.
