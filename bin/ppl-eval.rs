@@ -60,6 +60,7 @@ fn compare(args: CompareArgs) -> Result<(), String> {
     let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let options = Options {
         policy: args.policy.policy(),
+        choices: args.policy.choices(),
         ..Options::with_method(args.policy.method()?)
     };
     let work_dir = args

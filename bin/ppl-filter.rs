@@ -17,7 +17,7 @@ use ppl_filter::learn::{LearnOptions, Learner};
 use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm;
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::classify::Method;
+use ppl_filter::classify::{Choices, Method};
 use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
 
 fn main() -> ExitCode {
@@ -75,6 +75,7 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
         threads,
+        choices: Choices { max_document_bytes: args.max_document_bytes, ..args.policy.choices() },
         ..Options::with_method(args.policy.method()?)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
@@ -166,7 +167,6 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
-        lag: args.lag,
         learner: match args.learner {
             LearnerKind::Trees => Learner::Trees,
             LearnerKind::Logistic => Learner::Logistic,

@@ -79,7 +79,7 @@ _ppl__eval() {
             return 0
             ;;
         ppl__subcmd__eval__subcmd__compare)
-            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --help"
+            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -58,9 +58,12 @@ _arguments "${_arguments_options[@]}" : \
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
 combined\:"A learned classifier over perplexity under the general and a boilerplate model, the block'\''s shape and markup, and its neighbours (\`ppl-filter learn\` makes one)"))' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
-'-t+[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
-'--threshold=[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'-t+[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
+'(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
+'--favor-recall[Combined method\: keep more, anything that may be main content]' \
+'--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 ':input_dir -- Directory of pages, N.html:_files' \

@@ -47,7 +47,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -t -f -j -0 -o -q -h -V --model --method --classifier --threshold --max-link-density --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity learn help"
+            opts="-m -t -f -j -0 -o -q -h -V --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -110,6 +110,10 @@ _ppl__filter() {
                     return 0
                     ;;
                 --max-block-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -207,7 +211,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__subcmd__filter__subcmd__learn)
-            opts="-o -m -h --set --sets --set-weight --set-balance --gold-format --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --lag --help"
+            opts="-o -m -h --set --sets --set-weight --set-balance --gold-format --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -274,10 +278,6 @@ _ppl__filter() {
                     return 0
                     ;;
                 --smoothing)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --lag)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= method= classifier= t/threshold= max-link-density= mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
+    string join \n m/model= method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -28,7 +28,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'La
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL (both methods)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
@@ -41,12 +41,16 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: 
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response\'s HTTP charset, then a guess); a byte-order mark still wins' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads, 1 to 256 (default: the number of cores, at most 256)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-document-bytes -d 'The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)'
@@ -87,7 +91,6 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothing -d 'Weight of the smoothing between neighbouring blocks (0: none)' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l lag -d 'Blocks the smoothing looks ahead before deciding a block' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'

@@ -20,8 +20,8 @@ _ppl-filter() {
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
 combined\:"A learned classifier over perplexity under the general and a boilerplate model, the block'\''s shape and markup, and its neighbours (\`ppl-filter learn\` makes one)"))' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
-'-t+[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
-'--threshold=[Drop sentences whose perplexity is above PPL (both methods)]:PPL:_default' \
+'-t+[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
+'--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
@@ -38,6 +38,7 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back (defa
 '-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--threads=[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
+'--max-document-bytes=[The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
 '-o+[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output]:DIR:_files' \
 '--output-dir=[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output]:DIR:_files' \
@@ -45,6 +46,9 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back (defa
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
 complete-fish\:"fish completions"))' \
+'(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
+'--favor-recall[Combined method\: keep more, anything that may be main content]' \
+'--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
 '(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>]' \
 '--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text]' \
 '--add-scores[JSONL\: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)]' \
@@ -113,7 +117,6 @@ logistic\:"L2-regularised logistic regression"))' \
 '--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \
 '--smoothing=[Weight of the smoothing between neighbouring blocks (0\: none)]:X:_default' \
-'--lag=[Blocks the smoothing looks ahead before deciding a block]:N:_default' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '::input_dir -- Directory of HTML pages (N.html)\: the first training set:_files' \

@@ -18,6 +18,8 @@
 #                        classifiers are copied with it rewritten (same as learning with
 #                        --decision-threshold X)
 #   FILTER_FLAGS="..."   extra flags for cleaning     PER_FOLD=1 also prints one row per fold
+#   BIN_DIR=DIR          takes ppl-filter and ppl-eval from DIR instead of building them (a copy
+#                        keeps a long run safe from rebuilds)
 #   KEEP=DIR             keeps classifiers, outputs and scores in DIR
 #   REUSE=DIR            takes the folds' classifiers from an earlier KEEP=DIR (same SETS and
 #                        FOLDS) instead of learning them (to try THRESHOLDS or FILTER_FLAGS)
@@ -32,8 +34,12 @@ learn_flags=("$@")
 folds=${FOLDS:-5}
 jobs=${JOBS:-$(nproc)}
 read -r -a thresholds <<< "${THRESHOLDS:-}"
-cargo build --release --locked -q
-bin=$(realpath "${CARGO_TARGET_DIR:-target}/release")
+if [ -n "${BIN_DIR:-}" ]; then
+  bin=$(realpath "$BIN_DIR")
+else
+  cargo build --release --locked -q
+  bin=$(realpath "${CARGO_TARGET_DIR:-target}/release")
+fi
 if [ -n "${KEEP:-}" ]; then work=$KEEP; rm -rf "$work"; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 work=$(realpath "$work")
 start=$(date +%s.%N)

@@ -53,6 +53,10 @@ pub struct Block {
     pub sentences: Vec<Sentence>,
     /// What the enclosing elements' tags, classes and ids suggest (`nav`, `footer`, `content`…).
     pub hints: ContainerHints,
+    /// The enclosing block-level elements, outermost first, each by its number in the document
+    /// (the order its start tag came in, from 0): blocks that share a number sit in the same
+    /// element. Empty for plain text.
+    pub containers: Vec<u32>,
     /// What the combined method knows of the block, filled by [`crate::features::measure`].
     pub evidence: crate::features::Evidence,
 }
@@ -105,13 +109,13 @@ impl ContainerHints {
     pub const PERIPHERY: u8 = 2;
     /// Main content: `article`, `main`, or article, content, post, story, entry, main, body, text.
     pub const CONTENT: u8 = 4;
-    /// Discussion: comment, reply, discuss.
+    /// Discussion: comment, disqus, reply, replies, respond, discuss, talkback.
     pub const COMMENTS: u8 = 8;
 
     /// The bits suggested by a `class` or `id` value: each word (split at anything not an
     /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.
     pub fn of_names(value: &str) -> u8 {
-        const PREFIXES: [(&str, u8); 21] = [
+        const PREFIXES: [(&str, u8); 27] = [
             ("nav", ContainerHints::NAVIGATION),
             ("menu", ContainerHints::NAVIGATION),
             ("breadcrumb", ContainerHints::NAVIGATION),
@@ -133,6 +137,12 @@ impl ContainerHints {
             ("entry", ContainerHints::CONTENT),
             ("main", ContainerHints::CONTENT),
             ("comment", ContainerHints::COMMENTS),
+            ("disqus", ContainerHints::COMMENTS),
+            ("reply", ContainerHints::COMMENTS),
+            ("replies", ContainerHints::COMMENTS),
+            ("respond", ContainerHints::COMMENTS),
+            ("discuss", ContainerHints::COMMENTS),
+            ("talkback", ContainerHints::COMMENTS),
         ];
         let mut bits = 0;
         let bytes = value.as_bytes();
@@ -154,6 +164,19 @@ impl ContainerHints {
             start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() { i } else { i + 1 };
         }
         bits
+    }
+
+    /// The bits suggested by an ARIA `role` value: `navigation`, `menu`, `menubar`, `banner`,
+    /// `contentinfo`, `complementary`, `main`, `article`.
+    pub fn of_role(value: &str) -> u8 {
+        value.split_ascii_whitespace().fold(0, |bits, role| {
+            bits | match role.to_ascii_lowercase().as_str() {
+                "navigation" | "menu" | "menubar" => ContainerHints::NAVIGATION,
+                "banner" | "contentinfo" | "complementary" => ContainerHints::PERIPHERY,
+                "main" | "article" => ContainerHints::CONTENT,
+                _ => 0,
+            }
+        })
     }
 
     /// Whether any of `bits` is set.

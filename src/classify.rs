@@ -6,15 +6,14 @@
 //! * `combined` ([`Classifier`]): boosted shallow trees (or a logistic regression) over the
 //!   evidence of a block and of its neighbours ([`crate::features`]: perplexity under the general
 //!   and the boilerplate model, their ratio, shape, markup hints and position), optionally
-//!   followed by a two-state Viterbi pass with a fixed lag that smooths the keep/drop labels
-//!   between neighbouring blocks (off in the embedded classifier: cross-validation found it
-//!   hurts once the classifier sees the neighbours). A kept block's sentences still obey the
-//!   perplexity threshold.
+//!   and of the whole document ([`crate::document`]), optionally followed by a two-state Viterbi
+//!   pass that smooths the keep/drop labels between neighbouring blocks, and the rescue of an
+//!   article left empty. A kept block's sentences still obey the perplexity threshold.
 //!
-//! Both run in document order through a [`Decider`], which holds at most a few blocks back
-//! (the context radius plus the Viterbi lag), so memory and latency stay bounded.
+//! Both run in document order through a [`Decider`]: the perplexity method decides each block
+//! as it comes, the combined method holds a document (or a piece of a long one) bounded by
+//! `max_document_bytes`.
 
-use std::collections::VecDeque;
 use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -47,6 +46,50 @@ impl Default for Policy {
     }
 }
 
+/// Which way the combined method leans when a block is in doubt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Favor {
+    /// One balanced decision for CleanEval-style pages and articles alike.
+    #[default]
+    Balanced,
+    /// Keep less: only what is clearly main content.
+    Precision,
+    /// Keep more: anything that may be main content.
+    Recall,
+}
+
+impl Favor {
+    /// Log-odds added to every block's score before the decision.
+    fn shift(self) -> f32 {
+        match self {
+            Favor::Balanced => 0.0,
+            Favor::Precision => -FAVOR_SHIFT,
+            Favor::Recall => FAVOR_SHIFT,
+        }
+    }
+}
+
+/// How far `--favor-precision` and `--favor-recall` move the decision, in log-odds (chosen by
+/// cross-validation on the three training sets: README, "Accuracy").
+pub const FAVOR_SHIFT: f32 = 1.0;
+
+/// The combined method's settings besides the classifier.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choices {
+    pub favor: Favor,
+    /// Keep readers' comments (prose blocks under an element named like a comment thread),
+    /// which the default drops like the Dragnet gold does.
+    pub comments: bool,
+    /// A document is decided whole up to this size ([`Decider`]).
+    pub max_document_bytes: usize,
+}
+
+impl Default for Choices {
+    fn default() -> Choices {
+        Choices { favor: Favor::Balanced, comments: false, max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES }
+    }
+}
+
 /// Why a [`Policy`] threshold is unusable (NaN would silently drop everything).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum PolicyError {
@@ -67,6 +110,13 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
 }
 
 impl Policy {
+    /// The combined method's default: no sentence threshold (the largest finite one), since its
+    /// classifier weighs perplexity with the rest of the evidence, and a threshold on English
+    /// perplexity would empty pages in other languages.
+    pub fn for_combined() -> Policy {
+        Policy { max_perplexity: f32::MAX, ..Policy::default() }
+    }
+
     /// A policy with these thresholds, if both are usable (see [`Policy::validate`]).
     pub fn new(max_perplexity: f32, max_link_density: f32) -> Result<Policy, PolicyError> {
         let policy = Policy { max_perplexity, max_link_density };
@@ -167,8 +217,6 @@ pub struct Weights {
     pub transition: [[f32; 2]; 2],
     /// Weight of the transitions against the classifier (0: no smoothing).
     pub smoothing: f32,
-    /// Blocks the Viterbi pass looks ahead before it decides a block.
-    pub lag: usize,
     /// How the parameters were made.
     pub provenance: String,
 }
@@ -381,9 +429,6 @@ fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
     if !weights.smoothing.is_finite() || weights.transition.iter().flatten().any(|t| !t.is_finite()) {
         return corrupt("a smoothing weight or transition is not finite".into());
     }
-    if weights.lag > 64 {
-        return corrupt("lag out of range".into());
-    }
     Ok(weights)
 }
 
@@ -410,44 +455,46 @@ pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
     x
 }
 
+/// What a block costs the decider's buffer besides its text: the block, its sentences and its
+/// evidence (counted against `max_document_bytes`).
+pub const BLOCK_OVERHEAD_BYTES: usize = 512;
+
+/// Default bound on a document held whole for the combined method's decision (text plus
+/// [`BLOCK_OVERHEAD_BYTES`] a block): far above nearly every real page.
+pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 4 << 20;
+
 /// Makes the keep/drop decision for one document's blocks, in order.
 ///
 /// [`Decider::push`] takes blocks as they come (segmented and scored) and hands back, through
 /// `decided`, every block whose decision is final; [`Decider::finish`] decides the rest at the
-/// document's end. The perplexity method decides each block at once; the combined method holds
-/// back at most `CONTEXT_RADIUS` blocks, plus the Viterbi lag when smoothing is on.
+/// document's end. The perplexity method decides each block at once. The combined method holds
+/// the whole document, up to `max_document_bytes` ([`BLOCK_OVERHEAD_BYTES`] a block plus its
+/// text), then decides it at once: document evidence ([`crate::document::annotate`]), the
+/// classifier over each block and its neighbours, an exact Viterbi pass over the labels, and
+/// the rescue of an article left empty ([`crate::document::rescue`]). A longer document is
+/// decided in pieces of that size, each as if it were a document (what came before still
+/// counts as text seen earlier).
 pub struct Decider<'a> {
     policy: Policy,
     classifier: Option<&'a Classifier>,
+    choices: Choices,
     /// What the blocks so far say about the next one.
     document: DocumentContext,
-    /// Evidence of the blocks from `context_start` on (the scored block's left context and
-    /// the blocks not scored yet).
-    context: VecDeque<Evidence>,
-    context_start: usize,
-    /// Blocks whose classifier input is not complete yet (they wait for right context).
-    unscored: VecDeque<Block>,
-    /// Position in the document of `unscored`'s first block.
-    next_to_score: usize,
-    /// Viterbi: blocks scored but not decided, with their back-pointers.
-    lagged: VecDeque<(Block, [u8; 2])>,
-    /// Viterbi: best log score of a path ending in drop / keep at the newest scored block.
-    delta: [f64; 2],
+    /// The blocks of the document, or of its current piece, not decided yet.
+    held: Vec<Block>,
+    held_bytes: usize,
 }
 
 impl<'a> Decider<'a> {
     /// A decider for one document.
-    pub fn new(method: &'a Method, policy: Policy) -> Decider<'a> {
+    pub fn new(method: &'a Method, policy: Policy, choices: Choices) -> Decider<'a> {
         Decider {
             policy,
             classifier: method.classifier(),
+            choices,
             document: DocumentContext::default(),
-            context: VecDeque::new(),
-            context_start: 0,
-            unscored: VecDeque::new(),
-            next_to_score: 0,
-            lagged: VecDeque::new(),
-            delta: [0.0; 2],
+            held: Vec::new(),
+            held_bytes: 0,
         }
     }
 
@@ -459,88 +506,94 @@ impl<'a> Decider<'a> {
         };
         self.document.observe(&mut block);
         debug_assert_eq!(block.evidence.0[PRESENT], 1.0, "blocks reach the decider measured");
-        self.context.push_back(block.evidence);
-        self.unscored.push_back(block);
-        while self.unscored.len() > CONTEXT_RADIUS {
-            self.score_next(classifier, decided);
+        self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
+        self.held.push(block);
+        if self.held_bytes > self.choices.max_document_bytes {
+            self.decide_held(classifier, decided);
         }
     }
 
     /// Decides every block still held back; the decider is then ready for a new document.
     pub fn finish(&mut self, decided: &mut dyn FnMut(Block)) {
         if let Some(classifier) = self.classifier {
-            while !self.unscored.is_empty() {
-                self.score_next(classifier, decided);
-            }
-            if !self.lagged.is_empty() {
-                let best = usize::from(self.delta[1] > self.delta[0]);
-                let mut labels = vec![false; self.lagged.len()];
-                let mut state = best;
-                for k in (0..self.lagged.len()).rev() {
-                    labels[k] = state == 1;
-                    state = usize::from(self.lagged[k].1[state]);
-                }
-                let lagged = std::mem::take(&mut self.lagged);
-                for ((block, _), keep) in lagged.into_iter().zip(labels) {
-                    decided(self.apply(block, keep));
-                }
-            }
+            self.decide_held(classifier, decided);
         }
-        // Ready for the next document (the queues are empty now; their memory is kept).
         self.document.clear();
-        self.context.clear();
-        self.context_start = 0;
-        self.next_to_score = 0;
     }
 
-    /// Computes the emission of the oldest unscored block and advances the Viterbi pass.
-    fn score_next(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
-        let block = self.unscored.pop_front().expect("a block to score");
-        let at = self.next_to_score - self.context_start;
-        let x = context_input(self.context.make_contiguous(), at);
-        self.next_to_score += 1;
-        while self.next_to_score - self.context_start > CONTEXT_RADIUS {
-            self.context.pop_front();
-            self.context_start += 1;
+    /// Decides the held blocks as one document.
+    fn decide_held(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
+        let mut blocks = std::mem::take(&mut self.held);
+        self.held_bytes = 0;
+        let keep = classifier.decide(&mut blocks, &self.choices);
+        for (mut block, keep) in blocks.drain(..).zip(keep) {
+            for sentence in &mut block.sentences {
+                sentence.keep = keep && sentence.perplexity <= self.policy.max_perplexity;
+            }
+            decided(block);
         }
-        let w = &classifier.weights;
-        let z = f64::from(classifier.log_odds(&x) - w.threshold);
-        // ln σ(z) and ln(1 − σ(z)), computed stably.
-        let emission = [-softplus(z), -softplus(-z)];
-        let mut pointers = [0u8; 2];
-        if self.lagged.is_empty() && self.next_to_score == 1 {
-            self.delta = emission;
+        // The buffer's memory is kept for the next piece.
+        self.held = blocks;
+    }
+}
+
+impl Classifier {
+    /// Keep or drop for each block of one document (measured, in order, with the evidence of
+    /// [`DocumentContext`]): document evidence is added, each block is scored with its
+    /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
+    /// and an article left empty is rescued; `choices` may lean the decision either way and
+    /// keep comments.
+    pub fn decide(&self, blocks: &mut [Block], choices: &Choices) -> Vec<bool> {
+        crate::document::annotate(blocks);
+        let evidence: Vec<Evidence> = blocks.iter().map(|b| b.evidence).collect();
+        let w = &self.weights;
+        let shift = choices.favor.shift() - w.threshold;
+        let log_odds: Vec<f64> = (0..blocks.len()).map(|i| f64::from(self.log_odds(&context_input(&evidence, i)) + shift)).collect();
+        let mut keep = if w.smoothing == 0.0 {
+            log_odds.iter().map(|&z| z > 0.0).collect()
         } else {
-            let smoothing = f64::from(w.smoothing);
-            let mut next = [0.0; 2];
-            for to in 0..2 {
-                let from = |r: usize| self.delta[r] + smoothing * f64::from(w.transition[r][to]);
-                let best = usize::from(from(1) > from(0));
-                pointers[to] = best as u8;
-                next[to] = from(best) + emission[to];
-            }
-            self.delta = next;
+            viterbi(&log_odds, &w.transition, f64::from(w.smoothing))
+        };
+        crate::document::rescue(blocks, &mut keep);
+        if choices.comments {
+            crate::document::keep_comments(blocks, &mut keep);
         }
-        self.lagged.push_back((block, pointers));
-        // Without smoothing every block's best label is its own: no need to wait.
-        let lag = if w.smoothing == 0.0 { 0 } else { w.lag };
-        if self.lagged.len() > lag {
-            let mut state = usize::from(self.delta[1] > self.delta[0]);
-            for k in (1..self.lagged.len()).rev() {
-                state = usize::from(self.lagged[k].1[state]);
-            }
-            let (block, _) = self.lagged.pop_front().expect("a lagged block");
-            decided(self.apply(block, state == 1));
-        }
+        keep
     }
+}
 
-    /// Sets the sentences' `keep` for a block the classifier kept or dropped.
-    fn apply(&self, mut block: Block, keep: bool) -> Block {
-        for sentence in &mut block.sentences {
-            sentence.keep = keep && sentence.perplexity <= self.policy.max_perplexity;
+/// The most likely keep/drop labels of a sequence of blocks: each block's emission is ln σ(z)
+/// for keep and ln(1 − σ(z)) for drop, each step adds `smoothing` × the transition's log
+/// probability (`transition[from][to]`, 0 = drop, 1 = keep).
+fn viterbi(log_odds: &[f64], transition: &[[f32; 2]; 2], smoothing: f64) -> Vec<bool> {
+    let emission = |z: f64| [-softplus(z), -softplus(-z)];
+    let mut pointers: Vec<[u8; 2]> = Vec::with_capacity(log_odds.len());
+    let mut delta = [0.0f64; 2];
+    for (i, &z) in log_odds.iter().enumerate() {
+        let e = emission(z);
+        if i == 0 {
+            delta = e;
+            pointers.push([0, 0]);
+            continue;
         }
-        block
+        let mut next = [0.0; 2];
+        let mut back = [0u8; 2];
+        for to in 0..2 {
+            let from = |r: usize| delta[r] + smoothing * f64::from(transition[r][to]);
+            let best = usize::from(from(1) > from(0));
+            back[to] = best as u8;
+            next[to] = from(best) + e[to];
+        }
+        delta = next;
+        pointers.push(back);
     }
+    let mut labels = vec![false; log_odds.len()];
+    let mut state = usize::from(delta[1] > delta[0]);
+    for k in (0..log_odds.len()).rev() {
+        labels[k] = state == 1;
+        state = usize::from(pointers[k][state]);
+    }
+    labels
 }
 
 /// ln(1 + eᶻ) without overflow.
@@ -601,9 +654,11 @@ mod tests {
         b
     }
 
-    fn decide_all(classifier: &Arc<Classifier>, texts: &[&str]) -> Vec<(String, bool)> {
+    /// Decides `texts` as one document's blocks; also returns the most blocks held at once.
+    fn decide_with(classifier: &Arc<Classifier>, texts: &[&str], max_document_bytes: usize) -> (Vec<(String, bool)>, usize) {
         let method = Method::Combined(classifier.clone());
-        let mut decider = Decider::new(&method, Policy::default());
+        let choices = Choices { max_document_bytes, ..Choices::default() };
+        let mut decider = Decider::new(&method, Policy::default(), choices);
         let mut out = Vec::new();
         let mut held_most = 0;
         for (i, text) in texts.iter().enumerate() {
@@ -611,35 +666,46 @@ mod tests {
             held_most = held_most.max(i + 1 - out.len());
         }
         decider.finish(&mut |b| out.push(b));
-        // Bounded latency: never more than the context radius plus the lag held back.
-        assert!(held_most <= CONTEXT_RADIUS + classifier.weights.lag + 1);
-        out.into_iter().map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep))).collect()
+        (out.into_iter().map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep))).collect(), held_most)
+    }
+
+    fn decide_all(classifier: &Arc<Classifier>, texts: &[&str]) -> Vec<(String, bool)> {
+        decide_with(classifier, texts, DEFAULT_MAX_DOCUMENT_BYTES).0
+    }
+
+    #[test]
+    fn a_long_document_is_decided_in_bounded_pieces() {
+        let classifier = embedded();
+        let texts: Vec<String> = (0..40).map(|i| format!("Paragraph {i} of a long page about the river and the mill.")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let (whole, held_whole) = decide_with(&classifier, &refs, DEFAULT_MAX_DOCUMENT_BYTES);
+        assert_eq!(held_whole, refs.len(), "a short document is held whole");
+        let piece = 5 * (BLOCK_OVERHEAD_BYTES + texts[0].len());
+        let (pieces, held_most) = decide_with(&classifier, &refs, piece);
+        assert!(held_most <= 6, "held {held_most} blocks");
+        assert_eq!(pieces.iter().map(|d| &d.0).collect::<Vec<_>>(), whole.iter().map(|d| &d.0).collect::<Vec<_>>());
     }
 
     #[test]
     fn the_embedded_classifier_loads_and_keeps_prose_over_menus() {
-        let classifier = embedded();
-        let texts = [
-            "Home", "News", "Sport", "Contact us",
-            "The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.",
-            "Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.",
-            "Privacy policy | Terms of use | RSS",
-        ];
-        let decided = decide_all(&classifier, &texts);
-        assert_eq!(decided.len(), texts.len());
-        for (i, (text, _)) in decided.iter().enumerate() {
-            assert_eq!(text, texts[i], "blocks come out in order");
-        }
-        assert!(decided[4].1 && decided[5].1, "{decided:?}");
-        assert!(!decided[0].1 && !decided[6].1, "{decided:?}");
+        let page = "<html><body><ul class=menu><li><a href=/>Home</a></li><li><a href=/n>News</a></li>\
+            <li><a href=/s>Sport</a></li><li><a href=/c>Contact us</a></li></ul><div class=story>\
+            <p>The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.</p>\
+            <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
+            <div class=footer><a href=/p>Privacy policy</a> | <a href=/t>Terms of use</a> | <a href=/r>RSS</a></div></body></html>";
+        let options = crate::pipeline::Options::with_method(Method::Combined(embedded()));
+        let (out, problems) = crate::pipeline::clean_bytes(page.as_bytes(), crate::lm::model::embedded(), &options);
+        assert!(problems.is_empty());
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("The town council voted") && text.contains("Supporters of the project"), "{text}");
+        assert!(!text.contains("Home") && !text.contains("Privacy policy"), "{text}");
     }
 
     #[test]
-    fn smoothing_and_lag_change_nothing_about_order_or_count() {
+    fn smoothing_changes_nothing_about_order_or_count() {
         let mut bytes = include_bytes!("../model/en-classifier.bin").to_vec();
         let (mut weights, model) = split_file(&bytes).unwrap();
         weights.smoothing = 5.0;
-        weights.lag = 3;
         bytes = Classifier::to_bytes(&weights, model).unwrap();
         let classifier = Arc::new(Classifier::from_bytes(&bytes).unwrap());
         let texts: Vec<String> = (0..20).map(|i| format!("Block number {i} of a page about rivers.")).collect();
@@ -648,6 +714,16 @@ mod tests {
         assert_eq!(decided.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(), refs);
         // Strong smoothing between identical-looking blocks: one label for all.
         assert!(decided.iter().all(|d| d.1 == decided[0].1), "{decided:?}");
+    }
+
+    #[test]
+    fn viterbi_finds_the_best_path() {
+        let odds = [3.0, 2.0, -0.5, 2.5, -3.0, -2.0];
+        let sticky = [[-0.1, -3.0], [-3.0, -0.1]];
+        assert_eq!(viterbi(&odds, &sticky, 0.0), [true, true, false, true, false, false]);
+        // Staying is cheap and switching dear: the weak drop between keeps is kept.
+        assert_eq!(viterbi(&odds, &sticky, 1.0), [true, true, true, true, false, false]);
+        assert_eq!(viterbi(&[], &sticky, 1.0), Vec::<bool>::new());
     }
 
     #[test]
@@ -676,6 +752,13 @@ mod tests {
         }
         let err = Policy { max_perplexity: f32::NAN, ..Policy::default() }.validate().unwrap_err();
         assert_eq!(err.to_string(), "perplexity threshold NaN is not a finite number above 0");
+    }
+
+    /// `json` with the number after the first `key` replaced by `value`.
+    fn with_number_after(json: &str, key: &str, value: &str) -> String {
+        let start = json.find(key).unwrap() + key.len();
+        let end = start + json[start..].find([',', '}']).unwrap();
+        format!("{}{value}{}", &json[..start], &json[end..])
     }
 
     /// The embedded classifier file with its parameters replaced by `json`.
@@ -712,9 +795,14 @@ mod tests {
         let end = first_leaf + json[first_leaf..].find('}').unwrap();
         for damaged in [
             format!("{}1e39{}", &json[..first_leaf], &json[end..]),
-            json.replacen("\"threshold\":0.3275862", "\"threshold\":-1e39", 1),
-            json.replacen("\"base\":2.4277153", "\"base\":1e39", 1),
-            json.replace("\"threshold\":-0.5", "\"threshold\":1e39"),
+            with_number_after(json, "\"threshold\":", "-1e39"),
+            with_number_after(json, "\"base\":", "1e39"),
+            // The decision threshold: the number just before the transitions.
+            {
+                let end = json.find(",\"transition\"").unwrap();
+                let start = json[..end].rfind(':').unwrap() + 1;
+                format!("{}1e39{}", &json[..start], &json[end..])
+            },
             json.replace("\"smoothing\":0.0", "\"smoothing\":-1e39"),
         ] {
             assert_ne!(damaged, json);
@@ -730,7 +818,7 @@ mod tests {
         let mut logistic = serde_json::json!({
             "scorer": {"kind": "logistic", "mean": vec![0.0; INPUTS], "scale": vec![1e-45; INPUTS],
                        "weights": vec![3e38; INPUTS], "intercept": 0.0},
-            "threshold": 0.0, "transition": [[0.0, 0.0], [0.0, 0.0]], "smoothing": 0.0, "lag": 0, "provenance": "test"
+            "threshold": 0.0, "transition": [[0.0, 0.0], [0.0, 0.0]], "smoothing": 0.0, "provenance": "test"
         });
         logistic["scorer"]["weights"][1] = serde_json::json!(-3e38);
         let classifier = Classifier::from_bytes(&with_json(&logistic.to_string())).unwrap();

@@ -15,7 +15,7 @@ use crate::eval::baseline::Stopwords;
 use crate::lm::model::LanguageModel;
 
 /// How many values [`Evidence`] holds.
-pub const LOCAL: usize = 27;
+pub const LOCAL: usize = 28 + crate::document::VALUES;
 
 /// Index of the "same text seen earlier in this document" value, set by [`DocumentContext`].
 pub const REPEATED: usize = 18;
@@ -28,6 +28,10 @@ pub const SINCE_PROSE: usize = 25;
 
 /// Index of the "a block is here" value: 1 for a block, 0 for the padding beyond a document's edge.
 pub const PRESENT: usize = 26;
+
+/// Index of the first of the values only the whole document shows, set by
+/// [`crate::document::annotate`] (their names are [`crate::document::NAMES`]).
+pub const DOCUMENT: usize = 28;
 
 /// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file).
 pub const NAMES: [&str; LOCAL] = [
@@ -58,11 +62,35 @@ pub const NAMES: [&str; LOCAL] = [
     "ln_prose_words_so_far",
     "ln_blocks_since_prose",
     "present",
+    "letter_share",
+    // `crate::document::NAMES`, in order (checked by a unit test).
+    "ln_document_prose",
+    "main_share",
+    "in_main",
+    "beside_main",
+    "ln_blocks_before_main",
+    "ln_blocks_after_main",
+    "container_prose_share",
+    "cluster_prose_share",
+    "container_link_density",
+    "ln_container_blocks",
+    "relative_position",
+    "general_vs_document",
+    "log_likelihood_ratio_vs_document",
+    "stopword_share_vs_document",
+    "ln_main_prose",
+    "comment_share",
 ];
 
 /// The local evidence about a block (see [`NAMES`]); all zeros for padding.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evidence(pub [f32; LOCAL]);
+
+impl Default for Evidence {
+    fn default() -> Evidence {
+        Evidence([0.0; LOCAL])
+    }
+}
 
 /// Scores `block`'s sentences under both models (setting each sentence's perplexity under
 /// `general`) and fills its evidence.
@@ -113,6 +141,8 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         0.0,
         0.0,
         1.0,
+        shape.letters as f32 / chars,
+        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
     ]);
 }
 
@@ -179,6 +209,8 @@ struct Shape {
     separators: usize,
     /// Words in the English stopword list, as jusText counts them.
     stopwords: usize,
+    /// Letters of any script (language-independent evidence of prose).
+    letters: usize,
 }
 
 impl Shape {
@@ -208,6 +240,7 @@ impl Shape {
                 alphanumeric = true;
             } else if c.is_alphabetic() {
                 alphanumeric = true;
+                self.letters += 1;
                 if i == 0 && c.is_uppercase() {
                     self.capitalised += 1;
                 }
@@ -224,6 +257,7 @@ impl Shape {
         let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
         let letters = word.iter().filter(|b| b.is_ascii_alphabetic()).count();
         self.digits += digits;
+        self.letters += letters;
         self.punctuation += word.len() - digits - letters;
         self.capitalised += usize::from(word.first().is_some_and(u8::is_ascii_uppercase));
         self.separators += usize::from(digits + letters == 0);

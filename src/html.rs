@@ -166,6 +166,11 @@ struct State {
     /// What each open block element's tag, class and id suggest ([`ContainerHints`] bits),
     /// parallel to `stack`.
     hints: Vec<u8>,
+    /// The number of each open block element in the document ([`Block::containers`]), parallel
+    /// to `stack`.
+    numbers: Vec<u32>,
+    /// The number the next block element gets.
+    next_number: u32,
     skip_depth: u32,
     /// The element that took `skip_depth` from 0 (replayed if lol_html is restarted inside it).
     skip_outer: TagId,
@@ -198,7 +203,23 @@ struct State {
     replay_end: usize,
     /// Source offset of the start tag before which the current parser is to be replaced.
     restart_at: Option<usize>,
+    /// Raw text of the current `<title>`, up to [`MAX_TITLE_BYTES`] and a text chunk more.
+    title_raw: String,
+    /// A title whose end tag is missing or broken: the HTML parser takes the rest of the page
+    /// for its text, while libxml2 and the browsers before HTML5 showed the page. A title longer
+    /// than [`MAX_TITLE_BYTES`] with markup in it is taken for one, and its text is parsed as
+    /// HTML by this inner parser (which does not nest another).
+    broken_title: Option<Box<BlockParser>>,
+    /// The number of the first element of `broken_title` in this document.
+    broken_title_base: u32,
+    /// False in the parser of a broken title.
+    may_nest: bool,
+    /// The first error of the parser of a broken title, reported by this one.
+    inner_error: Option<HtmlError>,
 }
+
+/// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::broken_title`]).
+const MAX_TITLE_BYTES: usize = 1024;
 
 impl State {
     fn new(settings: HtmlSettings) -> State {
@@ -207,6 +228,8 @@ impl State {
             settings,
             stack: Vec::new(),
             hints: Vec::new(),
+            numbers: Vec::new(),
+            next_number: 0,
             skip_depth: 0,
             skip_outer: 0,
             link_depth: 0,
@@ -225,6 +248,11 @@ impl State {
             max_open: max_open_elements(settings_memory),
             replay_end: 0,
             restart_at: None,
+            title_raw: String::new(),
+            broken_title: None,
+            broken_title_base: 0,
+            may_nest: true,
+            inner_error: None,
         }
     }
 
@@ -266,6 +294,7 @@ impl State {
             sentences: Vec::new(),
             evidence: Default::default(),
             hints: ContainerHints(self.hints.iter().fold(0, |all, &h| all | h)),
+            containers: self.numbers.clone(),
         };
         self.text.clear();
         self.next_index = self.next_index.saturating_add(1);
@@ -430,6 +459,9 @@ impl State {
     }
 
     fn on_text(&mut self, chunk: &TextChunk) {
+        if chunk.text_type() == TextType::RCData && self.in_title && self.on_title_text(chunk.as_str()) {
+            return;
+        }
         let allowed = match chunk.text_type() {
             TextType::Data | TextType::CDataSection => self.text_allowed() && !self.in_title,
             TextType::RCData => self.in_title && self.settings.keep_title,
@@ -453,13 +485,77 @@ impl State {
         }
     }
 
+    /// Watches a title's raw text for a missing end tag; true when `raw` went to the parser of
+    /// a broken title ([`State::broken_title`]).
+    fn on_title_text(&mut self, raw: &str) -> bool {
+        if self.broken_title.is_none() {
+            if !self.may_nest {
+                return false;
+            }
+            self.title_raw.push_str(raw);
+            if self.title_raw.len() <= MAX_TITLE_BYTES || !self.title_raw.contains('<') {
+                return false;
+            }
+            // Not a title: what was held of it as a heading (with --title) goes, and its text so
+            // far is the start of the page.
+            self.pending_raw.clear();
+            self.text.clear();
+            self.link_bytes = 0;
+            let settings = HtmlSettings { keep_title: false, ..self.settings.clone() };
+            let inner = BlockParser::new(settings);
+            inner.state.borrow_mut().may_nest = false;
+            self.broken_title = Some(Box::new(inner));
+            self.broken_title_base = self.next_number;
+            let held = std::mem::take(&mut self.title_raw);
+            self.parse_broken_title(&held, false);
+        } else {
+            self.parse_broken_title(raw, false);
+        }
+        true
+    }
+
+    /// Gives `raw` to the parser of a broken title (and ends it with `end`), taking its blocks
+    /// as this document's.
+    fn parse_broken_title(&mut self, raw: &str, end: bool) {
+        let mut blocks = Vec::new();
+        let result = if end {
+            let inner = self.broken_title.take().expect("a broken title");
+            let elements = inner.state.borrow().next_number;
+            self.next_number = self.broken_title_base.saturating_add(elements);
+            inner.end(&mut blocks)
+        } else {
+            self.broken_title.as_mut().expect("a broken title").write(raw, &mut blocks)
+        };
+        if let Err(e) = result {
+            self.inner_error.get_or_insert(e);
+        }
+        for mut block in blocks {
+            block.index = self.next_index;
+            self.next_index = self.next_index.saturating_add(1);
+            let inner = std::mem::take(&mut block.containers);
+            block.containers = self.numbers.iter().copied().chain(inner.into_iter().map(|n| self.broken_title_base.saturating_add(n))).collect();
+            block.hints = ContainerHints(block.hints.0 | self.hints.iter().fold(0, |all, &h| all | h));
+            self.done.push(block);
+        }
+    }
+
+    /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.
+    fn end_title(&mut self) {
+        self.title_raw.clear();
+        if self.broken_title.is_some() {
+            self.parse_broken_title("", true);
+        }
+    }
+
     fn on_block_start(&mut self, id: TagId, hints: u8) {
         self.flush_block();
         self.close_implied_by(tag_name(id));
         if self.stack.len() < MAX_STACK_DEPTH {
             self.stack.push(id);
             self.hints.push(hints);
+            self.numbers.push(self.next_number);
         }
+        self.next_number = self.next_number.saturating_add(1);
     }
 
     fn on_block_end(&mut self, id: TagId) {
@@ -506,6 +602,7 @@ impl State {
     fn truncate_stack(&mut self, pos: usize) {
         self.stack.truncate(pos);
         self.hints.truncate(pos);
+        self.numbers.truncate(pos);
     }
 
     /// Pops the elements a new start tag closes implicitly, as the HTML parser would.
@@ -676,8 +773,12 @@ impl BlockParser {
         }
         let mut state = state.borrow_mut();
         state.flush_block();
+        state.end_title();
         out.append(&mut state.done);
-        result
+        match state.inner_error.take() {
+            Some(e) if result.is_ok() => Err(e),
+            _ => result,
+        }
     }
 
     /// Gives lol_html one piece (or the start of the last one), replacing the parser as often as
@@ -691,6 +792,10 @@ impl BlockParser {
                 s.input.extend_from_slice(bytes);
             }
             let result = self.rewriter.write(bytes);
+            if let Some(e) = self.state.borrow_mut().inner_error.take() {
+                self.failed = true;
+                return Err(e);
+            }
             let restart_at = self.state.borrow_mut().restart_at.take();
             let rest = match (result, restart_at) {
                 (Ok(()), _) => return Ok(()),
@@ -859,6 +964,7 @@ fn on_end_of(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) ->
             Role::Link => s.link_depth = 0,
             Role::Title => {
                 s.flush_block();
+                s.end_title();
                 s.in_title = false;
             }
         }
@@ -891,6 +997,13 @@ fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
         if let Some(value) = el.get_attribute(attribute) {
             hints |= ContainerHints::of_names(&value);
         }
+    }
+    // ARIA landmarks and schema.org's article body say the same in a standard way.
+    if let Some(role) = el.get_attribute("role") {
+        hints |= ContainerHints::of_role(&role);
+    }
+    if el.get_attribute("itemprop").is_some_and(|v| v.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("articleBody"))) {
+        hints |= ContainerHints::CONTENT;
     }
     hints
 }
@@ -956,6 +1069,49 @@ mod tests {
         let got = blocks_from_str("<title>A &amp; B</title><p>x</p>", &settings).unwrap();
         assert_eq!(got[0].text, "A & B");
         assert_eq!(got[0].kind, BlockKind::Heading);
+    }
+
+    #[test]
+    fn a_title_without_its_end_tag_does_not_swallow_the_page() {
+        let script = "var x = '<b>'; ".repeat(80);
+        let body = "<div id=main><p>First paragraph.</p><p>Second &amp; last.</p></div>";
+        for broken in ["", "</titlevalue=\"x\" -->"] {
+            for keep_title in [false, true] {
+                let html = format!("<html><head><title>Page {broken}<script>{script}</script></head><body>{body}</body></html>");
+                let settings = HtmlSettings { keep_title, ..HtmlSettings::default() };
+                let got: Vec<String> = blocks_from_str(&html, &settings).unwrap().into_iter().map(|b| b.text).collect();
+                // The title's own words are the start of the page's text then, as in libxml2.
+                assert_eq!(got, ["Page", "First paragraph.", "Second & last."], "{broken:?}, keep_title {keep_title}");
+            }
+        }
+        // A long title with no markup in it is a title, and one with its end tag is too.
+        let long = "word ".repeat(300);
+        let html = format!("<title>{long}</title><p>x</p>");
+        assert_eq!(texts(&html), ["x"]);
+        let html = format!("<title>{}</title><p>x</p>", "a &lt; b ".repeat(200));
+        assert_eq!(texts(&html), ["x"]);
+    }
+
+    #[test]
+    fn blocks_know_their_containers() {
+        let html = "<body><div><p>one</p><ul><li>two</li></ul></div><p>three</p></body>";
+        let got: Vec<(String, Vec<u32>)> =
+            blocks_from_str(html, &HtmlSettings::default()).unwrap().into_iter().map(|b| (b.text, b.containers)).collect();
+        let (one, two, three) = (&got[0].1, &got[1].1, &got[2].1);
+        assert_eq!(got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), ["one", "two", "three"]);
+        // `one` and `two` share the div; `two` is deeper; `three` is outside the div.
+        assert_eq!(one.len() + 1, two.len());
+        assert_eq!(one[..one.len() - 1], two[..one.len() - 1]);
+        assert_ne!(one.last(), two[..two.len() - 1].last());
+        assert!(!three.contains(&one[one.len() - 2]));
+        assert!(two.windows(2).all(|w| w[0] < w[1]), "numbered in document order");
+    }
+
+    #[test]
+    fn landmark_roles_and_article_body_are_hints() {
+        let html = "<div role=navigation><p>Menu</p></div><div itemprop=\"articleBody\"><p>Text.</p></div><div role=complementary><p>Aside</p></div>";
+        let hints: Vec<u8> = blocks_from_str(html, &HtmlSettings::default()).unwrap().into_iter().map(|b| b.hints.0).collect();
+        assert_eq!(hints, [ContainerHints::NAVIGATION, ContainerHints::CONTENT, ContainerHints::PERIPHERY]);
     }
 
     #[test]

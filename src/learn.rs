@@ -40,8 +40,6 @@ pub struct LearnOptions {
     pub threshold: f32,
     /// Weight of the Viterbi transitions (0: no smoothing).
     pub smoothing: f32,
-    /// Viterbi look-ahead in blocks.
-    pub lag: usize,
     /// Boilerplate model: n-grams seen fewer times are pruned.
     pub min_count: u32,
     /// Which classifier is fitted.
@@ -80,7 +78,6 @@ impl Default for LearnOptions {
             l2: 1.0,
             threshold: -0.5,
             smoothing: 0.0,
-            lag: 4,
             min_count: 1,
             learner: Learner::Trees,
             boost: BoostOptions::default(),
@@ -358,27 +355,27 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
         threshold: opts.threshold,
         transition: transitions(pages),
         smoothing: opts.smoothing,
-        lag: opts.lag,
         provenance: format!(
-            "ppl-filter learn: {} pages, {} blocks{}; {description}; threshold {}, smoothing {}, lag {}",
+            "ppl-filter learn: {} pages, {} blocks{}; {description}; threshold {}, smoothing {}",
             pages.len(),
             examples.len(),
             sets_summary(pages, &factors, opts),
             opts.threshold,
-            opts.smoothing,
-            opts.lag
+            opts.smoothing
         ),
     };
     Ok(Classifier::to_bytes(&weights, &model)?)
 }
 
-/// Measures every block of a page and fills the document-order evidence the decider adds.
+/// Measures every block of a page and fills the document evidence the decider adds (the
+/// page is one piece: training pages are far below `--max-document-bytes`).
 fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
         features::measure(block, general, boilerplate);
         document.observe(block);
     }
+    crate::document::annotate(&mut page.blocks);
 }
 
 /// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,

@@ -14,6 +14,7 @@ pub mod boost;
 pub mod classify;
 pub mod cli;
 pub mod decode;
+pub mod document;
 pub mod eval;
 pub mod features;
 pub mod html;

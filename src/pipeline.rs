@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crossbeam_channel::bounded;
 
 use crate::block::Block;
-use crate::classify::{self, Decider, Method, Policy};
+use crate::classify::{self, Choices, Decider, Method, Policy};
 use crate::features;
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
@@ -66,6 +66,8 @@ pub struct Options {
     pub skip_bad_lines: bool,
     /// Largest WARC record or JSONL line read; a larger one is skipped and reported.
     pub max_record_bytes: usize,
+    /// The combined method's leaning, comments and document bound ([`Decider`]).
+    pub choices: Choices,
 }
 
 impl Default for Options {
@@ -78,12 +80,13 @@ impl Default for Options {
 impl Options {
     /// The defaults with the given decision method.
     pub fn with_method(method: Method) -> Options {
+        let policy = if method.classifier().is_some() { Policy::for_combined() } else { Policy::default() };
         Options {
             input_format: InputFormat::Html,
             encoding: None,
             html: HtmlSettings::default(),
             method,
-            policy: Policy::default(),
+            policy,
             mode: OutputMode::Clean,
             format: OutputFormat::Plain,
             threads: 1,
@@ -91,6 +94,7 @@ impl Options {
             jsonl_field: "html".to_string(),
             skip_bad_lines: false,
             max_record_bytes: 16 * 1024 * 1024,
+            choices: Choices::default(),
         }
     }
 }
@@ -269,7 +273,7 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn new(options: &'a Options, out: &'a mut dyn Sink) -> Writer<'a> {
-        let decider = Decider::new(&options.method, options.policy);
+        let decider = Decider::new(&options.method, options.policy, options.choices);
         Writer { options, out, decider, document: DocumentStats::default(), totals: (0, 0), bytes: Vec::new() }
     }
 

@@ -28,7 +28,7 @@ fn crc_of_output(files: &[PathBuf], method: &str, mode: &str) -> String {
         "combined" => Method::Combined(classify::embedded()),
         other => panic!("unknown method {other}"),
     };
-    let mut options = Options { threads: 2, method, ..Options::default() };
+    let mut options = Options { threads: 2, ..Options::with_method(method) };
     match mode {
         "clean" => {}
         "mark" => options.mode = OutputMode::Mark,

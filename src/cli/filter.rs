@@ -127,6 +127,11 @@ pub struct CleanArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
     pub max_block_bytes: usize,
 
+    /// The combined method decides a document whole when it holds at most this many bytes
+    /// (its text plus 512 a block); a longer one is decided in pieces of this size.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::classify::DEFAULT_MAX_DOCUMENT_BYTES)]
+    pub max_document_bytes: usize,
+
     /// Memory the HTML parser may use for one tag; a larger tag ends its document.
     #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
     pub max_parser_memory: usize,
@@ -255,10 +260,6 @@ pub struct LearnArgs {
     /// Weight of the smoothing between neighbouring blocks (0: none).
     #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().smoothing)]
     pub smoothing: f32,
-
-    /// Blocks the smoothing looks ahead before deciding a block.
-    #[arg(long, value_name = "N", default_value_t = crate::learn::LearnOptions::default().lag)]
-    pub lag: usize,
 }
 
 /// The classifiers `ppl-filter learn` can fit.

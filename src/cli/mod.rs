@@ -7,7 +7,7 @@ pub mod filter;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::classify::{Classifier, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+use crate::classify::{Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
 use crate::lm::model::{embedded, LanguageModel};
 
 /// The embedded model, or the one at `path`; the error is one line naming the file.
@@ -36,13 +36,27 @@ pub struct PolicyArgs {
     #[arg(long, value_name = "PATH")]
     pub classifier: Option<PathBuf>,
 
-    /// Drop sentences whose perplexity is above PPL (both methods).
-    #[arg(short, long, value_name = "PPL", default_value_t = DEFAULT_MAX_PERPLEXITY, value_parser = parse_max_perplexity)]
-    pub threshold: f32,
+    /// Drop sentences whose perplexity is above PPL [default: 3000000 with --method
+    /// perplexity; none with the combined method, whose classifier weighs perplexity itself and
+    /// must not empty pages in other languages].
+    #[arg(short, long, value_name = "PPL", value_parser = parse_max_perplexity)]
+    pub threshold: Option<f32>,
 
     /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all).
     #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY, value_parser = parse_max_link_density)]
     pub max_link_density: f32,
+
+    /// Combined method: keep less, only what is clearly main content.
+    #[arg(long, conflicts_with = "favor_recall")]
+    pub favor_precision: bool,
+
+    /// Combined method: keep more, anything that may be main content.
+    #[arg(long)]
+    pub favor_recall: bool,
+
+    /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
+    #[arg(long)]
+    pub comments: bool,
 }
 
 /// `--threshold`: a number that [`Policy::check_max_perplexity`] accepts (not NaN, which
@@ -71,7 +85,21 @@ pub enum MethodKind {
 impl PolicyArgs {
     /// The keep/drop policy these flags describe.
     pub fn policy(&self) -> Policy {
-        Policy { max_perplexity: self.threshold, max_link_density: self.max_link_density }
+        let method_default = match self.method {
+            MethodKind::Perplexity => DEFAULT_MAX_PERPLEXITY,
+            MethodKind::Combined => Policy::for_combined().max_perplexity,
+        };
+        Policy { max_perplexity: self.threshold.unwrap_or(method_default), max_link_density: self.max_link_density }
+    }
+
+    /// The combined method's leaning and comments (and the default document bound).
+    pub fn choices(&self) -> Choices {
+        let favor = match (self.favor_precision, self.favor_recall) {
+            (true, _) => Favor::Precision,
+            (_, true) => Favor::Recall,
+            _ => Favor::Balanced,
+        };
+        Choices { favor, comments: self.comments, ..Choices::default() }
     }
 
     /// The decision method, loading the classifier file if one is given; the error is one

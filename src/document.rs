@@ -1,0 +1,371 @@
+//! Evidence only the whole document shows, and the rule that never leaves an article empty.
+//!
+//! The combined method's decider holds a document's measured blocks (up to
+//! `--max-document-bytes`; a longer document is decided in pieces of that size) and, before it
+//! classifies any of them, [`annotate`] adds what a block alone cannot tell:
+//!
+//! - where the page's **main run of prose** lies: every prose block gives its text to its
+//!   container, half to the container's parent and a third or less further up (readability's
+//!   candidate scoring); the container with the most is the main one. A block learns whether
+//!   it sits in it or beside it (in its parent), how many blocks lie between it and the main
+//!   run, and how much of the page's prose the main container holds (one long article, or a
+//!   portal of many small texts);
+//! - how much of the page's prose sits under the block's own container and the few above it
+//!   (boilerpipe's and readability's "largest text cluster"), and how link-heavy and how
+//!   crowded that container is (teaser lists, menus);
+//! - the block's language-model scores and stopword share **relative to the page's own**, so a
+//!   page in a language the English models find strange is not judged strange throughout.
+//!
+//! Prose here is judged without words or models: enough text outside links, so the same rule
+//! holds in any language and script. [`rescue`] uses it too: when the classifier keeps nothing
+//! of substance of a document that holds a run of real prose, the best such run is kept.
+
+use std::collections::HashMap;
+
+use crate::block::{Block, BlockKind, ContainerHints};
+use crate::features::{DOCUMENT, NAMES as EVIDENCE_NAMES};
+
+/// How many values [`annotate`] sets, from [`DOCUMENT`] on.
+pub const VALUES: usize = 16;
+
+/// Their names, in order (the tail of [`crate::features::NAMES`]).
+pub const NAMES: [&str; VALUES] = [
+    "ln_document_prose",
+    "main_share",
+    "in_main",
+    "beside_main",
+    "ln_blocks_before_main",
+    "ln_blocks_after_main",
+    "container_prose_share",
+    "cluster_prose_share",
+    "container_link_density",
+    "ln_container_blocks",
+    "relative_position",
+    "general_vs_document",
+    "log_likelihood_ratio_vs_document",
+    "stopword_share_vs_document",
+    "ln_main_prose",
+    "comment_share",
+];
+
+/// A block is prose for this module with at least this many bytes of text outside links...
+const PROSE_BYTES: usize = 80;
+
+/// ...and at most this share of its text in links.
+const PROSE_LINK_DENSITY: f64 = 0.3;
+
+/// How many containers, innermost first, the "cluster" value looks at.
+const CLUSTER_LEVELS: usize = 3;
+
+/// The text outside links a prose block brings to its containers (0 for other blocks).
+fn prose_bytes(block: &Block) -> f64 {
+    let own = block.text.len().saturating_sub(block.link_bytes) as f64;
+    if own >= PROSE_BYTES as f64 && block.link_density() <= PROSE_LINK_DENSITY {
+        own
+    } else {
+        0.0
+    }
+}
+
+/// [`prose_bytes`] of a block that may be part of the main run: readers' comments, menus and
+/// sidebars may hold much prose, but never the main run (readability weighs such class names
+/// down for the same reason).
+fn main_prose_bytes(block: &Block) -> f64 {
+    if block.hints.has(ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::COMMENTS) {
+        0.0
+    } else {
+        prose_bytes(block)
+    }
+}
+
+/// What the blocks under one element add up to.
+#[derive(Clone, Copy, Debug, Default)]
+struct Container {
+    /// [`prose_bytes`] of the blocks under it.
+    prose: f64,
+    /// Text bytes and link bytes of the blocks under it.
+    text: f64,
+    links: f64,
+    blocks: u32,
+    /// Readability's candidate score: prose of its children, half of its grandchildren's...
+    score: f64,
+}
+
+/// The main container of a document and the numbers [`annotate`] and [`rescue`] share.
+struct Structure {
+    containers: HashMap<u32, Container>,
+    /// All the prose of the document.
+    prose: f64,
+    /// The container with the highest candidate score, if any block has prose.
+    main: Option<u32>,
+    /// The container around `main`, if any.
+    main_parent: Option<u32>,
+}
+
+impl Structure {
+    fn of(blocks: &[Block]) -> Structure {
+        let mut containers: HashMap<u32, Container> = HashMap::new();
+        let mut prose = 0.0;
+        for block in blocks {
+            let own = prose_bytes(block);
+            prose += own;
+            let candidate = main_prose_bytes(block);
+            for (level, &number) in block.containers.iter().rev().enumerate() {
+                let c = containers.entry(number).or_default();
+                c.prose += own;
+                c.text += block.text.len() as f64;
+                c.links += block.link_bytes.min(block.text.len()) as f64;
+                c.blocks += 1;
+                // readability: the parent gets it all, the grandparent half, then level × 3.
+                c.score += candidate / if level < 2 { (level + 1) as f64 } else { (level * 3) as f64 };
+            }
+        }
+        let mut main: Option<(u32, f64)> = None;
+        for block in blocks {
+            for &number in &block.containers {
+                let score = containers[&number].score;
+                // Ties go to the element that comes first: the same answer whatever the order
+                // of the map.
+                if score > 0.0 && main.map_or(true, |(m, s)| score > s || (score == s && number < m)) {
+                    main = Some((number, score));
+                }
+            }
+        }
+        let main = main.map(|(m, _)| m);
+        let main_parent = main.and_then(|m| {
+            blocks.iter().find_map(|b| b.containers.iter().position(|&n| n == m).and_then(|at| at.checked_sub(1)).map(|at| b.containers[at]))
+        });
+        Structure { containers, prose, main, main_parent }
+    }
+
+    fn in_main(&self, block: &Block) -> bool {
+        self.main.is_some_and(|m| block.containers.contains(&m))
+    }
+}
+
+/// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
+/// one), measured ([`crate::features::measure`]) and in order.
+pub fn annotate(blocks: &mut [Block]) {
+    let structure = Structure::of(blocks);
+    let main_blocks: Vec<usize> = (0..blocks.len()).filter(|&i| structure.in_main(&blocks[i])).collect();
+    let (first_main, last_main) = (main_blocks.first().copied(), main_blocks.last().copied());
+    let total = structure.prose.max(1.0);
+    let main_prose = structure.main.map_or(0.0, |m| structure.containers[&m].prose);
+    // The prose of the main run itself (no comments, menus or sidebars), and of readers' comments.
+    let article: f64 = main_blocks.iter().map(|&i| main_prose_bytes(&blocks[i])).sum();
+    let comments: f64 = blocks.iter().filter(|b| b.hints.has(ContainerHints::COMMENTS)).map(prose_bytes).sum();
+    // Word-weighted means of the page's language-model and stopword values.
+    let at = |name: &str| EVIDENCE_NAMES.iter().position(|n| *n == name).expect("an evidence name");
+    let (general, llr, stopwords, ln_words) =
+        (at("general_log2_prob"), at("log_likelihood_ratio"), at("stopword_share"), at("ln_words"));
+    let mut sums = [0.0f64; 3];
+    let mut weight = 0.0f64;
+    for block in blocks.iter() {
+        let e = &block.evidence.0;
+        let w = f64::from(e[ln_words].exp_m1());
+        weight += w;
+        for (sum, value) in sums.iter_mut().zip([e[general], e[llr], e[stopwords]]) {
+            *sum += w * f64::from(value);
+        }
+    }
+    let means = sums.map(|s| if weight > 0.0 { (s / weight) as f32 } else { 0.0 });
+    let last = blocks.len().saturating_sub(1).max(1) as f32;
+    for (i, block) in blocks.iter_mut().enumerate() {
+        let in_main = structure.in_main(block);
+        let beside = !in_main && structure.main_parent.is_some_and(|p| block.containers.contains(&p));
+        let container = block.containers.last().map(|n| structure.containers[n]).unwrap_or_default();
+        let cluster = block
+            .containers
+            .iter()
+            .rev()
+            .take(CLUSTER_LEVELS)
+            .map(|n| structure.containers[n].prose)
+            .fold(0.0, f64::max);
+        let before = first_main.filter(|&f| i < f).map_or(0, |f| f - i);
+        let after = last_main.filter(|&l| i > l).map_or(0, |l| i - l);
+        let e = &mut block.evidence.0;
+        let values: [f32; VALUES] = [
+            (structure.prose as f32).ln_1p(),
+            (main_prose / total) as f32,
+            f32::from(u8::from(in_main)),
+            f32::from(u8::from(beside)),
+            (before as f32).ln_1p(),
+            (after as f32).ln_1p(),
+            (container.prose / total) as f32,
+            (cluster / total) as f32,
+            if container.text > 0.0 { (container.links / container.text) as f32 } else { 0.0 },
+            (container.blocks as f32).ln_1p(),
+            i as f32 / last,
+            e[general] - means[0],
+            e[llr] - means[1],
+            e[stopwords] - means[2],
+            (article as f32).ln_1p(),
+            (comments / total) as f32,
+        ];
+        e[DOCUMENT..DOCUMENT + VALUES].copy_from_slice(&values);
+    }
+}
+
+/// A rescued run holds at least this much prose (bytes outside links, about 100 words), and is
+/// rescued only when what the classifier kept holds less than that...
+const RESCUE_MIN_PROSE: f64 = 500.0;
+
+/// ...and less than this share of the run.
+const RESCUE_BELOW_SHARE: f64 = 0.2;
+
+/// When `keep` (one label per block) holds nothing of substance while the blocks hold a run of
+/// real prose, keeps that run's prose blocks and headings. The run is the stretch of blocks
+/// with the most prose once the text of the blocks between its prose is taken off (half of it
+/// counts against), found in one pass (Kadane).
+pub fn rescue(blocks: &[Block], keep: &mut [bool]) {
+    let value = |b: &Block| {
+        let own = main_prose_bytes(b);
+        if own > 0.0 {
+            own
+        } else {
+            -(b.text.len() as f64) / 2.0
+        }
+    };
+    let (mut best, mut best_range) = (0.0, 0..0);
+    let (mut sum, mut start) = (0.0, 0);
+    for (i, block) in blocks.iter().enumerate() {
+        if sum <= 0.0 {
+            sum = 0.0;
+            start = i;
+        }
+        sum += value(block);
+        if sum > best {
+            best = sum;
+            best_range = start..i + 1;
+        }
+    }
+    let run_prose: f64 = blocks[best_range.clone()].iter().map(main_prose_bytes).sum();
+    if run_prose < RESCUE_MIN_PROSE {
+        return;
+    }
+    let kept: f64 = blocks.iter().zip(keep.iter()).filter(|(_, &k)| k).map(|(b, _)| b.text.len().saturating_sub(b.link_bytes) as f64).sum();
+    if kept >= RESCUE_BELOW_SHARE * run_prose || kept >= RESCUE_MIN_PROSE {
+        return;
+    }
+    for i in best_range {
+        if main_prose_bytes(&blocks[i]) > 0.0 || blocks[i].kind == BlockKind::Heading {
+            keep[i] = true;
+        }
+    }
+}
+
+/// Keeps the prose blocks of readers' comments: under an element named like a comment thread
+/// ([`ContainerHints::COMMENTS`]) and mostly outside links.
+pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
+    for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
+        if block.hints.has(ContainerHints::COMMENTS) && prose_bytes(block) > 0.0 {
+            *keep = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(index: u32, containers: &[u32], text: &str, link_bytes: usize) -> Block {
+        let mut b = Block::new(index, BlockKind::Paragraph, text);
+        b.containers = containers.to_vec();
+        b.link_bytes = link_bytes;
+        b
+    }
+
+    fn value(block: &Block, name: &str) -> f32 {
+        block.evidence.0[DOCUMENT + NAMES.iter().position(|n| *n == name).unwrap()]
+    }
+
+    #[test]
+    fn names_match_the_evidence_names() {
+        assert_eq!(&EVIDENCE_NAMES[DOCUMENT..DOCUMENT + VALUES], &NAMES[..]);
+        assert_eq!(DOCUMENT + VALUES, crate::features::LOCAL);
+    }
+
+    /// body(0) > nav(1) > 2 links; body > article(2) > 3 paragraphs; body > aside(3) > teaser.
+    fn page() -> Vec<Block> {
+        let prose = "The council met on Monday to vote on the plan for the coast road, which has been closed since the storm. \
+                     Work on the new sea wall starts in May and should take until the end of the year, officials said.";
+        let teaser = "Other news: the mayor opens a new library in the old mill, with a cafe and a reading garden for children.";
+        vec![
+            block(0, &[0, 1], "Home", 4),
+            block(1, &[0, 1], "News", 4),
+            block(2, &[0, 2], prose, 0),
+            block(3, &[0, 2], prose, 0),
+            block(4, &[0, 2], prose, 0),
+            block(5, &[0, 3], teaser, teaser.len()),
+        ]
+    }
+
+    #[test]
+    fn the_main_container_is_where_the_prose_is() {
+        let mut blocks = page();
+        annotate(&mut blocks);
+        let in_main: Vec<f32> = blocks.iter().map(|b| value(b, "in_main")).collect();
+        assert_eq!(in_main, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(value(&blocks[0], "beside_main"), 1.0, "body holds the article");
+        assert_eq!(value(&blocks[0], "ln_blocks_before_main"), 2f32.ln_1p());
+        assert_eq!(value(&blocks[5], "ln_blocks_after_main"), 1f32.ln_1p());
+        assert_eq!(value(&blocks[3], "main_share"), 1.0);
+        assert_eq!(value(&blocks[3], "container_prose_share"), 1.0);
+        assert_eq!(value(&blocks[0], "container_prose_share"), 0.0);
+        assert_eq!(value(&blocks[5], "container_link_density"), 1.0);
+        assert_eq!(value(&blocks[5], "relative_position"), 1.0);
+    }
+
+    #[test]
+    fn values_are_relative_to_the_page() {
+        let mut blocks = page();
+        let general = EVIDENCE_NAMES.iter().position(|n| *n == "general_log2_prob").unwrap();
+        let ln_words = EVIDENCE_NAMES.iter().position(|n| *n == "ln_words").unwrap();
+        for (i, b) in blocks.iter_mut().enumerate() {
+            b.evidence.0[ln_words] = 1f32.ln_1p();
+            b.evidence.0[general] = -(i as f32);
+        }
+        annotate(&mut blocks);
+        let relative: Vec<f32> = blocks.iter().map(|b| value(b, "general_vs_document")).collect();
+        assert_eq!(relative, [2.5, 1.5, 0.5, -0.5, -1.5, -2.5]);
+    }
+
+    #[test]
+    fn plain_text_and_empty_documents_are_fine() {
+        let mut blocks = vec![block(0, &[], "A line of plain text.", 0)];
+        annotate(&mut blocks);
+        assert!(blocks[0].evidence.0.iter().all(|v| v.is_finite()));
+        annotate(&mut []);
+        rescue(&[], &mut []);
+    }
+
+    #[test]
+    fn comments_are_kept_on_request() {
+        let mut blocks = page();
+        let comment = "I have walked over that bridge every morning for thirty years and I am glad it will be mended at last.";
+        blocks.push(block(6, &[0, 4], comment, 0));
+        blocks.push(block(7, &[0, 4], "Reply", 5));
+        blocks[6].hints = ContainerHints(ContainerHints::COMMENTS);
+        blocks[7].hints = ContainerHints(ContainerHints::COMMENTS);
+        let mut keep = vec![false, false, true, true, true, false, false, false];
+        keep_comments(&blocks, &mut keep);
+        assert_eq!(keep, [false, false, true, true, true, false, true, false]);
+    }
+
+    #[test]
+    fn an_article_the_classifier_dropped_is_rescued() {
+        let blocks = page();
+        let mut keep = vec![false; blocks.len()];
+        rescue(&blocks, &mut keep);
+        assert_eq!(keep, [false, false, true, true, true, false]);
+        // Something of substance kept: nothing changes.
+        let mut keep = vec![false, false, true, false, false, false];
+        rescue(&blocks, &mut keep);
+        assert_eq!(keep, [false, false, true, false, false, false]);
+        // No run of real prose: nothing is rescued.
+        let short: Vec<Block> = blocks[..3].to_vec();
+        let mut keep = vec![false; 3];
+        rescue(&short, &mut keep);
+        assert_eq!(keep, [false; 3]);
+    }
+}
