@@ -212,10 +212,8 @@ struct State {
     broken_title: Option<Box<BlockParser>>,
     /// The number of the first element of `broken_title` in this document.
     broken_title_base: u32,
-    /// False in the parser of a broken title.
+    /// False in the parser of a broken title, and once one failed in this document.
     may_nest: bool,
-    /// The first error of the parser of a broken title, reported by this one.
-    inner_error: Option<HtmlError>,
 }
 
 /// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::broken_title`]).
@@ -252,7 +250,6 @@ impl State {
             broken_title: None,
             broken_title_base: 0,
             may_nest: true,
-            inner_error: None,
         }
     }
 
@@ -526,8 +523,11 @@ impl State {
         } else {
             self.broken_title.as_mut().expect("a broken title").write(raw, &mut blocks)
         };
-        if let Err(e) = result {
-            self.inner_error.get_or_insert(e);
+        if result.is_err() {
+            // The guess was wrong (its text does not parse as a page either): the rest of the
+            // title is a title again, as without the guess, and no other is tried here.
+            self.broken_title = None;
+            self.may_nest = false;
         }
         for mut block in blocks {
             block.index = self.next_index;
@@ -775,10 +775,7 @@ impl BlockParser {
         state.flush_block();
         state.end_title();
         out.append(&mut state.done);
-        match state.inner_error.take() {
-            Some(e) if result.is_ok() => Err(e),
-            _ => result,
-        }
+        result
     }
 
     /// Gives lol_html one piece (or the start of the last one), replacing the parser as often as
@@ -792,10 +789,6 @@ impl BlockParser {
                 s.input.extend_from_slice(bytes);
             }
             let result = self.rewriter.write(bytes);
-            if let Some(e) = self.state.borrow_mut().inner_error.take() {
-                self.failed = true;
-                return Err(e);
-            }
             let restart_at = self.state.borrow_mut().restart_at.take();
             let rest = match (result, restart_at) {
                 (Ok(()), _) => return Ok(()),
