@@ -69,8 +69,8 @@ impl Favor {
     }
 }
 
-/// How far `--favor-precision` and `--favor-recall` move the decision, in log-odds (chosen by
-/// cross-validation on the three training sets: README, "Accuracy").
+/// How far `--favor-precision` and `--favor-recall` move the decision, in log-odds (their
+/// cross-validated effect is in the README, "Accuracy").
 pub const FAVOR_SHIFT: f32 = 1.0;
 
 /// The combined method's settings besides the classifier.
