@@ -14,8 +14,10 @@ use ppl_filter::pipeline::Options;
 fn main() -> ExitCode {
     let args = EvalArgs::parse();
     let result = match (args.generate, args.command) {
-        (Some(what), _) => ppl_filter::cli::generate(what, ppl_filter::cli::eval::command(), &mut io::stdout())
-            .map_err(|e| format!("cannot write output: {e}")),
+        (Some(what), _) => {
+            ppl_filter::cli::generate(what, ppl_filter::cli::eval::command(), &mut io::stdout())
+                .map_err(|e| format!("cannot write output: {e}"))
+        }
         (None, Some(EvalCommand::Score(score_args))) => score(score_args),
         (None, Some(EvalCommand::Baseline(baseline_args))) => baseline(baseline_args),
         (None, Some(EvalCommand::Compare(compare_args))) => compare(compare_args),
@@ -49,9 +51,18 @@ fn score(args: ScoreArgs) -> Result<(), String> {
 /// `ppl-eval baseline`: the jusText-style cleaner over a directory of pages.
 fn baseline(args: BaselineArgs) -> Result<(), String> {
     let options = Options::with_method(ppl_filter::classify::Method::Perplexity);
-    let (seconds, bytes, pages) = compare::clean_dir(Method::Baseline, &args.input_dir, &args.out_dir, embedded(), &options)
-        .map_err(|e| e.to_string())?;
-    eprintln!("ppl-eval: {pages} pages, {:.1} MB in {seconds:.2} s", bytes as f64 / 1e6);
+    let (seconds, bytes, pages) = compare::clean_dir(
+        Method::Baseline,
+        &args.input_dir,
+        &args.out_dir,
+        embedded(),
+        &options,
+    )
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "ppl-eval: {pages} pages, {:.1} MB in {seconds:.2} s",
+        bytes as f64 / 1e6
+    );
     Ok(())
 }
 
@@ -63,11 +74,16 @@ fn compare(args: CompareArgs) -> Result<(), String> {
         choices: args.policy.choices(),
         ..Options::with_method(args.policy.method()?)
     };
-    let work_dir = args
-        .work_dir
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id())));
-    let results = compare::compare(&args.input_dir, &args.gold_dir, &work_dir, model, &options).map_err(|e| e.to_string())?;
+    let work_dir = args.work_dir.unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id()))
+    });
+    let results = compare::compare(&args.input_dir, &args.gold_dir, &work_dir, model, &options)
+        .map_err(|e| e.to_string())?;
     print!("{}", compare::table(&results));
-    println!("\n{} pages; outputs in {}", results.first().map_or(0, |r| r.pages), work_dir.display());
+    println!(
+        "\n{} pages; outputs in {}",
+        results.first().map_or(0, |r| r.pages),
+        work_dir.display()
+    );
     Ok(())
 }

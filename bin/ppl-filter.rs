@@ -6,18 +6,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ppl_filter::classify::{Choices, Method};
 use ppl_filter::cli::filter::{
-    CleanArgs, Command, FilterArgs, FormatKind, GoldFormatKind, InputKind, LearnArgs, LearnerKind, PerplexityArgs, SetBalanceKind, TrainArgs,
+    CleanArgs, Command, FilterArgs, FormatKind, GoldFormatKind, InputKind, LearnArgs, LearnerKind,
+    PerplexityArgs, SetBalanceKind, TrainArgs,
 };
 use ppl_filter::html::HtmlSettings;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::learn::{LearnOptions, Learner};
-use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::lm;
+use ppl_filter::lm::train::{Progress, TrainOptions};
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::classify::{Choices, Method};
 use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
 
 fn main() -> ExitCode {
@@ -40,11 +41,16 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
     let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
-            ppl_filter::decode::encoding_for_label(label).ok_or_else(|| format!("unknown encoding '{label}'"))?,
+            ppl_filter::decode::encoding_for_label(label)
+                .ok_or_else(|| format!("unknown encoding '{label}'"))?,
         ),
         None => None,
     };
-    let cores = || std::thread::available_parallelism().map_or(1, |n| n.get()).min(pipeline::MAX_THREADS);
+    let cores = || {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(pipeline::MAX_THREADS)
+    };
     let threads = args.threads.unwrap_or_else(cores);
     let input_kind = args.input_kind();
     let options = Options {
@@ -75,7 +81,10 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
         threads,
-        choices: Choices { max_document_bytes: args.max_document_bytes, ..args.policy.choices() },
+        choices: Choices {
+            max_document_bytes: args.max_document_bytes,
+            ..args.policy.choices()
+        },
         ..Options::with_method(args.policy.method()?)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
@@ -83,18 +92,30 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
     let observer = Reporter::new(inputs.len(), input_kind, args.quiet);
     for (dir, e) in &unreadable_dirs {
         let message = format!("cannot read directory: {e}");
-        observer.problem(&Problem { input: dir.display().to_string(), severity: Severity::Error, message });
+        observer.problem(&Problem {
+            input: dir.display().to_string(),
+            severity: Severity::Error,
+            message,
+        });
     }
     let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
     let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
     let mut sink: Box<dyn Sink> = match (input_kind, &args.output_dir) {
-        (InputKind::Jsonl, _) => Box::new(RecordSink::new(stdout, RecordFormat::JsonlRewrite { add_scores: args.add_scores })),
-        (InputKind::Warc, _) if args.format == FormatKind::Jsonl => Box::new(RecordSink::new(stdout, RecordFormat::JsonlObjects)),
+        (InputKind::Jsonl, _) => Box::new(RecordSink::new(
+            stdout,
+            RecordFormat::JsonlRewrite {
+                add_scores: args.add_scores,
+            },
+        )),
+        (InputKind::Warc, _) if args.format == FormatKind::Jsonl => {
+            Box::new(RecordSink::new(stdout, RecordFormat::JsonlObjects))
+        }
         (InputKind::Warc, _) => Box::new(RecordSink::new(stdout, RecordFormat::Warc)),
         (_, Some(dir)) => Box::new(DirSink::new(dir, names)),
         (_, None) => Box::new(StreamSink::new(stdout, separator)),
     };
-    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer).map_err(|e| e.to_string())?;
+    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
+        .map_err(|e| e.to_string())?;
     observer.done();
     let errors = summary.errors + unreadable_dirs.len() as u64;
     Ok(if summary.output_closed {
@@ -119,9 +140,15 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
         credit: args.credit.unwrap_or_default(),
         ..TrainOptions::default()
     };
-    let trained = lm::train::train(&args.corpus, &options, Progress::Stderr).map_err(|e| e.to_string())?;
-    std::fs::write(&args.output, &trained.bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
-    eprintln!("ppl-filter: wrote {}: {}", args.output.display(), trained.stats);
+    let trained =
+        lm::train::train(&args.corpus, &options, Progress::Stderr).map_err(|e| e.to_string())?;
+    std::fs::write(&args.output, &trained.bytes)
+        .map_err(|e| format!("{}: {e}", args.output.display()))?;
+    eprintln!(
+        "ppl-filter: wrote {}: {}",
+        args.output.display(),
+        trained.stats
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -136,8 +163,16 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
         .iter()
         .zip(&args.gold_dir)
         .map(|(i, g)| (i.clone(), g.clone()))
-        .chain(args.set.chunks(2).map(|pair| (pair[0].clone(), pair[1].clone())))
-        .map(|(input_dir, gold_dir)| TrainingSet { input_dir, gold_dir, weight: 1.0 })
+        .chain(
+            args.set
+                .chunks(2)
+                .map(|pair| (pair[0].clone(), pair[1].clone())),
+        )
+        .map(|(input_dir, gold_dir)| TrainingSet {
+            input_dir,
+            gold_dir,
+            weight: 1.0,
+        })
         .collect();
     if args.set_weight.len() > sets.len() {
         return Err(format!(
@@ -153,7 +188,9 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
         sets.extend(ppl_filter::learn::read_set_list(list).map_err(|e| e.to_string())?);
     }
     if sets.is_empty() {
-        return Err("no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file".into());
+        return Err(
+            "no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file".into(),
+        );
     }
     let format = match args.gold_format {
         GoldFormatKind::Auto => None,
@@ -162,7 +199,8 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
     };
     // The decision method plays no part in reading the training pages.
     let options = Options::with_method(Method::Perplexity);
-    let mut pages = ppl_filter::learn::read_sets(&sets, format, &options).map_err(|e| e.to_string())?;
+    let mut pages =
+        ppl_filter::learn::read_sets(&sets, format, &options).map_err(|e| e.to_string())?;
     let learn_options = LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
@@ -184,7 +222,8 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
         set_weights: sets.iter().map(|s| s.weight).collect(),
         ..Default::default()
     };
-    let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;
+    let bytes =
+        ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
     let mut summary = String::new();
     if sets.len() > 1 {
@@ -193,13 +232,25 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
             .enumerate()
             .map(|(k, set)| {
                 let of_set = || pages.iter().filter(|p| p.set == k);
-                let plain = of_set().filter(|p| p.gold_format == GoldFormat::Plain).count();
-                format!("{}: {} pages, {plain} with plain-text gold, weight {}", set.input_dir.display(), of_set().count(), set.weight)
+                let plain = of_set()
+                    .filter(|p| p.gold_format == GoldFormat::Plain)
+                    .count();
+                format!(
+                    "{}: {} pages, {plain} with plain-text gold, weight {}",
+                    set.input_dir.display(),
+                    of_set().count(),
+                    set.weight
+                )
             })
             .collect();
         summary = format!(" of {} sets ({})", sets.len(), parts.join("; "));
     }
-    eprintln!("ppl-filter: wrote {} ({} bytes) from {} pages{summary}", args.output.display(), bytes.len(), pages.len());
+    eprintln!(
+        "ppl-filter: wrote {} ({} bytes) from {} pages{summary}",
+        args.output.display(),
+        bytes.len(),
+        pages.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -242,7 +293,10 @@ impl Reporter {
             let (length, template) = if per_document {
                 (None, "{spinner} {pos} records, {per_sec}")
             } else {
-                (Some(inputs as u64), "{bar:40} {pos}/{len} documents, {per_sec}, {eta} left")
+                (
+                    Some(inputs as u64),
+                    "{bar:40} {pos}/{len} documents, {per_sec}, {eta} left",
+                )
             };
             let bar = ProgressBar::with_draw_target(length, ProgressDrawTarget::stderr());
             if let Ok(style) = ProgressStyle::with_template(template) {

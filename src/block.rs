@@ -151,17 +151,25 @@ impl ContainerHints {
             // A word ends before a non-alphanumeric byte, at the end, or at a camelCase hump.
             let ends = i == bytes.len()
                 || !bytes[i].is_ascii_alphanumeric()
-                || (i > start && bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase());
+                || (i > start
+                    && bytes[i].is_ascii_uppercase()
+                    && bytes[i - 1].is_ascii_lowercase());
             if !ends {
                 continue;
             }
             let word = &bytes[start..i];
             for (prefix, bit) in PREFIXES {
-                if word.len() >= prefix.len() && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
+                if word.len() >= prefix.len()
+                    && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+                {
                     bits |= bit;
                 }
             }
-            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() { i } else { i + 1 };
+            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                i
+            } else {
+                i + 1
+            };
         }
         bits
     }

@@ -34,7 +34,12 @@ pub struct Forest {
 impl Forest {
     /// The log-odds of `x`.
     pub fn log_odds(&self, x: &[f32]) -> f32 {
-        self.base + self.trees.iter().map(|tree| leaf_value(tree, x)).sum::<f32>()
+        self.base
+            + self
+                .trees
+                .iter()
+                .map(|tree| leaf_value(tree, x))
+                .sum::<f32>()
     }
 
     /// Whether the forest passes [`Forest::validate`].
@@ -64,26 +69,38 @@ impl Forest {
             let mut largest_leaf = 0f32;
             for (i, n) in tree.iter().enumerate() {
                 if !n.threshold.is_finite() || !n.value.is_finite() {
-                    return Err(format!("tree {t} node {i} holds a number that is not finite"));
+                    return Err(format!(
+                        "tree {t} node {i} holds a number that is not finite"
+                    ));
                 }
                 if n.feature == LEAF {
                     largest_leaf = largest_leaf.max(n.value.abs());
                     continue;
                 }
                 if usize::from(n.feature) >= inputs {
-                    return Err(format!("tree {t} node {i} splits on input {}, this build has {inputs}", n.feature));
+                    return Err(format!(
+                        "tree {t} node {i} splits on input {}, this build has {inputs}",
+                        n.feature
+                    ));
                 }
                 for child in [usize::from(n.left), usize::from(n.right)] {
                     if child <= i || child >= tree.len() {
-                        return Err(format!("tree {t} node {i} has child {child}, not after it in the tree"));
+                        return Err(format!(
+                            "tree {t} node {i} has child {child}, not after it in the tree"
+                        ));
                     }
                     if std::mem::replace(&mut reached[child], true) {
-                        return Err(format!("tree {t} node {child} has two parents (not a tree)"));
+                        return Err(format!(
+                            "tree {t} node {child} has two parents (not a tree)"
+                        ));
                     }
                 }
             }
             if let Some(i) = reached.iter().skip(1).position(|&r| !r) {
-                return Err(format!("tree {t} node {} is not reached from the root", i + 1));
+                return Err(format!(
+                    "tree {t} node {} is not reached from the root",
+                    i + 1
+                ));
             }
             let this_depth = tree_depth(tree);
             if this_depth > MAX_DEPTH {
@@ -98,7 +115,10 @@ impl Forest {
         }
         let leaves = self.trees.len().saturating_mul(1usize << depth);
         if leaves > MAX_LAYOUT_LEAVES.max(nodes.saturating_mul(LAYOUT_LEAVES_PER_NODE)) {
-            return Err(format!("{} trees padded to depth {depth} would need {leaves} leaves in memory", self.trees.len()));
+            return Err(format!(
+                "{} trees padded to depth {depth} would need {leaves} leaves in memory",
+                self.trees.len()
+            ));
         }
         Ok(())
     }
@@ -136,7 +156,12 @@ pub struct CompiledForest {
 impl CompiledForest {
     /// Lays out a valid forest (see [`Forest::is_valid`]).
     pub fn new(forest: &Forest) -> CompiledForest {
-        let depth = forest.trees.iter().map(|t| tree_depth(t)).max().unwrap_or(0);
+        let depth = forest
+            .trees
+            .iter()
+            .map(|t| tree_depth(t))
+            .max()
+            .unwrap_or(0);
         let (splits, leaves) = ((1usize << depth) - 1, 1usize << depth);
         let mut compiled = CompiledForest {
             base: forest.base,
@@ -175,7 +200,8 @@ impl CompiledForest {
         let trees = self.leaves.len() / leaves;
         let mut z = self.base;
         for t in 0..trees {
-            let (features, thresholds) = (&self.features[t * splits..], &self.thresholds[t * splits..]);
+            let (features, thresholds) =
+                (&self.features[t * splits..], &self.thresholds[t * splits..]);
             let mut slot = 0;
             #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must go right, as in `leaf_value`
             for _ in 0..self.depth {
@@ -216,7 +242,11 @@ fn leaf_value(tree: &[Node], x: &[f32]) -> f32 {
             return node.value;
         }
         // NaN goes right, like any value not below the threshold.
-        at = usize::from(if x[usize::from(node.feature)] < node.threshold { node.left } else { node.right });
+        at = usize::from(if x[usize::from(node.feature)] < node.threshold {
+            node.left
+        } else {
+            node.right
+        });
     }
 }
 
@@ -236,7 +266,14 @@ pub struct BoostOptions {
 
 impl Default for BoostOptions {
     fn default() -> BoostOptions {
-        BoostOptions { trees: 200, depth: 3, learning_rate: 0.1, lambda: 1.0, min_child_weight: 1.0, bins: 32 }
+        BoostOptions {
+            trees: 200,
+            depth: 3,
+            learning_rate: 0.1,
+            lambda: 1.0,
+            min_child_weight: 1.0,
+            bins: 32,
+        }
     }
 }
 
@@ -247,18 +284,27 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
     if n == 0 {
         return Forest::default();
     }
-    let cuts: Vec<Vec<f32>> = (0..inputs).map(|j| quantile_cuts(x.iter().map(|r| r[j]), opts.bins)).collect();
+    let cuts: Vec<Vec<f32>> = (0..inputs)
+        .map(|j| quantile_cuts(x.iter().map(|r| r[j]), opts.bins))
+        .collect();
     // bin[i * inputs + j]: number of cuts of input j at or below x[i][j].
     let bin: Vec<u8> = x
         .iter()
-        .flat_map(|row| row.iter().zip(&cuts).map(|(&v, c)| c.partition_point(|&t| t <= v) as u8))
+        .flat_map(|row| {
+            row.iter()
+                .zip(&cuts)
+                .map(|(&v, c)| c.partition_point(|&t| t <= v) as u8)
+        })
         .collect();
     let total_w: f64 = w.iter().sum::<f64>().max(1e-12);
     let positive: f64 = y.iter().zip(w).filter(|(&l, _)| l).map(|(_, &w)| w).sum();
     let prior = (positive / total_w).clamp(1e-6, 1.0 - 1e-6);
     let base = (prior / (1.0 - prior)).ln();
     let mut z = vec![base; n];
-    let mut forest = Forest { base: base as f32, trees: Vec::with_capacity(opts.trees) };
+    let mut forest = Forest {
+        base: base as f32,
+        trees: Vec::with_capacity(opts.trees),
+    };
     let (mut g, mut h) = (vec![0.0; n], vec![0.0; n]);
     for _ in 0..opts.trees {
         for i in 0..n {
@@ -268,7 +314,14 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
         }
         let mut tree = Vec::new();
         let rows: Vec<u32> = (0..n as u32).collect();
-        let grower = Grower { bin: &bin, inputs, cuts: &cuts, g: &g, h: &h, opts };
+        let grower = Grower {
+            bin: &bin,
+            inputs,
+            cuts: &cuts,
+            g: &g,
+            h: &h,
+            opts,
+        };
         grower.grow(rows, 0, &mut tree);
         for (zi, row) in z.iter_mut().zip(x) {
             *zi += f64::from(leaf_value(&tree, row));
@@ -284,7 +337,9 @@ fn quantile_cuts(values: impl Iterator<Item = f32>, bins: usize) -> Vec<f32> {
     v.sort_by(f32::total_cmp);
     let mut cuts = Vec::new();
     for k in 1..bins {
-        let Some(&q) = v.get(k * v.len() / bins) else { break };
+        let Some(&q) = v.get(k * v.len() / bins) else {
+            break;
+        };
         if cuts.last().map_or(true, |&last| q > last) && v.first().is_some_and(|&first| q > first) {
             cuts.push(q);
         }
@@ -304,21 +359,38 @@ struct Grower<'a> {
 impl Grower<'_> {
     /// Appends the subtree for `rows` to `tree`; returns its root's index.
     fn grow(&self, rows: Vec<u32>, depth: usize, tree: &mut Vec<Node>) -> u16 {
-        let (gs, hs) = rows.iter().fold((0.0, 0.0), |(a, b), &i| (a + self.g[i as usize], b + self.h[i as usize]));
+        let (gs, hs) = rows.iter().fold((0.0, 0.0), |(a, b), &i| {
+            (a + self.g[i as usize], b + self.h[i as usize])
+        });
         let at = tree.len();
         let leaf_value = (-gs / (hs + self.opts.lambda) * self.opts.learning_rate) as f32;
-        tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: leaf_value });
+        tree.push(Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value: leaf_value,
+        });
         if depth >= self.opts.depth || tree.len() > usize::from(u16::MAX) - 4 {
             return at as u16;
         }
-        let Some((feature, cut)) = self.best_split(&rows, gs, hs) else { return at as u16 };
-        let (left, right): (Vec<u32>, Vec<u32>) =
-            rows.iter().partition(|&&i| usize::from(self.bin[i as usize * self.inputs + feature]) <= cut);
+        let Some((feature, cut)) = self.best_split(&rows, gs, hs) else {
+            return at as u16;
+        };
+        let (left, right): (Vec<u32>, Vec<u32>) = rows
+            .iter()
+            .partition(|&&i| usize::from(self.bin[i as usize * self.inputs + feature]) <= cut);
         drop(rows);
         let l = self.grow(left, depth + 1, tree);
         let r = self.grow(right, depth + 1, tree);
         // Values below cuts[cut] have bins ≤ cut: the split is x < cuts[cut].
-        tree[at] = Node { feature: feature as u16, threshold: self.cuts[feature][cut], left: l, right: r, value: 0.0 };
+        tree[at] = Node {
+            feature: feature as u16,
+            threshold: self.cuts[feature][cut],
+            left: l,
+            right: r,
+            value: 0.0,
+        };
         at as u16
     }
 
@@ -374,51 +446,160 @@ mod tests {
             }
         }
         let w = vec![1.0; x.len()];
-        let forest = train(&x, &y, &w, &BoostOptions { trees: 50, depth: 2, ..BoostOptions::default() });
+        let forest = train(
+            &x,
+            &y,
+            &w,
+            &BoostOptions {
+                trees: 50,
+                depth: 2,
+                ..BoostOptions::default()
+            },
+        );
         assert!(forest.is_valid(2));
-        let right = x.iter().zip(&y).filter(|(r, &l)| (forest.log_odds(r) > 0.0) == l).count();
+        let right = x
+            .iter()
+            .zip(&y)
+            .filter(|(r, &l)| (forest.log_odds(r) > 0.0) == l)
+            .count();
         assert!(right as f64 / x.len() as f64 > 0.95, "{right}");
         let compiled = CompiledForest::new(&forest);
         for row in &x {
             assert!((compiled.log_odds(row) - forest.log_odds(row)).abs() < 1e-5);
         }
-        assert!((compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5);
+        assert!(
+            (compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5
+        );
         // Deterministic.
-        assert_eq!(forest, train(&x, &y, &w, &BoostOptions { trees: 50, depth: 2, ..BoostOptions::default() }));
+        assert_eq!(
+            forest,
+            train(
+                &x,
+                &y,
+                &w,
+                &BoostOptions {
+                    trees: 50,
+                    depth: 2,
+                    ..BoostOptions::default()
+                }
+            )
+        );
     }
 
     #[test]
     fn invalid_forests_are_caught() {
-        let leaf = Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 1.0 };
-        let split = Node { feature: 3, threshold: 0.5, left: 1, right: 2, value: 0.0 };
-        let good = Forest { base: 0.0, trees: vec![vec![split, leaf, leaf]] };
+        let leaf = Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value: 1.0,
+        };
+        let split = Node {
+            feature: 3,
+            threshold: 0.5,
+            left: 1,
+            right: 2,
+            value: 0.0,
+        };
+        let good = Forest {
+            base: 0.0,
+            trees: vec![vec![split, leaf, leaf]],
+        };
         assert!(good.is_valid(4));
         assert!(!good.is_valid(3));
-        let cycle = Forest { base: 0.0, trees: vec![vec![Node { left: 0, ..split }, leaf, leaf]] };
+        let cycle = Forest {
+            base: 0.0,
+            trees: vec![vec![Node { left: 0, ..split }, leaf, leaf]],
+        };
         assert!(!cycle.is_valid(4));
-        let unreached = Forest { base: 0.0, trees: vec![vec![split, leaf, leaf, leaf]] };
+        let unreached = Forest {
+            base: 0.0,
+            trees: vec![vec![split, leaf, leaf, leaf]],
+        };
         assert!(!unreached.is_valid(4));
-        let shared = Forest { base: 0.0, trees: vec![vec![Node { right: 1, ..split }, leaf, leaf]] };
+        let shared = Forest {
+            base: 0.0,
+            trees: vec![vec![Node { right: 1, ..split }, leaf, leaf]],
+        };
         assert!(!shared.is_valid(4));
-        assert!(!Forest { base: 0.0, trees: vec![vec![]] }.is_valid(4));
+        assert!(!Forest {
+            base: 0.0,
+            trees: vec![vec![]]
+        }
+        .is_valid(4));
         // Every number finite, and their sum too.
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-            assert!(!Forest { base: bad, ..good.clone() }.is_valid(4));
-            assert!(!Forest { base: 0.0, trees: vec![vec![Node { threshold: bad, ..split }, leaf, leaf]] }.is_valid(4));
-            assert!(!Forest { base: 0.0, trees: vec![vec![split, Node { value: bad, ..leaf }, leaf]] }.is_valid(4));
+            assert!(!Forest {
+                base: bad,
+                ..good.clone()
+            }
+            .is_valid(4));
+            assert!(!Forest {
+                base: 0.0,
+                trees: vec![vec![
+                    Node {
+                        threshold: bad,
+                        ..split
+                    },
+                    leaf,
+                    leaf
+                ]]
+            }
+            .is_valid(4));
+            assert!(!Forest {
+                base: 0.0,
+                trees: vec![vec![split, Node { value: bad, ..leaf }, leaf]]
+            }
+            .is_valid(4));
         }
-        let huge = Node { value: f32::MAX, ..leaf };
-        assert!(!Forest { base: 0.0, trees: vec![vec![huge]; 3] }.is_valid(4));
-        assert!(Forest { base: 0.0, trees: vec![vec![Node { value: 1e20, ..leaf }]; 3] }.is_valid(4));
+        let huge = Node {
+            value: f32::MAX,
+            ..leaf
+        };
+        assert!(!Forest {
+            base: 0.0,
+            trees: vec![vec![huge]; 3]
+        }
+        .is_valid(4));
+        assert!(Forest {
+            base: 0.0,
+            trees: vec![
+                vec![Node {
+                    value: 1e20,
+                    ..leaf
+                }];
+                3
+            ]
+        }
+        .is_valid(4));
     }
 
     /// A chain of `n` splits whose two children are both the next node (a DAG of depth `n`).
     fn dag(n: u16, distinct: bool) -> Vec<Node> {
         let mut tree: Vec<Node> = (0..n)
-            .map(|i| Node { feature: 0, threshold: 0.5, left: i + 1, right: if distinct { i + 2 } else { i + 1 }, value: 0.0 })
+            .map(|i| Node {
+                feature: 0,
+                threshold: 0.5,
+                left: i + 1,
+                right: if distinct { i + 2 } else { i + 1 },
+                value: 0.0,
+            })
             .collect();
-        tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 1.0 });
-        tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 1.0 });
+        tree.push(Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value: 1.0,
+        });
+        tree.push(Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value: 1.0,
+        });
         tree
     }
 
@@ -428,13 +609,20 @@ mod tests {
         let started = std::time::Instant::now();
         for distinct in [false, true] {
             for n in [45, 60_000] {
-                let forest = Forest { base: 0.0, trees: vec![dag(n, distinct)] };
+                let forest = Forest {
+                    base: 0.0,
+                    trees: vec![dag(n, distinct)],
+                };
                 let err = forest.validate(1).unwrap_err();
                 assert!(err.contains("two parents"), "{err}");
                 assert!(tree_depth(&forest.trees[0]) >= usize::from(n) / 2);
             }
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(1),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
@@ -442,11 +630,23 @@ mod tests {
         // A complete tree of depth d, in the grower's order (each split before its subtrees).
         fn complete(depth: usize, tree: &mut Vec<Node>) -> u16 {
             let at = tree.len();
-            tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.5 });
+            tree.push(Node {
+                feature: LEAF,
+                threshold: 0.0,
+                left: 0,
+                right: 0,
+                value: 0.5,
+            });
             if depth > 0 {
                 let left = complete(depth - 1, tree);
                 let right = complete(depth - 1, tree);
-                tree[at] = Node { feature: 0, threshold: 0.5, left, right, value: 0.0 };
+                tree[at] = Node {
+                    feature: 0,
+                    threshold: 0.5,
+                    left,
+                    right,
+                    value: 0.0,
+                };
             }
             at as u16
         }
@@ -456,14 +656,33 @@ mod tests {
             t
         };
         assert_eq!(tree_depth(&tree(MAX_DEPTH)), MAX_DEPTH);
-        assert!(Forest { base: 0.0, trees: vec![tree(MAX_DEPTH)] }.is_valid(1));
-        let err = Forest { base: 0.0, trees: vec![tree(MAX_DEPTH + 1)] }.validate(1).unwrap_err();
+        assert!(Forest {
+            base: 0.0,
+            trees: vec![tree(MAX_DEPTH)]
+        }
+        .is_valid(1));
+        let err = Forest {
+            base: 0.0,
+            trees: vec![tree(MAX_DEPTH + 1)],
+        }
+        .validate(1)
+        .unwrap_err();
         assert!(err.contains("deeper"), "{err}");
         // One deep tree pads many one-leaf trees to its depth: refused once that is too big.
-        let leaf = Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.5 };
+        let leaf = Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value: 0.5,
+        };
         let mut trees = vec![tree(MAX_DEPTH)];
         trees.resize(MAX_LAYOUT_LEAVES >> MAX_DEPTH, vec![leaf]);
-        assert!(Forest { base: 0.0, trees: trees.clone() }.is_valid(1));
+        assert!(Forest {
+            base: 0.0,
+            trees: trees.clone()
+        }
+        .is_valid(1));
         trees.push(vec![leaf]);
         let err = Forest { base: 0.0, trees }.validate(1).unwrap_err();
         assert!(err.contains("leaves in memory"), "{err}");

@@ -42,7 +42,10 @@ pub struct Policy {
 
 impl Default for Policy {
     fn default() -> Policy {
-        Policy { max_perplexity: DEFAULT_MAX_PERPLEXITY, max_link_density: DEFAULT_MAX_LINK_DENSITY }
+        Policy {
+            max_perplexity: DEFAULT_MAX_PERPLEXITY,
+            max_link_density: DEFAULT_MAX_LINK_DENSITY,
+        }
     }
 }
 
@@ -86,7 +89,11 @@ pub struct Choices {
 
 impl Default for Choices {
     fn default() -> Choices {
-        Choices { favor: Favor::Balanced, comments: false, max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES }
+        Choices {
+            favor: Favor::Balanced,
+            comments: false,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+        }
     }
 }
 
@@ -103,7 +110,9 @@ pub enum PolicyError {
 
 /// Scores every sentence of the block under `model`.
 pub fn score(block: &mut Block, model: &LanguageModel) {
-    let Block { text, sentences, .. } = block;
+    let Block {
+        text, sentences, ..
+    } = block;
     for sentence in sentences.iter_mut() {
         sentence.perplexity = model.perplexity(&text[sentence.range()]) as f32;
     }
@@ -114,12 +123,18 @@ impl Policy {
     /// classifier weighs perplexity with the rest of the evidence, and a threshold on English
     /// perplexity would empty pages in other languages.
     pub fn for_combined() -> Policy {
-        Policy { max_perplexity: f32::MAX, ..Policy::default() }
+        Policy {
+            max_perplexity: f32::MAX,
+            ..Policy::default()
+        }
     }
 
     /// A policy with these thresholds, if both are usable (see [`Policy::validate`]).
     pub fn new(max_perplexity: f32, max_link_density: f32) -> Result<Policy, PolicyError> {
-        let policy = Policy { max_perplexity, max_link_density };
+        let policy = Policy {
+            max_perplexity,
+            max_link_density,
+        };
         policy.validate().map(|()| policy)
     }
 
@@ -162,7 +177,6 @@ impl Policy {
         }
     }
 }
-
 
 /// Which decision is made.
 #[derive(Clone, Debug)]
@@ -259,7 +273,9 @@ pub struct Classifier {
 
 impl std::fmt::Debug for Classifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Classifier").field("weights", &self.weights.provenance).finish_non_exhaustive()
+        f.debug_struct("Classifier")
+            .field("weights", &self.weights.provenance)
+            .finish_non_exhaustive()
     }
 }
 
@@ -276,7 +292,9 @@ impl Classifier {
         let metadata = file.metadata()?;
         let size = metadata.is_file().then_some(metadata.len());
         let mut head = Vec::with_capacity(HEADER_LINE_MAX);
-        (&mut file).take(HEADER_LINE_MAX as u64).read_to_end(&mut head)?;
+        (&mut file)
+            .take(HEADER_LINE_MAX as u64)
+            .read_to_end(&mut head)?;
         let (start, len) = parse_header(&head)?;
         // Bytes after the header line, if known; the parameters must leave room for a model.
         let rest = size.map(|size| size.saturating_sub(start as u64));
@@ -287,7 +305,8 @@ impl Classifier {
         let mut json = Vec::new();
         if rest.is_some() {
             // `len` is below the file's size here.
-            json.try_reserve_exact(len as usize).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+            json.try_reserve_exact(len as usize)
+                .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
         }
         (&mut reader).take(len).read_to_end(&mut json)?;
         if (json.len() as u64) < len {
@@ -305,7 +324,10 @@ impl Classifier {
     /// Validates and parses classifier bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Classifier, ClassifierError> {
         let (weights, model) = split_file(bytes)?;
-        Ok(Classifier::new(LanguageModel::from_bytes(model.to_vec())?, weights))
+        Ok(Classifier::new(
+            LanguageModel::from_bytes(model.to_vec())?,
+            weights,
+        ))
     }
 
     /// Validates and wraps classifier bytes with static lifetime (the embedded one).
@@ -319,12 +341,19 @@ impl Classifier {
             Scorer::Trees(forest) => CompiledForest::new(forest),
             Scorer::Logistic { .. } => CompiledForest::default(),
         };
-        Classifier { boilerplate, weights, compiled }
+        Classifier {
+            boilerplate,
+            weights,
+            compiled,
+        }
     }
 
     /// The file bytes for `weights` and the boilerplate model's bytes; refused when the
     /// parameters are larger than a classifier file may hold ([`MAX_PARAMETERS_BYTES`]).
-    pub fn to_bytes(weights: &Weights, boilerplate_model: &[u8]) -> Result<Vec<u8>, ClassifierError> {
+    pub fn to_bytes(
+        weights: &Weights,
+        boilerplate_model: &[u8],
+    ) -> Result<Vec<u8>, ClassifierError> {
         let json = serde_json::to_vec(weights).expect("weights serialise");
         if json.len() as u64 > MAX_PARAMETERS_BYTES {
             return Err(ClassifierError::Corrupt(format!(
@@ -341,7 +370,12 @@ impl Classifier {
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
         match &self.weights.scorer {
-            Scorer::Logistic { mean, scale, weights, intercept } => {
+            Scorer::Logistic {
+                mean,
+                scale,
+                weights,
+                intercept,
+            } => {
                 let mut z = *intercept;
                 for i in 0..INPUTS {
                     z += weights[i] * (x[i] - mean[i]) / scale[i];
@@ -349,7 +383,10 @@ impl Classifier {
                 if z.is_nan() {
                     // Extreme (finite) parameters overflowed into ∞ − ∞: in f64 the terms stay
                     // finite, so the sum is at worst ±∞ in f32, which the decision handles.
-                    let term = |i: usize| f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i])) / f64::from(scale[i]);
+                    let term = |i: usize| {
+                        f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i]))
+                            / f64::from(scale[i])
+                    };
                     z = (f64::from(*intercept) + (0..INPUTS).map(term).sum::<f64>()) as f32;
                 }
                 z
@@ -368,9 +405,13 @@ pub const MAX_PARAMETERS_BYTES: u64 = 64 << 20;
 
 /// Where the parameters start (after the header line) and their recorded length.
 fn parse_header(bytes: &[u8]) -> Result<(usize, u64), ClassifierError> {
-    let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(HEADER_LINE_MAX)]).ok_or(ClassifierError::BadHeader)?;
+    let line_end = memchr::memchr(b'\n', &bytes[..bytes.len().min(HEADER_LINE_MAX)])
+        .ok_or(ClassifierError::BadHeader)?;
     let line = std::str::from_utf8(&bytes[..line_end]).map_err(|_| ClassifierError::BadHeader)?;
-    let len: u64 = line.strip_prefix(HEADER).and_then(|n| n.parse().ok()).ok_or(ClassifierError::BadHeader)?;
+    let len: u64 = line
+        .strip_prefix(HEADER)
+        .and_then(|n| n.parse().ok())
+        .ok_or(ClassifierError::BadHeader)?;
     if len > MAX_PARAMETERS_BYTES {
         return Err(ClassifierError::Corrupt(format!(
             "{len} bytes of parameters, more than the limit of {MAX_PARAMETERS_BYTES}"
@@ -398,13 +439,22 @@ fn split_file(bytes: &[u8]) -> Result<(Weights, &[u8]), ClassifierError> {
 /// Parses and validates the parameters: every number finite, every size and index in range
 /// (so evaluation cannot index out of bounds, loop, or make a NaN), the trees proper trees.
 fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
-    let weights: Weights = serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
+    let weights: Weights =
+        serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
     let corrupt = |message: String| Err(ClassifierError::Corrupt(message));
     match &weights.scorer {
-        Scorer::Logistic { mean, scale, weights, intercept } => {
+        Scorer::Logistic {
+            mean,
+            scale,
+            weights,
+            intercept,
+        } => {
             for (name, v) in [("mean", mean), ("scale", scale), ("weights", weights)] {
                 if v.len() != INPUTS {
-                    return corrupt(format!("{name} has {} values, this build needs {INPUTS}", v.len()));
+                    return corrupt(format!(
+                        "{name} has {} values, this build needs {INPUTS}",
+                        v.len()
+                    ));
                 }
                 if v.iter().any(|x| !x.is_finite()) {
                     return corrupt(format!("{name} holds a value that is not finite"));
@@ -426,7 +476,8 @@ fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
     if !weights.threshold.is_finite() {
         return corrupt("the decision threshold is not finite".into());
     }
-    if !weights.smoothing.is_finite() || weights.transition.iter().flatten().any(|t| !t.is_finite()) {
+    if !weights.smoothing.is_finite() || weights.transition.iter().flatten().any(|t| !t.is_finite())
+    {
         return corrupt("a smoothing weight or transition is not finite".into());
     }
     Ok(weights)
@@ -449,7 +500,9 @@ pub fn embedded() -> Arc<Classifier> {
 pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
     let mut x = [0.0; INPUTS];
     for (slot, offset) in (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize).enumerate() {
-        let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else { continue };
+        let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else {
+            continue;
+        };
         x[slot * LOCAL..(slot + 1) * LOCAL].copy_from_slice(&e.0);
     }
     x
@@ -505,7 +558,10 @@ impl<'a> Decider<'a> {
             return decided(block);
         };
         self.document.observe(&mut block);
-        debug_assert_eq!(block.evidence.0[PRESENT], 1.0, "blocks reach the decider measured");
+        debug_assert_eq!(
+            block.evidence.0[PRESENT], 1.0,
+            "blocks reach the decider measured"
+        );
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
@@ -548,7 +604,9 @@ impl Classifier {
         let evidence: Vec<Evidence> = blocks.iter().map(|b| b.evidence).collect();
         let w = &self.weights;
         let shift = choices.favor.shift() - w.threshold;
-        let log_odds: Vec<f64> = (0..blocks.len()).map(|i| f64::from(self.log_odds(&context_input(&evidence, i)) + shift)).collect();
+        let log_odds: Vec<f64> = (0..blocks.len())
+            .map(|i| f64::from(self.log_odds(&context_input(&evidence, i)) + shift))
+            .collect();
         let mut keep = if w.smoothing == 0.0 {
             log_odds.iter().map(|&z| z > 0.0).collect()
         } else {
@@ -615,14 +673,20 @@ mod tests {
         b.link_bytes = link_bytes;
         b.sentences = ppls
             .iter()
-            .map(|&p| Sentence { perplexity: p, ..Sentence::new(0..text.len()) })
+            .map(|&p| Sentence {
+                perplexity: p,
+                ..Sentence::new(0..text.len())
+            })
             .collect();
         b
     }
 
     #[test]
     fn drops_sentences_above_the_threshold() {
-        let policy = Policy { max_perplexity: 100.0, max_link_density: 0.5 };
+        let policy = Policy {
+            max_perplexity: 100.0,
+            max_link_density: 0.5,
+        };
         let mut b = block("x", 0, &[50.0, 150.0, 100.0]);
         policy.decide(&mut b);
         let keep: Vec<bool> = b.sentences.iter().map(|s| s.keep).collect();
@@ -631,7 +695,10 @@ mod tests {
 
     #[test]
     fn drops_link_blocks_whole() {
-        let policy = Policy { max_perplexity: 1e9, max_link_density: 0.5 };
+        let policy = Policy {
+            max_perplexity: 1e9,
+            max_link_density: 0.5,
+        };
         let mut menu = block("Home About Contact", 18, &[10.0]);
         policy.decide(&mut menu);
         assert!(!menu.sentences[0].keep);
@@ -650,23 +717,41 @@ mod tests {
     fn measured_block(index: u32, text: &str, classifier: &Classifier) -> Block {
         let mut b = Block::new(index, BlockKind::Paragraph, text);
         crate::segment::segment(&mut b);
-        crate::features::measure(&mut b, crate::lm::model::embedded(), &classifier.boilerplate);
+        crate::features::measure(
+            &mut b,
+            crate::lm::model::embedded(),
+            &classifier.boilerplate,
+        );
         b
     }
 
     /// Decides `texts` as one document's blocks; also returns the most blocks held at once.
-    fn decide_with(classifier: &Arc<Classifier>, texts: &[&str], max_document_bytes: usize) -> (Vec<(String, bool)>, usize) {
+    fn decide_with(
+        classifier: &Arc<Classifier>,
+        texts: &[&str],
+        max_document_bytes: usize,
+    ) -> (Vec<(String, bool)>, usize) {
         let method = Method::Combined(classifier.clone());
-        let choices = Choices { max_document_bytes, ..Choices::default() };
+        let choices = Choices {
+            max_document_bytes,
+            ..Choices::default()
+        };
         let mut decider = Decider::new(&method, Policy::default(), choices);
         let mut out = Vec::new();
         let mut held_most = 0;
         for (i, text) in texts.iter().enumerate() {
-            decider.push(measured_block(i as u32, text, classifier), &mut |b| out.push(b));
+            decider.push(measured_block(i as u32, text, classifier), &mut |b| {
+                out.push(b)
+            });
             held_most = held_most.max(i + 1 - out.len());
         }
         decider.finish(&mut |b| out.push(b));
-        (out.into_iter().map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep))).collect(), held_most)
+        (
+            out.into_iter()
+                .map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep)))
+                .collect(),
+            held_most,
+        )
     }
 
     fn decide_all(classifier: &Arc<Classifier>, texts: &[&str]) -> Vec<(String, bool)> {
@@ -676,14 +761,19 @@ mod tests {
     #[test]
     fn a_long_document_is_decided_in_bounded_pieces() {
         let classifier = embedded();
-        let texts: Vec<String> = (0..40).map(|i| format!("Paragraph {i} of a long page about the river and the mill.")).collect();
+        let texts: Vec<String> = (0..40)
+            .map(|i| format!("Paragraph {i} of a long page about the river and the mill."))
+            .collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let (whole, held_whole) = decide_with(&classifier, &refs, DEFAULT_MAX_DOCUMENT_BYTES);
         assert_eq!(held_whole, refs.len(), "a short document is held whole");
         let piece = 5 * (BLOCK_OVERHEAD_BYTES + texts[0].len());
         let (pieces, held_most) = decide_with(&classifier, &refs, piece);
         assert!(held_most <= 6, "held {held_most} blocks");
-        assert_eq!(pieces.iter().map(|d| &d.0).collect::<Vec<_>>(), whole.iter().map(|d| &d.0).collect::<Vec<_>>());
+        assert_eq!(
+            pieces.iter().map(|d| &d.0).collect::<Vec<_>>(),
+            whole.iter().map(|d| &d.0).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -694,11 +784,18 @@ mod tests {
             <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
             <div class=footer><a href=/p>Privacy policy</a> | <a href=/t>Terms of use</a> | <a href=/r>RSS</a></div></body></html>";
         let options = crate::pipeline::Options::with_method(Method::Combined(embedded()));
-        let (out, problems) = crate::pipeline::clean_bytes(page.as_bytes(), crate::lm::model::embedded(), &options);
+        let (out, problems) =
+            crate::pipeline::clean_bytes(page.as_bytes(), crate::lm::model::embedded(), &options);
         assert!(problems.is_empty());
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("The town council voted") && text.contains("Supporters of the project"), "{text}");
-        assert!(!text.contains("Home") && !text.contains("Privacy policy"), "{text}");
+        assert!(
+            text.contains("The town council voted") && text.contains("Supporters of the project"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Home") && !text.contains("Privacy policy"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -708,10 +805,15 @@ mod tests {
         weights.smoothing = 5.0;
         bytes = Classifier::to_bytes(&weights, model).unwrap();
         let classifier = Arc::new(Classifier::from_bytes(&bytes).unwrap());
-        let texts: Vec<String> = (0..20).map(|i| format!("Block number {i} of a page about rivers.")).collect();
+        let texts: Vec<String> = (0..20)
+            .map(|i| format!("Block number {i} of a page about rivers."))
+            .collect();
         let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let decided = decide_all(&classifier, &refs);
-        assert_eq!(decided.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(), refs);
+        assert_eq!(
+            decided.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(),
+            refs
+        );
         // Strong smoothing between identical-looking blocks: one label for all.
         assert!(decided.iter().all(|d| d.1 == decided[0].1), "{decided:?}");
     }
@@ -720,38 +822,76 @@ mod tests {
     fn viterbi_finds_the_best_path() {
         let odds = [3.0, 2.0, -0.5, 2.5, -3.0, -2.0];
         let sticky = [[-0.1, -3.0], [-3.0, -0.1]];
-        assert_eq!(viterbi(&odds, &sticky, 0.0), [true, true, false, true, false, false]);
+        assert_eq!(
+            viterbi(&odds, &sticky, 0.0),
+            [true, true, false, true, false, false]
+        );
         // Staying is cheap and switching dear: the weak drop between keeps is kept.
-        assert_eq!(viterbi(&odds, &sticky, 1.0), [true, true, true, true, false, false]);
+        assert_eq!(
+            viterbi(&odds, &sticky, 1.0),
+            [true, true, true, true, false, false]
+        );
         assert_eq!(viterbi(&[], &sticky, 1.0), Vec::<bool>::new());
     }
 
     #[test]
     fn damaged_classifier_files_are_errors() {
         let bytes = include_bytes!("../model/en-classifier.bin");
-        assert!(matches!(Classifier::from_bytes(b"hello"), Err(ClassifierError::BadHeader)));
+        assert!(matches!(
+            Classifier::from_bytes(b"hello"),
+            Err(ClassifierError::BadHeader)
+        ));
         let header_end = bytes.iter().position(|&b| b == b'\n').unwrap();
-        assert!(matches!(Classifier::from_bytes(&bytes[..header_end + 10]), Err(ClassifierError::Truncated)));
+        assert!(matches!(
+            Classifier::from_bytes(&bytes[..header_end + 10]),
+            Err(ClassifierError::Truncated)
+        ));
         let cut = bytes.len() - 1000;
-        assert!(matches!(Classifier::from_bytes(&bytes[..cut]), Err(ClassifierError::Model(_))));
+        assert!(matches!(
+            Classifier::from_bytes(&bytes[..cut]),
+            Err(ClassifierError::Model(_))
+        ));
         let mut json_broken = bytes.to_vec();
         json_broken[header_end + 1] = b'[';
-        assert!(matches!(Classifier::from_bytes(&json_broken), Err(ClassifierError::Corrupt(_))));
+        assert!(matches!(
+            Classifier::from_bytes(&json_broken),
+            Err(ClassifierError::Corrupt(_))
+        ));
     }
 
     #[test]
     fn policies_with_unusable_thresholds_are_errors() {
         assert_eq!(Policy::default().validate(), Ok(()));
-        assert_eq!(Policy::new(5000.0, 1.0), Ok(Policy { max_perplexity: 5000.0, max_link_density: 1.0 }));
+        assert_eq!(
+            Policy::new(5000.0, 1.0),
+            Ok(Policy {
+                max_perplexity: 5000.0,
+                max_link_density: 1.0
+            })
+        );
         assert!(Policy::new(5000.0, 0.0).is_ok());
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -1.0] {
-            assert!(matches!(Policy::new(bad, 0.4), Err(PolicyError::MaxPerplexity(_))), "{bad}");
+            assert!(
+                matches!(Policy::new(bad, 0.4), Err(PolicyError::MaxPerplexity(_))),
+                "{bad}"
+            );
         }
         for bad in [f32::NAN, f32::INFINITY, -0.1, 1.5] {
-            assert!(matches!(Policy::new(1e6, bad), Err(PolicyError::MaxLinkDensity(_))), "{bad}");
+            assert!(
+                matches!(Policy::new(1e6, bad), Err(PolicyError::MaxLinkDensity(_))),
+                "{bad}"
+            );
         }
-        let err = Policy { max_perplexity: f32::NAN, ..Policy::default() }.validate().unwrap_err();
-        assert_eq!(err.to_string(), "perplexity threshold NaN is not a finite number above 0");
+        let err = Policy {
+            max_perplexity: f32::NAN,
+            ..Policy::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "perplexity threshold NaN is not a finite number above 0"
+        );
     }
 
     /// `json` with the number after the first `key` replaced by `value`.
@@ -774,15 +914,26 @@ mod tests {
     fn huge_recorded_lengths_are_errors_not_overflows() {
         let bytes = include_bytes!("../model/en-classifier.bin");
         let (start, _) = parse_header(bytes).unwrap();
-        for len in [u64::MAX, u64::MAX - start as u64, u64::MAX / 2, bytes.len() as u64] {
+        for len in [
+            u64::MAX,
+            u64::MAX - start as u64,
+            u64::MAX / 2,
+            bytes.len() as u64,
+        ] {
             let mut damaged = format!("{HEADER}{len}\n").into_bytes();
             damaged.extend_from_slice(&bytes[start..]);
             let refused = Classifier::from_bytes(&damaged);
             let over_limit = matches!(&refused, Err(ClassifierError::Corrupt(m)) if m.contains("more than the limit"));
-            assert!(matches!(refused, Err(ClassifierError::Truncated)) || over_limit, "{len}");
+            assert!(
+                matches!(refused, Err(ClassifierError::Truncated)) || over_limit,
+                "{len}"
+            );
         }
         // Too many digits for any length.
-        assert!(matches!(Classifier::from_bytes(b"PPLC 1 99999999999999999999999\n{}"), Err(ClassifierError::BadHeader)));
+        assert!(matches!(
+            Classifier::from_bytes(b"PPLC 1 99999999999999999999999\n{}"),
+            Err(ClassifierError::BadHeader)
+        ));
     }
 
     #[test]
@@ -811,7 +962,10 @@ mod tests {
             let err = Classifier::from_bytes(&with_json(&damaged)).unwrap_err();
             assert!(matches!(err, ClassifierError::Corrupt(_)), "{err}");
             let message = err.to_string();
-            assert!(message.contains("not finite") || message.contains("out of range"), "{message}");
+            assert!(
+                message.contains("not finite") || message.contains("out of range"),
+                "{message}"
+            );
         }
         assert!(Classifier::from_bytes(&with_json(json)).is_ok());
         // A logistic scorer with extreme (finite) parameters never makes a NaN.
@@ -832,7 +986,8 @@ mod tests {
 
     #[test]
     fn open_reads_no_more_than_the_file_records() {
-        let dir = std::env::temp_dir().join(format!("ppl-filter-classify-open-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("ppl-filter-classify-open-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bytes = include_bytes!("../model/en-classifier.bin");
         let path = dir.join("c.bin");
@@ -854,12 +1009,18 @@ mod tests {
             let err = Classifier::open(&path).unwrap_err().to_string();
             assert!(err.contains(what), "{what}: {err}");
             // The same verdict as from the bytes.
-            assert_eq!(err, Classifier::from_bytes(&damaged).unwrap_err().to_string());
+            assert_eq!(
+                err,
+                Classifier::from_bytes(&damaged).unwrap_err().to_string()
+            );
         }
         #[cfg(unix)]
         for endless in ["/dev/zero", "/dev/urandom"] {
             if Path::new(endless).exists() {
-                assert!(matches!(Classifier::open(Path::new(endless)), Err(ClassifierError::BadHeader)));
+                assert!(matches!(
+                    Classifier::open(Path::new(endless)),
+                    Err(ClassifierError::BadHeader)
+                ));
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();

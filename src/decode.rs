@@ -126,7 +126,8 @@ impl Utf8Decoder {
     /// whose ASCII characters are half NULs: there it runs on the decoded text.
     fn start(&mut self, whole: bool, out: &mut String) -> Result<(), DecodeError> {
         let buffer = std::mem::take(&mut self.sniff_buffer);
-        let (encoding, source, bom_len) = choose_encoding(&buffer, self.override_encoding, self.markup, whole);
+        let (encoding, source, bom_len) =
+            choose_encoding(&buffer, self.override_encoding, self.markup, whole);
         let utf16 = encoding == UTF_16LE || encoding == UTF_16BE;
         if source != EncodingSource::Bom && !utf16 && looks_binary(&buffer) {
             return Err(DecodeError::Binary);
@@ -146,9 +147,13 @@ impl Utf8Decoder {
     }
 
     fn decode(&mut self, mut bytes: &[u8], last: bool, out: &mut String) {
-        let Some(decoder) = self.decoder.as_mut() else { return };
+        let Some(decoder) = self.decoder.as_mut() else {
+            return;
+        };
         loop {
-            let need = decoder.max_utf8_buffer_length(bytes.len()).unwrap_or(bytes.len() * 3 + 16);
+            let need = decoder
+                .max_utf8_buffer_length(bytes.len())
+                .unwrap_or(bytes.len() * 3 + 16);
             out.reserve(need);
             let (result, read, replaced) = decoder.decode_to_string(bytes, out, last);
             self.had_replacements |= replaced;
@@ -184,7 +189,15 @@ pub fn choose_encoding(
     detector.feed(head, whole);
     let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
     // chardetng answers windows-1252 for pure ASCII too, which is the fallback we want anyway.
-    (if guess == UTF_8 || guess.is_ascii_compatible() { guess } else { WINDOWS_1252 }, EncodingSource::Sniffed, 0)
+    (
+        if guess == UTF_8 || guess.is_ascii_compatible() {
+            guess
+        } else {
+            WINDOWS_1252
+        },
+        EncodingSource::Sniffed,
+        0,
+    )
 }
 
 /// Finds a charset declared in a `<meta>` tag, as the HTML prescan does (simplified: the first
@@ -195,28 +208,37 @@ pub fn meta_charset(head: &[u8]) -> Option<&'static Encoding> {
     let mut from = 0;
     while let Some(pos) = finder.find(&lower[from..]) {
         let tag_start = from + pos;
-        let tag_end = memchr::memchr(b'>', &lower[tag_start..]).map_or(lower.len(), |e| tag_start + e);
+        let tag_end =
+            memchr::memchr(b'>', &lower[tag_start..]).map_or(lower.len(), |e| tag_start + e);
         let tag = &lower[tag_start..tag_end];
         if let Some(c) = memchr::memmem::find(tag, b"charset") {
             let mut rest = &tag[c + 7..];
             rest = trim_start(rest);
             if let Some(r) = rest.strip_prefix(b"=") {
                 let r = trim_start(r);
-                let r = r.strip_prefix(b"\"").or_else(|| r.strip_prefix(b"'")).unwrap_or(r);
+                let r = r
+                    .strip_prefix(b"\"")
+                    .or_else(|| r.strip_prefix(b"'"))
+                    .unwrap_or(r);
                 let end = r
                     .iter()
-                    .position(|&b| matches!(b, b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>'))
+                    .position(|&b| {
+                        matches!(
+                            b,
+                            b'"' | b'\'' | b';' | b' ' | b'\t' | b'\n' | b'\r' | b'/' | b'>'
+                        )
+                    })
                     .unwrap_or(r.len());
                 if let Some(encoding) = Encoding::for_label(&r[..end]) {
-                    return Some(if encoding == encoding_rs::UTF_16LE
-                        || encoding == encoding_rs::UTF_16BE
-                    {
-                        UTF_8
-                    } else if encoding == encoding_rs::X_USER_DEFINED {
-                        WINDOWS_1252
-                    } else {
-                        encoding
-                    });
+                    return Some(
+                        if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE {
+                            UTF_8
+                        } else if encoding == encoding_rs::X_USER_DEFINED {
+                            WINDOWS_1252
+                        } else {
+                            encoding
+                        },
+                    );
                 }
             }
         }
@@ -319,14 +341,20 @@ mod tests {
     fn meta_charset_variants() {
         assert_eq!(meta_charset(b"<META CHARSET='UTF-8'>"), Some(UTF_8));
         assert_eq!(meta_charset(b"<meta charset=\"utf-16\">"), Some(UTF_8));
-        assert_eq!(meta_charset(b"<meta name=x><meta charset = iso-8859-1 >"), Some(WINDOWS_1252));
+        assert_eq!(
+            meta_charset(b"<meta name=x><meta charset = iso-8859-1 >"),
+            Some(WINDOWS_1252)
+        );
         assert_eq!(meta_charset(b"<meta charset=bogus>"), None);
         assert_eq!(meta_charset(b"<p>charset=utf-8</p>"), None);
     }
 
     #[test]
     fn sniffs_windows_1252_without_declaration() {
-        let (text, d) = decode_all(b"<p>Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.</p>", 4);
+        let (text, d) = decode_all(
+            b"<p>Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.</p>",
+            4,
+        );
         assert!(text.contains("Café crème"), "{text}");
         assert_eq!(d.encoding().unwrap().1, EncodingSource::Sniffed);
     }

@@ -71,7 +71,10 @@ fn prose_bytes(block: &Block) -> f64 {
 /// sidebars may hold much prose, but never the main run (readability weighs such class names
 /// down for the same reason).
 fn main_prose_bytes(block: &Block) -> f64 {
-    if block.hints.has(ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::COMMENTS) {
+    if block
+        .hints
+        .has(ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::COMMENTS)
+    {
         0.0
     } else {
         prose_bytes(block)
@@ -117,7 +120,12 @@ impl Structure {
                 c.links += block.link_bytes.min(block.text.len()) as f64;
                 c.blocks += 1;
                 // readability: the parent gets it all, the grandparent half, then level × 3.
-                c.score += candidate / if level < 2 { (level + 1) as f64 } else { (level * 3) as f64 };
+                c.score += candidate
+                    / if level < 2 {
+                        (level + 1) as f64
+                    } else {
+                        (level * 3) as f64
+                    };
             }
         }
         let mut main: Option<(u32, f64)> = None;
@@ -126,16 +134,29 @@ impl Structure {
                 let score = containers[&number].score;
                 // Ties go to the element that comes first: the same answer whatever the order
                 // of the map.
-                if score > 0.0 && main.map_or(true, |(m, s)| score > s || (score == s && number < m)) {
+                if score > 0.0
+                    && main.map_or(true, |(m, s)| score > s || (score == s && number < m))
+                {
                     main = Some((number, score));
                 }
             }
         }
         let main = main.map(|(m, _)| m);
         let main_parent = main.and_then(|m| {
-            blocks.iter().find_map(|b| b.containers.iter().position(|&n| n == m).and_then(|at| at.checked_sub(1)).map(|at| b.containers[at]))
+            blocks.iter().find_map(|b| {
+                b.containers
+                    .iter()
+                    .position(|&n| n == m)
+                    .and_then(|at| at.checked_sub(1))
+                    .map(|at| b.containers[at])
+            })
         });
-        Structure { containers, prose, main, main_parent }
+        Structure {
+            containers,
+            prose,
+            main,
+            main_parent,
+        }
     }
 
     fn in_main(&self, block: &Block) -> bool {
@@ -147,17 +168,37 @@ impl Structure {
 /// one), measured ([`crate::features::measure`]) and in order.
 pub fn annotate(blocks: &mut [Block]) {
     let structure = Structure::of(blocks);
-    let main_blocks: Vec<usize> = (0..blocks.len()).filter(|&i| structure.in_main(&blocks[i])).collect();
+    let main_blocks: Vec<usize> = (0..blocks.len())
+        .filter(|&i| structure.in_main(&blocks[i]))
+        .collect();
     let (first_main, last_main) = (main_blocks.first().copied(), main_blocks.last().copied());
     let total = structure.prose.max(1.0);
-    let main_prose = structure.main.map_or(0.0, |m| structure.containers[&m].prose);
+    let main_prose = structure
+        .main
+        .map_or(0.0, |m| structure.containers[&m].prose);
     // The prose of the main run itself (no comments, menus or sidebars), and of readers' comments.
-    let article: f64 = main_blocks.iter().map(|&i| main_prose_bytes(&blocks[i])).sum();
-    let comments: f64 = blocks.iter().filter(|b| b.hints.has(ContainerHints::COMMENTS)).map(prose_bytes).sum();
+    let article: f64 = main_blocks
+        .iter()
+        .map(|&i| main_prose_bytes(&blocks[i]))
+        .sum();
+    let comments: f64 = blocks
+        .iter()
+        .filter(|b| b.hints.has(ContainerHints::COMMENTS))
+        .map(prose_bytes)
+        .sum();
     // Word-weighted means of the page's language-model and stopword values.
-    let at = |name: &str| EVIDENCE_NAMES.iter().position(|n| *n == name).expect("an evidence name");
-    let (general, llr, stopwords, ln_words) =
-        (at("general_log2_prob"), at("log_likelihood_ratio"), at("stopword_share"), at("ln_words"));
+    let at = |name: &str| {
+        EVIDENCE_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .expect("an evidence name")
+    };
+    let (general, llr, stopwords, ln_words) = (
+        at("general_log2_prob"),
+        at("log_likelihood_ratio"),
+        at("stopword_share"),
+        at("ln_words"),
+    );
     let mut sums = [0.0f64; 3];
     let mut weight = 0.0f64;
     for block in blocks.iter() {
@@ -168,12 +209,25 @@ pub fn annotate(blocks: &mut [Block]) {
             *sum += w * f64::from(value);
         }
     }
-    let means = sums.map(|s| if weight > 0.0 { (s / weight) as f32 } else { 0.0 });
+    let means = sums.map(|s| {
+        if weight > 0.0 {
+            (s / weight) as f32
+        } else {
+            0.0
+        }
+    });
     let last = blocks.len().saturating_sub(1).max(1) as f32;
     for (i, block) in blocks.iter_mut().enumerate() {
         let in_main = structure.in_main(block);
-        let beside = !in_main && structure.main_parent.is_some_and(|p| block.containers.contains(&p));
-        let container = block.containers.last().map(|n| structure.containers[n]).unwrap_or_default();
+        let beside = !in_main
+            && structure
+                .main_parent
+                .is_some_and(|p| block.containers.contains(&p));
+        let container = block
+            .containers
+            .last()
+            .map(|n| structure.containers[n])
+            .unwrap_or_default();
         let cluster = block
             .containers
             .iter()
@@ -193,7 +247,11 @@ pub fn annotate(blocks: &mut [Block]) {
             (after as f32).ln_1p(),
             (container.prose / total) as f32,
             (cluster / total) as f32,
-            if container.text > 0.0 { (container.links / container.text) as f32 } else { 0.0 },
+            if container.text > 0.0 {
+                (container.links / container.text) as f32
+            } else {
+                0.0
+            },
             (container.blocks as f32).ln_1p(),
             i as f32 / last,
             e[general] - means[0],
@@ -239,11 +297,19 @@ pub fn rescue(blocks: &[Block], keep: &mut [bool]) {
             best_range = start..i + 1;
         }
     }
-    let run_prose: f64 = blocks[best_range.clone()].iter().map(main_prose_bytes).sum();
+    let run_prose: f64 = blocks[best_range.clone()]
+        .iter()
+        .map(main_prose_bytes)
+        .sum();
     if run_prose < RESCUE_MIN_PROSE {
         return;
     }
-    let kept: f64 = blocks.iter().zip(keep.iter()).filter(|(_, &k)| k).map(|(b, _)| b.text.len().saturating_sub(b.link_bytes) as f64).sum();
+    let kept: f64 = blocks
+        .iter()
+        .zip(keep.iter())
+        .filter(|(_, &k)| k)
+        .map(|(b, _)| b.text.len().saturating_sub(b.link_bytes) as f64)
+        .sum();
     if kept >= RESCUE_BELOW_SHARE * run_prose || kept >= RESCUE_MIN_PROSE {
         return;
     }
@@ -306,7 +372,11 @@ mod tests {
         annotate(&mut blocks);
         let in_main: Vec<f32> = blocks.iter().map(|b| value(b, "in_main")).collect();
         assert_eq!(in_main, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
-        assert_eq!(value(&blocks[0], "beside_main"), 1.0, "body holds the article");
+        assert_eq!(
+            value(&blocks[0], "beside_main"),
+            1.0,
+            "body holds the article"
+        );
         assert_eq!(value(&blocks[0], "ln_blocks_before_main"), 2f32.ln_1p());
         assert_eq!(value(&blocks[5], "ln_blocks_after_main"), 1f32.ln_1p());
         assert_eq!(value(&blocks[3], "main_share"), 1.0);
@@ -319,14 +389,23 @@ mod tests {
     #[test]
     fn values_are_relative_to_the_page() {
         let mut blocks = page();
-        let general = EVIDENCE_NAMES.iter().position(|n| *n == "general_log2_prob").unwrap();
-        let ln_words = EVIDENCE_NAMES.iter().position(|n| *n == "ln_words").unwrap();
+        let general = EVIDENCE_NAMES
+            .iter()
+            .position(|n| *n == "general_log2_prob")
+            .unwrap();
+        let ln_words = EVIDENCE_NAMES
+            .iter()
+            .position(|n| *n == "ln_words")
+            .unwrap();
         for (i, b) in blocks.iter_mut().enumerate() {
             b.evidence.0[ln_words] = 1f32.ln_1p();
             b.evidence.0[general] = -(i as f32);
         }
         annotate(&mut blocks);
-        let relative: Vec<f32> = blocks.iter().map(|b| value(b, "general_vs_document")).collect();
+        let relative: Vec<f32> = blocks
+            .iter()
+            .map(|b| value(b, "general_vs_document"))
+            .collect();
         assert_eq!(relative, [2.5, 1.5, 0.5, -0.5, -1.5, -2.5]);
     }
 

@@ -96,16 +96,25 @@ impl Default for Evidence {
 /// `general`) and fills its evidence.
 pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &LanguageModel) {
     let (mut general_sum, mut boilerplate_sum, mut predictions) = (0.0, 0.0, 0u32);
-    let Block { text, sentences, .. } = block;
+    let Block {
+        text, sentences, ..
+    } = block;
     for sentence in sentences.iter_mut() {
         let text = &text[sentence.range()];
-        let [(log2_prob, n), (boilerplate_log2_prob, _)] = general.log2_prob_pair(boilerplate, text);
+        let [(log2_prob, n), (boilerplate_log2_prob, _)] =
+            general.log2_prob_pair(boilerplate, text);
         sentence.perplexity = (-(log2_prob / f64::from(n))).exp2() as f32;
         general_sum += log2_prob;
         boilerplate_sum += boilerplate_log2_prob;
         predictions += n;
     }
-    let per_prediction = |sum: f64| if predictions == 0 { 0.0 } else { (sum / f64::from(predictions)) as f32 };
+    let per_prediction = |sum: f64| {
+        if predictions == 0 {
+            0.0
+        } else {
+            (sum / f64::from(predictions)) as f32
+        }
+    };
     let shape = Shape::of(&block.text);
     let words = shape.words.max(1) as f32;
     let chars = shape.chars.max(1) as f32;
@@ -142,7 +151,22 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         0.0,
         1.0,
         shape.letters as f32 / chars,
-        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
     ]);
 }
 
@@ -337,10 +361,25 @@ mod tests {
             document.observe(block);
         }
         let values = |i: usize, at: usize| blocks[i].evidence.0[at];
-        assert_eq!([values(0, REPEATED), values(1, REPEATED), values(2, REPEATED), values(3, REPEATED)], [0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(
+            [
+                values(0, REPEATED),
+                values(1, REPEATED),
+                values(2, REPEATED),
+                values(3, REPEATED)
+            ],
+            [0.0, 0.0, 1.0, 0.0]
+        );
         assert_eq!(values(1, PROSE_SO_FAR), 0.0);
         assert_eq!(values(2, PROSE_SO_FAR), 25f32.ln_1p());
-        assert_eq!([values(1, SINCE_PROSE), values(2, SINCE_PROSE), values(3, SINCE_PROSE)], [1f32.ln_1p(), 0.0, 1f32.ln_1p()]);
+        assert_eq!(
+            [
+                values(1, SINCE_PROSE),
+                values(2, SINCE_PROSE),
+                values(3, SINCE_PROSE)
+            ],
+            [1f32.ln_1p(), 0.0, 1f32.ln_1p()]
+        );
         document.clear();
         let mut again = blocks[2].clone();
         document.observe(&mut again);

@@ -44,7 +44,11 @@ pub struct HtmlSettings {
 
 impl Default for HtmlSettings {
     fn default() -> HtmlSettings {
-        HtmlSettings { max_block_bytes: 64 * 1024, max_parser_memory: 8 * 1024 * 1024, keep_title: false }
+        HtmlSettings {
+            max_block_bytes: 64 * 1024,
+            max_parser_memory: 8 * 1024 * 1024,
+            keep_title: false,
+        }
     }
 }
 
@@ -126,25 +130,75 @@ enum Role {
 
 /// Every tag this stage reacts to; all others are inline and transparent.
 const TAGS: &[(&str, Role)] = &[
-    ("p", Role::Block), ("div", Role::Block), ("li", Role::Block), ("ul", Role::Block),
-    ("ol", Role::Block), ("dl", Role::Block), ("dt", Role::Block), ("dd", Role::Block),
-    ("h1", Role::Block), ("h2", Role::Block), ("h3", Role::Block), ("h4", Role::Block),
-    ("h5", Role::Block), ("h6", Role::Block), ("table", Role::Block), ("caption", Role::Block),
-    ("thead", Role::Block), ("tbody", Role::Block), ("tfoot", Role::Block), ("tr", Role::Block),
-    ("td", Role::Block), ("th", Role::Block), ("pre", Role::Block), ("blockquote", Role::Block),
-    ("section", Role::Block), ("article", Role::Block), ("header", Role::Block),
-    ("footer", Role::Block), ("nav", Role::Block), ("aside", Role::Block), ("main", Role::Block),
-    ("form", Role::Block), ("fieldset", Role::Block), ("legend", Role::Block), ("label", Role::Block),
-    ("address", Role::Block), ("center", Role::Block), ("figure", Role::Block),
-    ("figcaption", Role::Block), ("details", Role::Block), ("summary", Role::Block),
-    ("dialog", Role::Block), ("menu", Role::Block), ("dir", Role::Block), ("hgroup", Role::Block),
-    ("body", Role::Block), ("html", Role::Block), ("frameset", Role::Block), ("option", Role::Block),
-    ("br", Role::Break), ("hr", Role::Break),
-    ("script", Role::Skip), ("style", Role::Skip), ("noscript", Role::Skip), ("template", Role::Skip),
-    ("svg", Role::Skip), ("math", Role::Skip), ("select", Role::Skip), ("iframe", Role::Skip),
-    ("object", Role::Skip), ("applet", Role::Skip), ("audio", Role::Skip), ("video", Role::Skip),
-    ("canvas", Role::Skip), ("datalist", Role::Skip), ("textarea", Role::Skip), ("noframes", Role::Skip),
-    ("a", Role::Link), ("title", Role::Title),
+    ("p", Role::Block),
+    ("div", Role::Block),
+    ("li", Role::Block),
+    ("ul", Role::Block),
+    ("ol", Role::Block),
+    ("dl", Role::Block),
+    ("dt", Role::Block),
+    ("dd", Role::Block),
+    ("h1", Role::Block),
+    ("h2", Role::Block),
+    ("h3", Role::Block),
+    ("h4", Role::Block),
+    ("h5", Role::Block),
+    ("h6", Role::Block),
+    ("table", Role::Block),
+    ("caption", Role::Block),
+    ("thead", Role::Block),
+    ("tbody", Role::Block),
+    ("tfoot", Role::Block),
+    ("tr", Role::Block),
+    ("td", Role::Block),
+    ("th", Role::Block),
+    ("pre", Role::Block),
+    ("blockquote", Role::Block),
+    ("section", Role::Block),
+    ("article", Role::Block),
+    ("header", Role::Block),
+    ("footer", Role::Block),
+    ("nav", Role::Block),
+    ("aside", Role::Block),
+    ("main", Role::Block),
+    ("form", Role::Block),
+    ("fieldset", Role::Block),
+    ("legend", Role::Block),
+    ("label", Role::Block),
+    ("address", Role::Block),
+    ("center", Role::Block),
+    ("figure", Role::Block),
+    ("figcaption", Role::Block),
+    ("details", Role::Block),
+    ("summary", Role::Block),
+    ("dialog", Role::Block),
+    ("menu", Role::Block),
+    ("dir", Role::Block),
+    ("hgroup", Role::Block),
+    ("body", Role::Block),
+    ("html", Role::Block),
+    ("frameset", Role::Block),
+    ("option", Role::Block),
+    ("br", Role::Break),
+    ("hr", Role::Break),
+    ("script", Role::Skip),
+    ("style", Role::Skip),
+    ("noscript", Role::Skip),
+    ("template", Role::Skip),
+    ("svg", Role::Skip),
+    ("math", Role::Skip),
+    ("select", Role::Skip),
+    ("iframe", Role::Skip),
+    ("object", Role::Skip),
+    ("applet", Role::Skip),
+    ("audio", Role::Skip),
+    ("video", Role::Skip),
+    ("canvas", Role::Skip),
+    ("datalist", Role::Skip),
+    ("textarea", Role::Skip),
+    ("noframes", Role::Skip),
+    ("a", Role::Link),
+    ("title", Role::Title),
 ];
 
 /// Index of a tag in [`TAGS`]; the stack holds these, not strings.
@@ -279,7 +333,11 @@ impl State {
             self.truncated = false;
             return;
         }
-        let kind = if self.in_title { BlockKind::Heading } else { self.current_kind() };
+        let kind = if self.in_title {
+            BlockKind::Heading
+        } else {
+            self.current_kind()
+        };
         let block = Block {
             index: self.next_index,
             kind,
@@ -307,7 +365,8 @@ impl State {
             self.pending_raw.len()
         } else {
             // An entity is at most 32 bytes long: keep back a trailing '&' run that may be unfinished.
-            let tail_start = floor_char_boundary(&self.pending_raw, self.pending_raw.len().saturating_sub(40));
+            let tail_start =
+                floor_char_boundary(&self.pending_raw, self.pending_raw.len().saturating_sub(40));
             match self.pending_raw[tail_start..].rfind('&') {
                 Some(amp) => tail_start + amp,
                 None => self.pending_raw.len(),
@@ -370,7 +429,8 @@ impl State {
                 while i < bytes.len() && space_len(text, i) == 0 {
                     i += 1;
                 }
-                if bytes.get(i) == Some(&b' ') && i + 1 < bytes.len() && space_len(text, i + 1) == 0 {
+                if bytes.get(i) == Some(&b' ') && i + 1 < bytes.len() && space_len(text, i + 1) == 0
+                {
                     i += 1;
                     continue;
                 }
@@ -441,9 +501,13 @@ impl State {
     /// `/` or `>` and lower-cases it, as done here.
     fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
         let start = at.start.checked_sub(self.input_start)?;
-        let tag = self.input.get(start..at.end.checked_sub(self.input_start)?)?;
+        let tag = self
+            .input
+            .get(start..at.end.checked_sub(self.input_start)?)?;
         let rest = tag.strip_prefix(b"<")?;
-        let len = rest.iter().position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
+        let len = rest
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
         let name = &rest[..len];
         if name.is_empty() || !name.iter().all(u8::is_ascii_alphanumeric) {
             return None;
@@ -456,7 +520,10 @@ impl State {
     }
 
     fn on_text(&mut self, chunk: &TextChunk) {
-        if chunk.text_type() == TextType::RCData && self.in_title && self.on_title_text(chunk.as_str()) {
+        if chunk.text_type() == TextType::RCData
+            && self.in_title
+            && self.on_title_text(chunk.as_str())
+        {
             return;
         }
         let allowed = match chunk.text_type() {
@@ -498,7 +565,10 @@ impl State {
             self.pending_raw.clear();
             self.text.clear();
             self.link_bytes = 0;
-            let settings = HtmlSettings { keep_title: false, ..self.settings.clone() };
+            let settings = HtmlSettings {
+                keep_title: false,
+                ..self.settings.clone()
+            };
             let inner = BlockParser::new(settings);
             inner.state.borrow_mut().may_nest = false;
             self.broken_title = Some(Box::new(inner));
@@ -521,7 +591,10 @@ impl State {
             self.next_number = self.broken_title_base.saturating_add(elements);
             inner.end(&mut blocks)
         } else {
-            self.broken_title.as_mut().expect("a broken title").write(raw, &mut blocks)
+            self.broken_title
+                .as_mut()
+                .expect("a broken title")
+                .write(raw, &mut blocks)
         };
         if result.is_err() {
             // The guess was wrong (its text does not parse as a page either): the rest of the
@@ -533,8 +606,18 @@ impl State {
             block.index = self.next_index;
             self.next_index = self.next_index.saturating_add(1);
             let inner = std::mem::take(&mut block.containers);
-            block.containers = self.numbers.iter().copied().chain(inner.into_iter().map(|n| self.broken_title_base.saturating_add(n))).collect();
-            block.hints = ContainerHints(block.hints.0 | self.hints.iter().fold(0, |all, &h| all | h));
+            block.containers = self
+                .numbers
+                .iter()
+                .copied()
+                .chain(
+                    inner
+                        .into_iter()
+                        .map(|n| self.broken_title_base.saturating_add(n)),
+                )
+                .collect();
+            block.hints =
+                ContainerHints(block.hints.0 | self.hints.iter().fold(0, |all, &h| all | h));
             self.done.push(block);
         }
     }
@@ -572,7 +655,8 @@ impl State {
     fn replay_for_restart(&mut self) -> String {
         let skip = self.skip_depth > 0;
         let (title, link) = (self.in_title, self.link_depth > 0);
-        let room = (self.max_open / 2).saturating_sub(usize::from(skip) + usize::from(title) + usize::from(link));
+        let room = (self.max_open / 2)
+            .saturating_sub(usize::from(skip) + usize::from(title) + usize::from(link));
         let blocks = &self.stack[self.stack.len() - room.min(self.stack.len())..];
         let names = blocks
             .iter()
@@ -625,7 +709,11 @@ impl State {
             return;
         }
         if is_heading(name) {
-            if self.stack.last().is_some_and(|&top| is_heading(tag_name(top))) {
+            if self
+                .stack
+                .last()
+                .is_some_and(|&top| is_heading(tag_name(top)))
+            {
                 self.truncate_stack(self.stack.len() - 1);
             }
             return;
@@ -700,7 +788,8 @@ fn new_rewriter(state: &Rc<RefCell<State>>, memory: usize) -> HtmlRewriter<'stat
     let element_state = Rc::clone(state);
     lol_settings = lol_settings.append_element_content_handler((
         std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
-        ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
+        ElementContentHandlers::default()
+            .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
     let text_state = Rc::clone(state);
     let settings = lol_settings.append_document_content_handler(
@@ -730,7 +819,13 @@ impl BlockParser {
         let memory = settings.max_parser_memory;
         let state = Rc::new(RefCell::new(State::new(settings)));
         let piece_bytes = piece_bytes(memory);
-        BlockParser { rewriter: new_rewriter(&state, memory), state, failed: false, piece: Vec::new(), piece_bytes }
+        BlockParser {
+            rewriter: new_rewriter(&state, memory),
+            state,
+            failed: false,
+            piece: Vec::new(),
+            piece_bytes,
+        }
     }
 
     /// Parses the next piece of the document, appending the blocks it completes to `out`.
@@ -766,7 +861,12 @@ impl BlockParser {
             let piece = std::mem::take(&mut self.piece);
             result = self.write_piece(&piece);
         }
-        let BlockParser { rewriter, state, failed, .. } = self;
+        let BlockParser {
+            rewriter,
+            state,
+            failed,
+            ..
+        } = self;
         let memory = state.borrow().settings.max_parser_memory;
         if !failed {
             result = rewriter.end().map_err(|e| parser_error(e, memory));
@@ -795,13 +895,16 @@ impl BlockParser {
                 (Err(e), None) => return Err(self.fail(e)),
                 (Err(_), Some(at)) => {
                     let input_start = self.state.borrow().input_start;
-                    at.checked_sub(input_start).and_then(|skip| bytes.get(skip..))
+                    at.checked_sub(input_start)
+                        .and_then(|skip| bytes.get(skip..))
                 }
             };
             let Some(rest) = rest else {
                 // The handler only asks for a point in this piece; nothing else is parsed here.
                 self.failed = true;
-                return Err(HtmlError::Parser("restart point outside the parsed piece".to_string()));
+                return Err(HtmlError::Parser(
+                    "restart point outside the parsed piece".to_string(),
+                ));
             };
             bytes = rest;
             self.restart()?;
@@ -832,7 +935,9 @@ impl BlockParser {
 /// An error of lol_html as this stage reports it.
 fn parser_error(e: lol_html::errors::RewritingError, max_parser_memory: usize) -> HtmlError {
     match e {
-        lol_html::errors::RewritingError::MemoryLimitExceeded(_) => HtmlError::MemoryLimit(max_parser_memory),
+        lol_html::errors::RewritingError::MemoryLimitExceeded(_) => {
+            HtmlError::MemoryLimit(max_parser_memory)
+        }
         other => HtmlError::Parser(other.to_string()),
     }
 }
@@ -840,12 +945,18 @@ fn parser_error(e: lol_html::errors::RewritingError, max_parser_memory: usize) -
 fn tag_id(name: &str) -> Option<TagId> {
     static SORTED: OnceLock<Vec<(&'static str, TagId)>> = OnceLock::new();
     let sorted = SORTED.get_or_init(|| {
-        let mut names: Vec<(&'static str, TagId)> =
-            TAGS.iter().enumerate().map(|(id, &(name, _))| (name, id as TagId)).collect();
+        let mut names: Vec<(&'static str, TagId)> = TAGS
+            .iter()
+            .enumerate()
+            .map(|(id, &(name, _))| (name, id as TagId))
+            .collect();
         names.sort_unstable();
         names
     });
-    sorted.binary_search_by(|&(n, _)| n.cmp(name)).ok().map(|i| sorted[i].1)
+    sorted
+        .binary_search_by(|&(n, _)| n.cmp(name))
+        .ok()
+        .map(|i| sorted[i].1)
 }
 
 /// [`tag_id`] of an ASCII name in any case, without allocating: names of up to 16 bytes are
@@ -862,13 +973,21 @@ fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
         let mut keys: Vec<(u128, TagId)> = TAGS
             .iter()
             .enumerate()
-            .map(|(id, &(name, _))| (key(name.as_bytes()).expect("tag names are short"), id as TagId))
+            .map(|(id, &(name, _))| {
+                (
+                    key(name.as_bytes()).expect("tag names are short"),
+                    id as TagId,
+                )
+            })
             .collect();
         keys.sort_unstable();
         keys
     });
     let key = key(name)?;
-    sorted.binary_search_by(|&(k, _)| k.cmp(&key)).ok().map(|i| sorted[i].1)
+    sorted
+        .binary_search_by(|&(k, _)| k.cmp(&key))
+        .ok()
+        .map(|i| sorted[i].1)
 }
 
 /// Every start tag: counts the elements lol_html keeps open, asks for a restart before this tag
@@ -900,7 +1019,11 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
 }
 
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
-fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -> lol_html::HandlerResult {
+fn on_element(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    id: TagId,
+) -> lol_html::HandlerResult {
     let role = TAGS[id as usize].1;
     {
         let mut s = state.borrow_mut();
@@ -932,7 +1055,10 @@ fn on_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -
 
 /// A start tag replayed to a new parser ([`State::replay_for_restart`]): its start was handled
 /// by the parser before, its end tag does what the original's would have.
-fn on_replayed_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+fn on_replayed_element(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+) -> lol_html::HandlerResult {
     if !el.can_have_content() {
         return Ok(());
     }
@@ -944,7 +1070,11 @@ fn on_replayed_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> 
 }
 
 /// Sets what the end tag of a known element that can have content does.
-fn on_end_of(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>, id: TagId) -> lol_html::HandlerResult {
+fn on_end_of(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    id: TagId,
+) -> lol_html::HandlerResult {
     let role = TAGS[id as usize].1;
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
@@ -995,7 +1125,10 @@ fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     if let Some(role) = el.get_attribute("role") {
         hints |= ContainerHints::of_role(&role);
     }
-    if el.get_attribute("itemprop").is_some_and(|v| v.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case("articleBody"))) {
+    if el.get_attribute("itemprop").is_some_and(|v| {
+        v.split_ascii_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("articleBody"))
+    }) {
         hints |= ContainerHints::CONTENT;
     }
     hints
@@ -1034,7 +1167,11 @@ mod tests {
         }
         assert_eq!(tag_id("span"), None);
         for (id, (name, _)) in TAGS.iter().enumerate() {
-            assert_eq!(tag_id_ascii(name.to_ascii_uppercase().as_bytes()), Some(id as TagId), "{name}");
+            assert_eq!(
+                tag_id_ascii(name.to_ascii_uppercase().as_bytes()),
+                Some(id as TagId),
+                "{name}"
+            );
         }
         assert_eq!(tag_id_ascii(b"span"), None);
         assert_eq!(tag_id_ascii(b"blockquoteblockquote"), None);
@@ -1058,7 +1195,10 @@ mod tests {
 
     #[test]
     fn title_on_request() {
-        let settings = HtmlSettings { keep_title: true, ..HtmlSettings::default() };
+        let settings = HtmlSettings {
+            keep_title: true,
+            ..HtmlSettings::default()
+        };
         let got = blocks_from_str("<title>A &amp; B</title><p>x</p>", &settings).unwrap();
         assert_eq!(got[0].text, "A & B");
         assert_eq!(got[0].kind, BlockKind::Heading);
@@ -1071,10 +1211,21 @@ mod tests {
         for broken in ["", "</titlevalue=\"x\" -->"] {
             for keep_title in [false, true] {
                 let html = format!("<html><head><title>Page {broken}<script>{script}</script></head><body>{body}</body></html>");
-                let settings = HtmlSettings { keep_title, ..HtmlSettings::default() };
-                let got: Vec<String> = blocks_from_str(&html, &settings).unwrap().into_iter().map(|b| b.text).collect();
+                let settings = HtmlSettings {
+                    keep_title,
+                    ..HtmlSettings::default()
+                };
+                let got: Vec<String> = blocks_from_str(&html, &settings)
+                    .unwrap()
+                    .into_iter()
+                    .map(|b| b.text)
+                    .collect();
                 // The title's own words are the start of the page's text then, as in libxml2.
-                assert_eq!(got, ["Page", "First paragraph.", "Second & last."], "{broken:?}, keep_title {keep_title}");
+                assert_eq!(
+                    got,
+                    ["Page", "First paragraph.", "Second & last."],
+                    "{broken:?}, keep_title {keep_title}"
+                );
             }
         }
         // A long title with no markup in it is a title, and one with its end tag is too.
@@ -1088,29 +1239,51 @@ mod tests {
     #[test]
     fn blocks_know_their_containers() {
         let html = "<body><div><p>one</p><ul><li>two</li></ul></div><p>three</p></body>";
-        let got: Vec<(String, Vec<u32>)> =
-            blocks_from_str(html, &HtmlSettings::default()).unwrap().into_iter().map(|b| (b.text, b.containers)).collect();
+        let got: Vec<(String, Vec<u32>)> = blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| (b.text, b.containers))
+            .collect();
         let (one, two, three) = (&got[0].1, &got[1].1, &got[2].1);
-        assert_eq!(got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(), ["one", "two", "three"]);
+        assert_eq!(
+            got.iter().map(|g| g.0.as_str()).collect::<Vec<_>>(),
+            ["one", "two", "three"]
+        );
         // `one` and `two` share the div; `two` is deeper; `three` is outside the div.
         assert_eq!(one.len() + 1, two.len());
         assert_eq!(one[..one.len() - 1], two[..one.len() - 1]);
         assert_ne!(one.last(), two[..two.len() - 1].last());
         assert!(!three.contains(&one[one.len() - 2]));
-        assert!(two.windows(2).all(|w| w[0] < w[1]), "numbered in document order");
+        assert!(
+            two.windows(2).all(|w| w[0] < w[1]),
+            "numbered in document order"
+        );
     }
 
     #[test]
     fn landmark_roles_and_article_body_are_hints() {
         let html = "<div role=navigation><p>Menu</p></div><div itemprop=\"articleBody\"><p>Text.</p></div><div role=complementary><p>Aside</p></div>";
-        let hints: Vec<u8> = blocks_from_str(html, &HtmlSettings::default()).unwrap().into_iter().map(|b| b.hints.0).collect();
-        assert_eq!(hints, [ContainerHints::NAVIGATION, ContainerHints::CONTENT, ContainerHints::PERIPHERY]);
+        let hints: Vec<u8> = blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| b.hints.0)
+            .collect();
+        assert_eq!(
+            hints,
+            [
+                ContainerHints::NAVIGATION,
+                ContainerHints::CONTENT,
+                ContainerHints::PERIPHERY
+            ]
+        );
     }
 
     #[test]
     fn decodes_entities_and_collapses_whitespace() {
         assert_eq!(
-            texts("<p>  Fish &amp; chips\n\t&eacute;t&#233; &#x263A; &nbsp; &copy 2008 &bogus; </p>"),
+            texts(
+                "<p>  Fish &amp; chips\n\t&eacute;t&#233; &#x263A; &nbsp; &copy 2008 &bogus; </p>"
+            ),
             ["Fish & chips été ☺ © 2008 &bogus;"]
         );
     }
@@ -1165,7 +1338,11 @@ mod tests {
 
     #[test]
     fn link_text_is_counted() {
-        let got = blocks_from_str("<p>Read <a href=/x>the full story</a> now</p><div><a>Home</a> <a>About</a></div>", &HtmlSettings::default()).unwrap();
+        let got = blocks_from_str(
+            "<p>Read <a href=/x>the full story</a> now</p><div><a>Home</a> <a>About</a></div>",
+            &HtmlSettings::default(),
+        )
+        .unwrap();
         assert_eq!(got[0].text, "Read the full story now");
         assert_eq!(got[0].link_bytes, " the full story".len());
         assert_eq!(got[1].text, "Home About");
@@ -1180,8 +1357,12 @@ mod tests {
 
     #[test]
     fn long_blocks_are_cut() {
-        let settings = HtmlSettings { max_block_bytes: 20, ..HtmlSettings::default() };
-        let got = blocks_from_str("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", &settings).unwrap();
+        let settings = HtmlSettings {
+            max_block_bytes: 20,
+            ..HtmlSettings::default()
+        };
+        let got =
+            blocks_from_str("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", &settings).unwrap();
         assert_eq!(got[0].text, "aaaa bbbb cccc dddd");
         assert!(got[0].truncated);
         assert_eq!(got[1].text, "next");
@@ -1201,7 +1382,10 @@ mod tests {
 
     #[test]
     fn huge_text_node_stays_bounded() {
-        let settings = HtmlSettings { max_block_bytes: 1000, ..HtmlSettings::default() };
+        let settings = HtmlSettings {
+            max_block_bytes: 1000,
+            ..HtmlSettings::default()
+        };
         let mut parser = BlockParser::new(settings);
         let mut out = Vec::new();
         parser.write("<p>", &mut out).unwrap();
@@ -1218,7 +1402,13 @@ mod tests {
 
     #[test]
     fn broken_html_does_not_fail() {
-        for html in ["<p><div></span></p></p></table><td>x", "<a href='x>text", "<<<>>>&&&;;", "</html>y", "<script>never closed"] {
+        for html in [
+            "<p><div></span></p></p></table><td>x",
+            "<a href='x>text",
+            "<<<>>>&&&;;",
+            "</html>y",
+            "<script>never closed",
+        ] {
             blocks_from_str(html, &HtmlSettings::default()).unwrap();
         }
     }

@@ -92,7 +92,10 @@ impl Default for LearnOptions {
 pub enum LearnError {
     /// A file or directory could not be read.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// No input page has a gold file.
     #[error("no page in {0} has a gold file of the same name (N.html ↔ N.txt)")]
     NoPairs(PathBuf),
@@ -101,7 +104,11 @@ pub enum LearnError {
     SetWeight(String),
     /// A `--sets` list file has a line that is not `INPUT_DIR GOLD_DIR [WEIGHT]`.
     #[error("{path}:{line}: {message}")]
-    SetList { path: PathBuf, line: usize, message: String },
+    SetList {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// Every block of every page aligns to its gold text: there is nothing to learn from.
     #[error("no boilerplate to learn from: every block of the pages aligns to their gold text")]
     NoBoilerplate,
@@ -132,12 +139,22 @@ impl GoldFormat {
     /// CleanEval when the first non-blank line starts with `URL` or any line starts with a
     /// `<p>`, `<h>` or `<l>` marker (after white space, any case); plain text otherwise.
     pub fn detect(gold: &str) -> GoldFormat {
-        let mut lines = gold.lines().map(|l| l.trim_start_matches(|c: char| c.is_whitespace() || c < '\u{20}'));
+        let mut lines = gold
+            .lines()
+            .map(|l| l.trim_start_matches(|c: char| c.is_whitespace() || c < '\u{20}'));
         let starts_with_marker = |l: &str| {
             let b = l.as_bytes();
-            b.len() >= 3 && b[0] == b'<' && b[2] == b'>' && matches!(b[1].to_ascii_lowercase(), b'p' | b'h' | b'l')
+            b.len() >= 3
+                && b[0] == b'<'
+                && b[2] == b'>'
+                && matches!(b[1].to_ascii_lowercase(), b'p' | b'h' | b'l')
         };
-        if lines.clone().find(|l| !l.is_empty()).is_some_and(|l| l.starts_with("URL")) || lines.any(starts_with_marker) {
+        if lines
+            .clone()
+            .find(|l| !l.is_empty())
+            .is_some_and(|l| l.starts_with("URL"))
+            || lines.any(starts_with_marker)
+        {
             GoldFormat::CleanEval
         } else {
             GoldFormat::Plain
@@ -148,7 +165,10 @@ impl GoldFormat {
     pub fn words(self, text: &str) -> Vec<&str> {
         match self {
             GoldFormat::CleanEval => normalize::text_view(&normalize::tokenize(text)),
-            GoldFormat::Plain => text.split(|c: char| c.is_whitespace() || c < '\u{20}').filter(|w| !w.is_empty()).collect(),
+            GoldFormat::Plain => text
+                .split(|c: char| c.is_whitespace() || c < '\u{20}')
+                .filter(|w| !w.is_empty())
+                .collect(),
         }
     }
 }
@@ -168,7 +188,10 @@ pub struct TrainingSet {
 /// white space (so the paths cannot contain any); blank lines and `#` comments are skipped;
 /// relative paths are taken from the list file's directory. A missing weight is 1.
 pub fn read_set_list(path: &Path) -> Result<Vec<TrainingSet>, LearnError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LearnError::Io { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| LearnError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let base = path.parent().unwrap_or(Path::new(""));
     let mut sets = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -177,15 +200,28 @@ pub fn read_set_list(path: &Path) -> Result<Vec<TrainingSet>, LearnError> {
         if fields.is_empty() {
             continue;
         }
-        let bad = |message: String| LearnError::SetList { path: path.to_path_buf(), line: n + 1, message };
+        let bad = |message: String| LearnError::SetList {
+            path: path.to_path_buf(),
+            line: n + 1,
+            message,
+        };
         if !(2..=3).contains(&fields.len()) {
-            return Err(bad(format!("expected INPUT_DIR GOLD_DIR [WEIGHT], found {} fields", fields.len())));
+            return Err(bad(format!(
+                "expected INPUT_DIR GOLD_DIR [WEIGHT], found {} fields",
+                fields.len()
+            )));
         }
         let weight = match fields.get(2) {
-            Some(w) => w.parse::<f64>().map_err(|_| bad(format!("weight {w:?} is not a number")))?,
+            Some(w) => w
+                .parse::<f64>()
+                .map_err(|_| bad(format!("weight {w:?} is not a number")))?,
             None => 1.0,
         };
-        sets.push(TrainingSet { input_dir: base.join(fields[0]), gold_dir: base.join(fields[1]), weight });
+        sets.push(TrainingSet {
+            input_dir: base.join(fields[0]),
+            gold_dir: base.join(fields[1]),
+            weight,
+        });
     }
     Ok(sets)
 }
@@ -206,7 +242,13 @@ pub struct Page {
 impl Page {
     /// Cuts `html` into blocks as the filter would and labels them against `gold`, written
     /// in `format` (`None`: detected).
-    pub fn new(name: String, html: &[u8], gold: &[u8], format: Option<GoldFormat>, options: &Options) -> Page {
+    pub fn new(
+        name: String,
+        html: &[u8],
+        gold: &[u8],
+        format: Option<GoldFormat>,
+        options: &Options,
+    ) -> Page {
         let (mut blocks, _) = pipeline::read_blocks(html, options);
         for block in &mut blocks {
             segment::segment(block);
@@ -214,7 +256,13 @@ impl Page {
         let gold = normalize::decode(gold);
         let gold_format = format.unwrap_or_else(|| GoldFormat::detect(&gold));
         let aligned = aligned_shares(&blocks, &gold, gold_format);
-        Page { name, set: 0, blocks, aligned, gold_format }
+        Page {
+            name,
+            set: 0,
+            blocks,
+            aligned,
+            gold_format,
+        }
     }
 
     fn keep(&self, i: usize) -> bool {
@@ -246,12 +294,21 @@ pub fn aligned_shares(blocks: &[Block], gold: &str, format: GoldFormat) -> Vec<f
             }
         }
     }
-    matched.iter().zip(&total).map(|(&m, &t)| if t == 0 { 0.0 } else { m as f32 / t as f32 }).collect()
+    matched
+        .iter()
+        .zip(&total)
+        .map(|(&m, &t)| if t == 0 { 0.0 } else { m as f32 / t as f32 })
+        .collect()
 }
 
 /// Reads every `N.html` of `input_dir` that has a `N.txt` in `gold_dir`, in name order (gold
 /// written in `format`; `None`: detected per file).
-pub fn read_pages(input_dir: &Path, gold_dir: &Path, format: Option<GoldFormat>, options: &Options) -> Result<Vec<Page>, LearnError> {
+pub fn read_pages(
+    input_dir: &Path,
+    gold_dir: &Path,
+    format: Option<GoldFormat>,
+    options: &Options,
+) -> Result<Vec<Page>, LearnError> {
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
@@ -259,7 +316,11 @@ pub fn read_pages(input_dir: &Path, gold_dir: &Path, format: Option<GoldFormat>,
     let names = crate::eval::compare::html_pages(input_dir)?;
     let mut pages = Vec::new();
     for path in names {
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         let gold_path = gold_dir.join(format!("{stem}.txt"));
         if !gold_path.is_file() {
             continue;
@@ -275,7 +336,11 @@ pub fn read_pages(input_dir: &Path, gold_dir: &Path, format: Option<GoldFormat>,
 }
 
 /// Reads the pages of every set in turn ([`read_pages`]), each marked with its set's index.
-pub fn read_sets(sets: &[TrainingSet], format: Option<GoldFormat>, options: &Options) -> Result<Vec<Page>, LearnError> {
+pub fn read_sets(
+    sets: &[TrainingSet],
+    format: Option<GoldFormat>,
+    options: &Options,
+) -> Result<Vec<Page>, LearnError> {
     let mut pages = Vec::new();
     for (k, set) in sets.iter().enumerate() {
         let mut set_pages = read_pages(&set.input_dir, &set.gold_dir, format, options)?;
@@ -288,7 +353,10 @@ pub fn read_sets(sets: &[TrainingSet], format: Option<GoldFormat>, options: &Opt
 }
 
 /// Trains the boilerplate model on the sentences of the drop blocks of `pages`.
-pub fn train_boilerplate<'a>(pages: impl Iterator<Item = &'a Page>, opts: &LearnOptions) -> Result<Vec<u8>, TrainError> {
+pub fn train_boilerplate<'a>(
+    pages: impl Iterator<Item = &'a Page>,
+    opts: &LearnOptions,
+) -> Result<Vec<u8>, TrainError> {
     let mut sentences = Vec::new();
     let mut count = 0;
     for page in pages {
@@ -299,24 +367,40 @@ pub fn train_boilerplate<'a>(pages: impl Iterator<Item = &'a Page>, opts: &Learn
             }
         }
     }
-    let train = TrainOptions { order: 2, min_count: opts.min_count, ..TrainOptions::default() };
-    let source = format!("sentences of the blocks of {count} cleaned pages that do not align to their gold text");
+    let train = TrainOptions {
+        order: 2,
+        min_count: opts.min_count,
+        ..TrainOptions::default()
+    };
+    let source = format!(
+        "sentences of the blocks of {count} cleaned pages that do not align to their gold text"
+    );
     Ok(train_sentences(sentences, &source, &train)?.bytes)
 }
 
 /// Learns a classifier from labelled pages; returns the classifier file's bytes.
-pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -> Result<Vec<u8>, LearnError> {
+pub fn learn(
+    pages: &mut [Page],
+    general: &LanguageModel,
+    opts: &LearnOptions,
+) -> Result<Vec<u8>, LearnError> {
     check_set_weights(pages, opts)?;
     let model = train_boilerplate(pages.iter(), opts).map_err(|e| match e {
         TrainError::EmptyCorpus => LearnError::NoBoilerplate,
         other => other.into(),
     })?;
-    let load = |bytes| LanguageModel::from_bytes(bytes).map_err(|e| TrainError::InvalidOption(e.to_string()));
+    let load = |bytes| {
+        LanguageModel::from_bytes(bytes).map_err(|e| TrainError::InvalidOption(e.to_string()))
+    };
     // Evidence of each page under a boilerplate model that has not seen it (or, when the other
     // pages hold no boilerplate at all, the model of every page).
     for part in 0..CROSS_FIT.min(pages.len()) {
         let held_out = |i: usize| i % CROSS_FIT == part;
-        let others = pages.iter().enumerate().filter(|&(i, _)| !held_out(i)).map(|(_, p)| p);
+        let others = pages
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !held_out(i))
+            .map(|(_, p)| p);
         let boilerplate = match train_boilerplate(others, opts) {
             Ok(bytes) => load(bytes)?,
             Err(TrainError::EmptyCorpus) => load(model.clone())?,
@@ -335,13 +419,25 @@ pub fn learn(pages: &mut [Page], general: &LanguageModel, opts: &LearnOptions) -
         Learner::Logistic => {
             let (mean, scale) = standardisation(&examples);
             let (weights, intercept) = fit_logistic(&examples, &mean, &scale, opts.l2);
-            (Scorer::Logistic { mean, scale, weights, intercept }, format!("logistic regression, l2 {}", opts.l2))
+            (
+                Scorer::Logistic {
+                    mean,
+                    scale,
+                    weights,
+                    intercept,
+                },
+                format!("logistic regression, l2 {}", opts.l2),
+            )
         }
         Learner::Trees => {
             let x: Vec<Vec<f32>> = examples.iter().map(|e| e.x.to_vec()).collect();
             let y: Vec<bool> = examples.iter().map(|e| e.keep).collect();
-            let mean_weight = examples.iter().map(|e| e.weight).sum::<f64>() / examples.len().max(1) as f64;
-            let w: Vec<f64> = examples.iter().map(|e| e.weight / mean_weight.max(1e-12)).collect();
+            let mean_weight =
+                examples.iter().map(|e| e.weight).sum::<f64>() / examples.len().max(1) as f64;
+            let w: Vec<f64> = examples
+                .iter()
+                .map(|e| e.weight / mean_weight.max(1e-12))
+                .collect();
             let b = &opts.boost;
             let description = format!(
                 "{} boosted trees of depth {}, learning rate {}, lambda {}",
@@ -401,10 +497,20 @@ pub fn set_factors(pages: &[Page], examples: &[Example], opts: &LearnOptions) ->
 
 /// Every set weight is finite and at least 0, and some set of `pages` weighs more than 0.
 fn check_set_weights(pages: &[Page], opts: &LearnOptions) -> Result<(), LearnError> {
-    if let Some(w) = opts.set_weights.iter().find(|w| !w.is_finite() || **w < 0.0) {
-        return Err(LearnError::SetWeight(format!("{w} (a weight is a finite number, at least 0)")));
+    if let Some(w) = opts
+        .set_weights
+        .iter()
+        .find(|w| !w.is_finite() || **w < 0.0)
+    {
+        return Err(LearnError::SetWeight(format!(
+            "{w} (a weight is a finite number, at least 0)"
+        )));
     }
-    if !pages.is_empty() && pages.iter().all(|p| opts.set_weights.get(p.set).is_some_and(|&w| w == 0.0)) {
+    if !pages.is_empty()
+        && pages
+            .iter()
+            .all(|p| opts.set_weights.get(p.set).is_some_and(|&w| w == 0.0))
+    {
         return Err(LearnError::SetWeight("every set weighs 0".into()));
     }
     Ok(())
@@ -418,7 +524,12 @@ fn sets_summary(pages: &[Page], factors: &[f64], opts: &LearnOptions) -> String 
     let parts: Vec<String> = factors
         .iter()
         .enumerate()
-        .map(|(k, f)| format!("{} pages ×{f:.3}", pages.iter().filter(|p| p.set == k).count()))
+        .map(|(k, f)| {
+            format!(
+                "{} pages ×{f:.3}",
+                pages.iter().filter(|p| p.set == k).count()
+            )
+        })
         .collect();
     let balance = match opts.set_balance {
         SetBalance::Equal => "equal",
@@ -446,7 +557,12 @@ pub fn examples(pages: &[Page]) -> Vec<Example> {
             if words == 0 {
                 continue;
             }
-            out.push(Example { x: context_input(&evidence, i), keep: page.keep(i), weight: words as f64, set: page.set });
+            out.push(Example {
+                x: context_input(&evidence, i),
+                keep: page.keep(i),
+                weight: words as f64,
+                set: page.set,
+            });
         }
     }
     out
@@ -467,7 +583,11 @@ fn standardisation(examples: &[Example]) -> (Vec<f32>, Vec<f32>) {
         .zip(&square)
         .map(|(m, s)| {
             let sd = (s - m * m).max(0.0).sqrt();
-            if sd > 1e-6 { sd as f32 } else { 1.0 }
+            if sd > 1e-6 {
+                sd as f32
+            } else {
+                1.0
+            }
         })
         .collect();
     (mean.iter().map(|&m| m as f32).collect(), scale)
@@ -482,7 +602,9 @@ fn fit_logistic(examples: &[Example], mean: &[f32], scale: &[f32], l2: f64) -> (
     let rows: Vec<(Vec<f64>, f64, f64)> = examples
         .iter()
         .map(|e| {
-            let mut x: Vec<f64> = (0..INPUTS).map(|j| f64::from((e.x[j] - mean[j]) / scale[j])).collect();
+            let mut x: Vec<f64> = (0..INPUTS)
+                .map(|j| f64::from((e.x[j] - mean[j]) / scale[j]))
+                .collect();
             x.push(1.0);
             (x, f64::from(u8::from(e.keep)), e.weight * norm)
         })
@@ -538,7 +660,11 @@ fn solve_cholesky(a: &[f64], b: &[f64], n: usize) -> Vec<f64> {
             for k in 0..j {
                 sum -= l[i * n + k] * l[j * n + k];
             }
-            l[i * n + j] = if i == j { sum.max(1e-12).sqrt() } else { sum / l[j * n + j] };
+            l[i * n + j] = if i == j {
+                sum.max(1e-12).sqrt()
+            } else {
+                sum / l[j * n + j]
+            };
         }
     }
     let mut y = vec![0.0; n];
@@ -577,7 +703,11 @@ mod tests {
     fn blocks_are_labelled_by_the_words_that_align_to_gold() {
         let blocks = vec![
             Block::new(0, BlockKind::ListItem, "Home About Contact"),
-            Block::new(1, BlockKind::Paragraph, "The council met on Monday to vote."),
+            Block::new(
+                1,
+                BlockKind::Paragraph,
+                "The council met on Monday to vote.",
+            ),
             Block::new(2, BlockKind::Paragraph, "Copyright 2007 the council"),
         ];
         let gold = "URL: http://x\n<p> The council met on Monday to vote.\n";
@@ -593,9 +723,17 @@ mod tests {
         let blocks = vec![
             Block::new(0, BlockKind::Heading, "Storm closes the coast road"),
             Block::new(1, BlockKind::ListItem, "Home News Sport Weather"),
-            Block::new(2, BlockKind::Paragraph, "URLs of the detours are on the council's site, officials said."),
+            Block::new(
+                2,
+                BlockKind::Paragraph,
+                "URLs of the detours are on the council's site, officials said.",
+            ),
             Block::new(3, BlockKind::Paragraph, "The road will reopen on Friday."),
-            Block::new(4, BlockKind::Paragraph, "Share this article: Facebook Twitter Email"),
+            Block::new(
+                4,
+                BlockKind::Paragraph,
+                "Share this article: Facebook Twitter Email",
+            ),
             Block::new(5, BlockKind::Paragraph, "Comments (3) Log in to comment"),
         ];
         // One block per line, no URL line, no markers; a line may wrap two page blocks, and one
@@ -611,13 +749,31 @@ mod tests {
     #[test]
     fn gold_formats_are_told_apart() {
         assert_eq!(GoldFormat::detect("URL: http://x\n"), GoldFormat::CleanEval);
-        assert_eq!(GoldFormat::detect("\n\n  URL: http://x\n<p> Text\n"), GoldFormat::CleanEval);
-        assert_eq!(GoldFormat::detect("\n<h>  Title\n\nBody text\n"), GoldFormat::CleanEval);
-        assert_eq!(GoldFormat::detect("  <P> upper-case marker\n"), GoldFormat::CleanEval);
-        assert_eq!(GoldFormat::detect("Title\nBody with <p> inside a line\n"), GoldFormat::Plain);
-        assert_eq!(GoldFormat::detect("Title\nURL of the report below\n"), GoldFormat::Plain);
+        assert_eq!(
+            GoldFormat::detect("\n\n  URL: http://x\n<p> Text\n"),
+            GoldFormat::CleanEval
+        );
+        assert_eq!(
+            GoldFormat::detect("\n<h>  Title\n\nBody text\n"),
+            GoldFormat::CleanEval
+        );
+        assert_eq!(
+            GoldFormat::detect("  <P> upper-case marker\n"),
+            GoldFormat::CleanEval
+        );
+        assert_eq!(
+            GoldFormat::detect("Title\nBody with <p> inside a line\n"),
+            GoldFormat::Plain
+        );
+        assert_eq!(
+            GoldFormat::detect("Title\nURL of the report below\n"),
+            GoldFormat::Plain
+        );
         assert_eq!(GoldFormat::detect(""), GoldFormat::Plain);
-        assert_eq!(GoldFormat::Plain.words("a\tb\u{1}c  <p>d"), ["a", "b", "c", "<p>d"]);
+        assert_eq!(
+            GoldFormat::Plain.words("a\tb\u{1}c  <p>d"),
+            ["a", "b", "c", "<p>d"]
+        );
         assert_eq!(GoldFormat::CleanEval.words("URL: x\n<p>a b"), ["a", "b"]);
     }
 
@@ -626,16 +782,32 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ppl-filter-set-list-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let list = dir.join("sets.txt");
-        std::fs::write(&list, "# training sets\n\ntune/input tune/gold\n/abs/in /abs/gold 0.5  # weighted\n").unwrap();
+        std::fs::write(
+            &list,
+            "# training sets\n\ntune/input tune/gold\n/abs/in /abs/gold 0.5  # weighted\n",
+        )
+        .unwrap();
         let sets = read_set_list(&list).unwrap();
         assert_eq!(
             sets,
             [
-                TrainingSet { input_dir: dir.join("tune/input"), gold_dir: dir.join("tune/gold"), weight: 1.0 },
-                TrainingSet { input_dir: "/abs/in".into(), gold_dir: "/abs/gold".into(), weight: 0.5 },
+                TrainingSet {
+                    input_dir: dir.join("tune/input"),
+                    gold_dir: dir.join("tune/gold"),
+                    weight: 1.0
+                },
+                TrainingSet {
+                    input_dir: "/abs/in".into(),
+                    gold_dir: "/abs/gold".into(),
+                    weight: 0.5
+                },
             ]
         );
-        for (bad, message) in [("a\n", "found 1 fields"), ("a b c d\n", "found 4 fields"), ("a b heavy\n", "not a number")] {
+        for (bad, message) in [
+            ("a\n", "found 1 fields"),
+            ("a b c d\n", "found 4 fields"),
+            ("a b heavy\n", "not a number"),
+        ] {
             std::fs::write(&list, format!("# x\n{bad}")).unwrap();
             let err = read_set_list(&list).unwrap_err().to_string();
             assert!(err.contains(":2: ") && err.contains(message), "{err}");
@@ -645,20 +817,40 @@ mod tests {
 
     #[test]
     fn sets_weigh_equally_or_by_their_words() {
-        let page = |set| Page { name: String::new(), set, blocks: Vec::new(), aligned: Vec::new(), gold_format: GoldFormat::Plain };
+        let page = |set| Page {
+            name: String::new(),
+            set,
+            blocks: Vec::new(),
+            aligned: Vec::new(),
+            gold_format: GoldFormat::Plain,
+        };
         let pages = [page(0), page(1), page(2)];
-        let example = |set, weight| Example { x: [0.0; INPUTS], keep: true, weight, set };
+        let example = |set, weight| Example {
+            x: [0.0; INPUTS],
+            keep: true,
+            weight,
+            set,
+        };
         // Set 0 has 300 words, set 1 has 100, set 2 none.
         let examples = [example(0, 100.0), example(0, 200.0), example(1, 100.0)];
         let mut opts = LearnOptions::default();
-        assert_eq!(set_factors(&pages, &examples, &opts), [200.0 / 300.0, 2.0, 0.0]);
+        assert_eq!(
+            set_factors(&pages, &examples, &opts),
+            [200.0 / 300.0, 2.0, 0.0]
+        );
         opts.set_weights = vec![1.0, 0.5];
-        assert_eq!(set_factors(&pages, &examples, &opts), [200.0 / 300.0, 1.0, 0.0]);
+        assert_eq!(
+            set_factors(&pages, &examples, &opts),
+            [200.0 / 300.0, 1.0, 0.0]
+        );
         opts.set_balance = SetBalance::Natural;
         assert_eq!(set_factors(&pages, &examples, &opts), [1.0, 0.5, 1.0]);
         assert!(check_set_weights(&pages, &opts).is_ok());
         opts.set_weights = vec![0.0, 0.0, 0.0];
-        assert!(check_set_weights(&pages, &opts).unwrap_err().to_string().contains("every set weighs 0"));
+        assert!(check_set_weights(&pages, &opts)
+            .unwrap_err()
+            .to_string()
+            .contains("every set weighs 0"));
         opts.set_weights = vec![1.0, -1.0];
         assert!(check_set_weights(&pages, &opts).is_err());
         opts.set_weights = vec![f64::NAN];
@@ -679,7 +871,12 @@ mod tests {
         for i in 0..200 {
             let mut x = [0.0; INPUTS];
             x[0] = i as f32 / 100.0;
-            examples.push(Example { x, keep: i >= 100, weight: 1.0, set: 0 });
+            examples.push(Example {
+                x,
+                keep: i >= 100,
+                weight: 1.0,
+                set: 0,
+            });
         }
         let (mean, scale) = standardisation(&examples);
         let (w, b) = fit_logistic(&examples, &mean, &scale, 1.0);

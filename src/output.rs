@@ -32,7 +32,12 @@ pub enum OutputFormat {
 pub fn render_block(block: &Block, mode: OutputMode, format: OutputFormat, out: &mut Vec<u8>) {
     if mode == OutputMode::Scores {
         for sentence in &block.sentences {
-            let _ = writeln!(out, "{:.1}\t{}", sentence.perplexity, block.sentence_text(sentence));
+            let _ = writeln!(
+                out,
+                "{:.1}\t{}",
+                sentence.perplexity,
+                block.sentence_text(sentence)
+            );
         }
         return;
     }
@@ -52,7 +57,11 @@ pub fn render_block(block: &Block, mode: OutputMode, format: OutputFormat, out: 
         if sentence.keep {
             out.extend_from_slice(text.as_bytes());
         } else {
-            let _ = write!(out, "<ppl score=\"{:.1}\">{}</ppl>", sentence.perplexity, text);
+            let _ = write!(
+                out,
+                "<ppl score=\"{:.1}\">{}</ppl>",
+                sentence.perplexity, text
+            );
         }
     }
     if wrote_any {
@@ -68,8 +77,16 @@ mod tests {
     fn block() -> Block {
         let mut b = Block::new(0, BlockKind::Heading, "Good one. Bad one.");
         b.sentences = vec![
-            Sentence { perplexity: 10.0, keep: true, ..Sentence::new(0..9) },
-            Sentence { perplexity: 9000.0, keep: false, ..Sentence::new(10..18) },
+            Sentence {
+                perplexity: 10.0,
+                keep: true,
+                ..Sentence::new(0..9)
+            },
+            Sentence {
+                perplexity: 9000.0,
+                keep: false,
+                ..Sentence::new(10..18)
+            },
         ];
         b
     }
@@ -82,13 +99,22 @@ mod tests {
 
     #[test]
     fn modes_and_formats() {
-        assert_eq!(render(OutputMode::Clean, OutputFormat::Plain), "Good one.\n");
-        assert_eq!(render(OutputMode::Clean, OutputFormat::CleanEval), "<h> Good one.\n");
+        assert_eq!(
+            render(OutputMode::Clean, OutputFormat::Plain),
+            "Good one.\n"
+        );
+        assert_eq!(
+            render(OutputMode::Clean, OutputFormat::CleanEval),
+            "<h> Good one.\n"
+        );
         assert_eq!(
             render(OutputMode::Mark, OutputFormat::Plain),
             "Good one. <ppl score=\"9000.0\">Bad one.</ppl>\n"
         );
-        assert_eq!(render(OutputMode::Scores, OutputFormat::Plain), "10.0\tGood one.\n9000.0\tBad one.\n");
+        assert_eq!(
+            render(OutputMode::Scores, OutputFormat::Plain),
+            "10.0\tGood one.\n9000.0\tBad one.\n"
+        );
     }
 
     #[test]

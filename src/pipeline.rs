@@ -17,8 +17,8 @@ use crossbeam_channel::bounded;
 
 use crate::block::Block;
 use crate::classify::{self, Choices, Decider, Method, Policy};
-use crate::features;
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
+use crate::features;
 use crate::html::{BlockParser, HtmlSettings};
 use crate::io::jsonl::{parse_line_bytes, JsonlLines};
 use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
@@ -80,7 +80,11 @@ impl Default for Options {
 impl Options {
     /// The defaults with the given decision method.
     pub fn with_method(method: Method) -> Options {
-        let policy = if method.classifier().is_some() { Policy::for_combined() } else { Policy::default() };
+        let policy = if method.classifier().is_some() {
+            Policy::for_combined()
+        } else {
+            Policy::default()
+        };
         Options {
             input_format: InputFormat::Html,
             encoding: None,
@@ -194,7 +198,9 @@ pub fn run(
     if options.threads <= 1 {
         let mut writer = Writer::new(options, out);
         let mut write_error = None;
-        let counts = read_inputs(inputs, options, observer, &mut |job| match writer.emit(process(job, model, options)) {
+        let counts = read_inputs(inputs, options, observer, &mut |job| match writer
+            .emit(process(job, model, options))
+        {
             Ok(()) => true,
             Err(e) => {
                 write_error = Some(e);
@@ -212,7 +218,9 @@ pub fn run(
     let (done_tx, done_rx) = bounded::<Scored>(in_flight);
     let (token_tx, token_rx) = bounded::<()>(in_flight);
     for _ in 0..in_flight {
-        token_tx.send(()).expect("the token channel has room for every token");
+        token_tx
+            .send(())
+            .expect("the token channel has room for every token");
     }
     let mut write_error = None;
     let mut counts = (0, 0, 0);
@@ -220,13 +228,15 @@ pub fn run(
         for _ in 0..threads {
             let job_rx = job_rx.clone();
             let done_tx = done_tx.clone();
-            let worker = std::thread::Builder::new().name("ppl-worker".into()).spawn_scoped(scope, move || {
-                for job in job_rx {
-                    if done_tx.send(process(job, model, options)).is_err() {
-                        break;
+            let worker = std::thread::Builder::new()
+                .name("ppl-worker".into())
+                .spawn_scoped(scope, move || {
+                    for job in job_rx {
+                        if done_tx.send(process(job, model, options)).is_err() {
+                            break;
+                        }
                     }
-                }
-            });
+                });
             // Workers already started end when the job channel closes on return.
             if let Err(source) = worker {
                 return Err(RunError::Threads { threads, source });
@@ -236,7 +246,9 @@ pub fn run(
         drop(done_tx);
         let writer = std::thread::Builder::new()
             .name("ppl-writer".into())
-            .spawn_scoped(scope, || write_in_order(done_rx, token_tx, Writer::new(options, &mut *out)))
+            .spawn_scoped(scope, || {
+                write_in_order(done_rx, token_tx, Writer::new(options, &mut *out))
+            })
             .map_err(|source| RunError::Threads { threads, source })?;
         counts = read_inputs(inputs, options, observer, &mut |job| {
             // No token: the writer has stopped (the output is gone).
@@ -274,7 +286,14 @@ struct Writer<'a> {
 impl<'a> Writer<'a> {
     fn new(options: &'a Options, out: &'a mut dyn Sink) -> Writer<'a> {
         let decider = Decider::new(&options.method, options.policy, options.choices);
-        Writer { options, out, decider, document: DocumentStats::default(), totals: (0, 0), bytes: Vec::new() }
+        Writer {
+            options,
+            out,
+            decider,
+            document: DocumentStats::default(),
+            totals: (0, 0),
+            bytes: Vec::new(),
+        }
     }
 
     /// Decides, renders and writes one scored batch (some blocks may wait for the next).
@@ -283,7 +302,14 @@ impl<'a> Writer<'a> {
             self.out.begin(*index, meta)?;
             self.document = DocumentStats::default();
         }
-        let Writer { options, decider, document, totals, bytes, .. } = self;
+        let Writer {
+            options,
+            decider,
+            document,
+            totals,
+            bytes,
+            ..
+        } = self;
         bytes.clear();
         let mut render = |block: Block| {
             let sentences = block.sentences.len() as u64;
@@ -311,7 +337,11 @@ impl<'a> Writer<'a> {
 }
 
 /// Flushes the output; a closed pipe ends the run quietly, any other write error is returned.
-fn finish(mut summary: Summary, write_error: Option<io::Error>, out: &mut dyn Sink) -> Result<Summary, RunError> {
+fn finish(
+    mut summary: Summary,
+    write_error: Option<io::Error>,
+    out: &mut dyn Sink,
+) -> Result<Summary, RunError> {
     let result = match write_error {
         Some(e) => Err(e),
         None => out.finish(),
@@ -371,12 +401,24 @@ fn read_inputs(
     observer: &dyn Observer,
     send: &mut dyn FnMut(Job) -> bool,
 ) -> (u64, u64, u64) {
-    let mut reader = Reader { options, observer, send, seq: 0, documents: 0, warnings: 0, errors: 0 };
+    let mut reader = Reader {
+        options,
+        observer,
+        send,
+        seq: 0,
+        documents: 0,
+        warnings: 0,
+        errors: 0,
+    };
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
         let alive = match input.open() {
             Err(e) => {
-                reader.report(&name, Severity::Error, format!("cannot open: {}", io_message(&e)));
+                reader.report(
+                    &name,
+                    Severity::Error,
+                    format!("cannot open: {}", io_message(&e)),
+                );
                 // A plain input keeps its place in the output even when it cannot be read.
                 !matches!(options.input_format, InputFormat::Html | InputFormat::Text)
                     || reader.document(&name, DocumentMeta::Input, None, None)
@@ -414,7 +456,11 @@ impl Reader<'_> {
             Severity::Warning => self.warnings += 1,
             Severity::Error => self.errors += 1,
         }
-        self.observer.problem(&Problem { input: input.to_string(), severity, message });
+        self.observer.problem(&Problem {
+            input: input.to_string(),
+            severity,
+            message,
+        });
     }
 
     /// One document: its blocks (none without `content`) in batches, the last marked.
@@ -429,14 +475,26 @@ impl Reader<'_> {
     ) -> bool {
         let index = self.documents as usize;
         self.documents += 1;
-        let (format, encoding) = overrides.unwrap_or((self.options.input_format, self.options.encoding));
-        let mut batcher = Batcher { seq: &mut self.seq, begins: Some((index, Arc::new(meta))), blocks: Vec::new(), text_bytes: 0 };
+        let (format, encoding) =
+            overrides.unwrap_or((self.options.input_format, self.options.encoding));
+        let mut batcher = Batcher {
+            seq: &mut self.seq,
+            begins: Some((index, Arc::new(meta))),
+            blocks: Vec::new(),
+            text_bytes: 0,
+        };
         let mut problems = Vec::new();
         let send = &mut *self.send;
         let alive = match content {
-            Some(content) => read_document(name, content, self.options, format, encoding, &mut problems, &mut |blocks| {
-                batcher.add(blocks, send)
-            }),
+            Some(content) => read_document(
+                name,
+                content,
+                self.options,
+                format,
+                encoding,
+                &mut problems,
+                &mut |blocks| batcher.add(blocks, send),
+            ),
             None => true,
         };
         let alive = alive && batcher.finish(send);
@@ -448,7 +506,11 @@ impl Reader<'_> {
     }
 
     /// `content`, buffered; `None`, reported as a warning like an empty page, when it holds no byte.
-    fn non_empty(&mut self, name: &str, content: Box<dyn Read + Send>) -> Option<BufReader<Box<dyn Read + Send>>> {
+    fn non_empty(
+        &mut self,
+        name: &str,
+        content: Box<dyn Read + Send>,
+    ) -> Option<BufReader<Box<dyn Read + Send>>> {
         let mut content = BufReader::new(content);
         if content.fill_buf().is_ok_and(|head| head.is_empty()) {
             self.report(name, Severity::Warning, "empty input".to_string());
@@ -459,8 +521,11 @@ impl Reader<'_> {
 
     /// Every HTML response of a WARC file is a document; its HTTP charset is its encoding.
     fn warc(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
-        let Some(content) = self.non_empty(name, content) else { return true };
-        let records = WarcReader::new(content).with_max_record_bytes(self.options.max_record_bytes as u64);
+        let Some(content) = self.non_empty(name, content) else {
+            return true;
+        };
+        let records =
+            WarcReader::new(content).with_max_record_bytes(self.options.max_record_bytes as u64);
         for record in records {
             let record = match record {
                 Ok(record) => record,
@@ -473,13 +538,21 @@ impl Reader<'_> {
                 continue;
             }
             let Some(http) = http_response_parts(&record.payload) else {
-                self.report(name, Severity::Warning, format!("record {}: not an HTTP response", record.record_id));
+                self.report(
+                    name,
+                    Severity::Warning,
+                    format!("record {}: not an HTTP response", record.record_id),
+                );
                 continue;
             };
             if !http.is_html() {
                 continue;
             }
-            let charset = || http.charset.as_deref().and_then(crate::decode::encoding_for_label);
+            let charset = || {
+                http.charset
+                    .as_deref()
+                    .and_then(crate::decode::encoding_for_label)
+            };
             let encoding = self.options.encoding.or_else(charset);
             let meta = DocumentMeta::WarcResponse {
                 record_id: record.record_id.clone(),
@@ -487,7 +560,12 @@ impl Reader<'_> {
                 date: record.date.clone(),
             };
             let document_name = format!("{name}: record {}", record.record_id);
-            if !self.document(&document_name, meta, Some(&mut http.body_reader()), Some((InputFormat::Html, encoding))) {
+            if !self.document(
+                &document_name,
+                meta,
+                Some(&mut http.body_reader()),
+                Some((InputFormat::Html, encoding)),
+            ) {
                 return false;
             }
         }
@@ -498,14 +576,24 @@ impl Reader<'_> {
     /// (or skipped) when it cannot be parsed.
     fn jsonl(&mut self, name: &str, content: Box<dyn Read + Send>) -> bool {
         let field = self.options.jsonl_field.as_str();
-        let format = if field == "text" { InputFormat::Text } else { InputFormat::Html };
-        let Some(content) = self.non_empty(name, content) else { return true };
+        let format = if field == "text" {
+            InputFormat::Text
+        } else {
+            InputFormat::Html
+        };
+        let Some(content) = self.non_empty(name, content) else {
+            return true;
+        };
         let mut lines = JsonlLines::new(content, self.options.max_record_bytes);
         while let Some(line) = lines.next_line() {
             let (number, bytes) = match line {
                 Ok(line) => line,
                 Err(e) => {
-                    self.report(name, Severity::Error, format!("read error: {}", io_message(&e)));
+                    self.report(
+                        name,
+                        Severity::Error,
+                        format!("read error: {}", io_message(&e)),
+                    );
                     return true;
                 }
             };
@@ -515,12 +603,22 @@ impl Reader<'_> {
                     let value = record.value().to_string();
                     let document_name = format!("{name}: line {number}");
                     let meta = DocumentMeta::JsonlLine(record);
-                    self.document(&document_name, meta, Some(&mut value.as_bytes()), Some((format, Some(encoding_rs::UTF_8))))
+                    self.document(
+                        &document_name,
+                        meta,
+                        Some(&mut value.as_bytes()),
+                        Some((format, Some(encoding_rs::UTF_8))),
+                    )
                 }
                 Ok((Err(e), bytes)) => {
-                    let action = if self.options.skip_bad_lines { "skipped" } else { "passed through" };
+                    let action = if self.options.skip_bad_lines {
+                        "skipped"
+                    } else {
+                        "passed through"
+                    };
                     self.report(name, Severity::Warning, format!("{e} ({action})"));
-                    self.options.skip_bad_lines || self.document(name, DocumentMeta::Passthrough(bytes), None, None)
+                    self.options.skip_bad_lines
+                        || self.document(name, DocumentMeta::Passthrough(bytes), None, None)
                 }
                 Err(e) => {
                     self.report(name, Severity::Warning, format!("{e} (skipped)"));
@@ -563,7 +661,12 @@ impl Batcher<'_> {
     }
 
     fn send(&mut self, send: &mut dyn FnMut(Job) -> bool, ends: bool) -> bool {
-        let job = Job { seq: *self.seq, begins: self.begins.take(), ends, blocks: std::mem::take(&mut self.blocks) };
+        let job = Job {
+            seq: *self.seq,
+            begins: self.begins.take(),
+            ends,
+            blocks: std::mem::take(&mut self.blocks),
+        };
         *self.seq += 1;
         self.text_bytes = 0;
         send(job)
@@ -588,10 +691,22 @@ fn read_document(
     problems: &mut Vec<Problem>,
     emit: &mut dyn FnMut(&mut Vec<Block>) -> bool,
 ) -> bool {
-    let mut problem = |severity, message: String| problems.push(Problem { input: name.to_string(), severity, message });
+    let mut problem = |severity, message: String| {
+        problems.push(Problem {
+            input: name.to_string(),
+            severity,
+            message,
+        })
+    };
     let (markup, mut source) = match format {
-        InputFormat::Text => (Markup::Text, Blocks::Text(Box::new(TextBlocks::new(options.html.max_block_bytes)))),
-        _ => (Markup::Html, Blocks::Html(Box::new(BlockParser::new(options.html.clone())))),
+        InputFormat::Text => (
+            Markup::Text,
+            Blocks::Text(Box::new(TextBlocks::new(options.html.max_block_bytes))),
+        ),
+        _ => (
+            Markup::Html,
+            Blocks::Html(Box::new(BlockParser::new(options.html.clone()))),
+        ),
     };
     let mut decoder = Utf8Decoder::new(encoding, markup);
     let mut buffer = vec![0u8; options.read_size.max(1)];
@@ -607,12 +722,15 @@ fn read_document(
             Err(e) => {
                 // Damaged compressed data is damaged input (a warning); a failing read is an error.
                 let severity = match e.kind() {
-                    io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof => {
-                        Severity::Warning
-                    }
+                    io::ErrorKind::InvalidData
+                    | io::ErrorKind::InvalidInput
+                    | io::ErrorKind::UnexpectedEof => Severity::Warning,
                     _ => Severity::Error,
                 };
-                problem(severity, format!("read error: {}; text up to here was kept", io_message(&e)));
+                problem(
+                    severity,
+                    format!("read error: {}; text up to here was kept", io_message(&e)),
+                );
                 break;
             }
         };
@@ -622,7 +740,13 @@ fn read_document(
         }
         // Once the parser has given up, the rest is still read and decoded (and dropped), so
         // that what is reported about the input does not depend on where a read ended.
-        feed(&mut source, &text, &mut blocks, &mut parse_failed, &mut problem);
+        feed(
+            &mut source,
+            &text,
+            &mut blocks,
+            &mut parse_failed,
+            &mut problem,
+        );
         text.clear();
         if !blocks.is_empty() && !emit(&mut blocks) {
             return false;
@@ -632,11 +756,20 @@ fn read_document(
         binary = true;
     }
     if binary {
-        problem(Severity::Warning, "binary data, not text: skipped".to_string());
+        problem(
+            Severity::Warning,
+            "binary data, not text: skipped".to_string(),
+        );
         return true;
     }
     if !parse_failed {
-        feed(&mut source, &text, &mut blocks, &mut parse_failed, &mut problem);
+        feed(
+            &mut source,
+            &text,
+            &mut blocks,
+            &mut parse_failed,
+            &mut problem,
+        );
     }
     match source {
         Blocks::Html(parser) => {
@@ -651,11 +784,20 @@ fn read_document(
     if decoder.bytes_seen() == 0 {
         problem(Severity::Warning, "empty input".to_string());
     } else if decoder.had_replacements() {
-        let (encoding, _) = decoder.encoding().unwrap_or((encoding_rs::UTF_8, crate::decode::EncodingSource::Sniffed));
-        let declared = if decoder.encoding_declared() { "declared " } else { "" };
+        let (encoding, _) = decoder
+            .encoding()
+            .unwrap_or((encoding_rs::UTF_8, crate::decode::EncodingSource::Sniffed));
+        let declared = if decoder.encoding_declared() {
+            "declared "
+        } else {
+            ""
+        };
         problem(
             Severity::Warning,
-            format!("bytes invalid in its {declared}encoding {} were replaced by U+FFFD", encoding.name()),
+            format!(
+                "bytes invalid in its {declared}encoding {} were replaced by U+FFFD",
+                encoding.name()
+            ),
         );
     }
     blocks.is_empty() || emit(&mut blocks)
@@ -693,19 +835,42 @@ fn io_message(e: &io::Error) -> String {
 pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
     let mut problems = Vec::new();
     let mut blocks = Vec::new();
-    read_document("<memory>", &mut &page[..], options, options.input_format, options.encoding, &mut problems, &mut |more| {
-        blocks.append(more);
-        true
-    });
+    read_document(
+        "<memory>",
+        &mut &page[..],
+        options,
+        options.input_format,
+        options.encoding,
+        &mut problems,
+        &mut |more| {
+            blocks.append(more);
+            true
+        },
+    );
     (blocks, problems)
 }
 
 /// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
-pub fn clean_bytes(page: &[u8], model: &LanguageModel, options: &Options) -> (Vec<u8>, Vec<Problem>) {
+pub fn clean_bytes(
+    page: &[u8],
+    model: &LanguageModel,
+    options: &Options,
+) -> (Vec<u8>, Vec<Problem>) {
     let (blocks, problems) = read_blocks(page, options);
-    let scored = process(Job { seq: 0, begins: None, ends: true, blocks }, model, options);
+    let scored = process(
+        Job {
+            seq: 0,
+            begins: None,
+            ends: true,
+            blocks,
+        },
+        model,
+        options,
+    );
     let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
-    Writer::new(options, &mut sink).emit(scored).expect("writing to memory cannot fail");
+    Writer::new(options, &mut sink)
+        .emit(scored)
+        .expect("writing to memory cannot fail");
     (sink.into_inner(), problems)
 }
 
@@ -716,10 +881,19 @@ mod tests {
     /// Cuts `blocks` into batches as the reader does: their sizes, last batch marked.
     fn batches(blocks: Vec<Block>) -> Vec<(usize, usize, bool)> {
         let mut seq = 0;
-        let mut batcher = Batcher { seq: &mut seq, begins: None, blocks: Vec::new(), text_bytes: 0 };
+        let mut batcher = Batcher {
+            seq: &mut seq,
+            begins: None,
+            blocks: Vec::new(),
+            text_bytes: 0,
+        };
         let mut sent = Vec::new();
         let mut send = |job: Job| {
-            sent.push((job.blocks.len(), job.blocks.iter().map(|b| b.text.len()).sum(), job.ends));
+            sent.push((
+                job.blocks.len(),
+                job.blocks.iter().map(|b| b.text.len()).sum(),
+                job.ends,
+            ));
             true
         };
         assert!(batcher.add(&mut blocks.into_iter().collect(), &mut send));
@@ -729,11 +903,27 @@ mod tests {
 
     #[test]
     fn batches_are_bounded_by_blocks_and_by_text() {
-        let tiny = batches((0..1000).map(|i| Block::new(i, Default::default(), "a")).collect());
-        assert_eq!(tiny.iter().map(|b| b.0).collect::<Vec<_>>(), [256, 256, 256, 232]);
+        let tiny = batches(
+            (0..1000)
+                .map(|i| Block::new(i, Default::default(), "a"))
+                .collect(),
+        );
+        assert_eq!(
+            tiny.iter().map(|b| b.0).collect::<Vec<_>>(),
+            [256, 256, 256, 232]
+        );
         let long = "word ".repeat(2000);
-        let large = batches((0..10).map(|i| Block::new(i, Default::default(), long.clone())).collect());
-        assert!(large.iter().all(|&(_, text, _)| text < BATCH_TEXT_BYTES + long.len()), "{large:?}");
+        let large = batches(
+            (0..10)
+                .map(|i| Block::new(i, Default::default(), long.clone()))
+                .collect(),
+        );
+        assert!(
+            large
+                .iter()
+                .all(|&(_, text, _)| text < BATCH_TEXT_BYTES + long.len()),
+            "{large:?}"
+        );
         assert_eq!(large.iter().map(|b| b.0).sum::<usize>(), 10);
         assert_eq!(large.iter().filter(|b| b.2).count(), 1);
         assert!(large.last().unwrap().2);
@@ -742,9 +932,19 @@ mod tests {
     #[test]
     fn thread_counts_past_the_limit_are_clamped() {
         // Past the limit the pipeline clamps rather than asking the system for more threads.
-        let options = Options { threads: MAX_THREADS * 4, ..Options::with_method(Method::Perplexity) };
+        let options = Options {
+            threads: MAX_THREADS * 4,
+            ..Options::with_method(Method::Perplexity)
+        };
         let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"\n");
-        let summary = run(&[], crate::lm::model::embedded(), &options, &mut sink, &|_: &Problem| {}).unwrap();
+        let summary = run(
+            &[],
+            crate::lm::model::embedded(),
+            &options,
+            &mut sink,
+            &|_: &Problem| {},
+        )
+        .unwrap();
         assert_eq!(summary.documents, 0);
     }
 }

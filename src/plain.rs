@@ -20,7 +20,12 @@ pub struct TextBlocks {
 impl TextBlocks {
     /// A splitter that cuts blocks at `max_block_bytes`.
     pub fn new(max_block_bytes: usize) -> TextBlocks {
-        TextBlocks { max_block_bytes, line: String::new(), block: Block::default(), next_index: 0 }
+        TextBlocks {
+            max_block_bytes,
+            line: String::new(),
+            block: Block::default(),
+            next_index: 0,
+        }
     }
 
     /// Feeds the next piece of text, appending finished paragraphs to `out`.
@@ -50,7 +55,10 @@ impl TextBlocks {
     }
 
     fn take_line(&mut self, line: &str, out: &mut Vec<Block>) {
-        let mut words = line.split(separates_words).filter_map(without_nul).peekable();
+        let mut words = line
+            .split(separates_words)
+            .filter_map(without_nul)
+            .peekable();
         if words.peek().is_none() {
             self.flush(out);
             return;
@@ -113,7 +121,10 @@ mod tests {
     fn paragraphs_are_blank_line_separated() {
         let text = "First line\n  of one.\n\n\nSecond.\n \nThird\n";
         for chunk in [1, 3, 100] {
-            assert_eq!(split(text, chunk), ["First line of one.", "Second.", "Third"]);
+            assert_eq!(
+                split(text, chunk),
+                ["First line of one.", "Second.", "Third"]
+            );
         }
     }
 

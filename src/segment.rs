@@ -152,7 +152,10 @@ fn closers_len(bytes: &[u8]) -> usize {
 fn starts_sentence(c: char) -> bool {
     c.is_ascii_digit()
         || c.is_uppercase()
-        || matches!(c, '"' | '\'' | '(' | '[' | '{' | '“' | '‘' | '«' | '¿' | '¡')
+        || matches!(
+            c,
+            '"' | '\'' | '(' | '[' | '{' | '“' | '‘' | '«' | '¿' | '¡'
+        )
 }
 
 /// Whether the lone `.` at byte `t` ends an abbreviation rather than the sentence begun at
@@ -191,7 +194,10 @@ fn is_abbreviation(text: &str, sentence_start: usize, t: usize, next: char) -> b
     if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
         return true;
     }
-    next.is_ascii_digit() && NUMERIC_ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word))
+    next.is_ascii_digit()
+        && NUMERIC_ABBREVIATIONS
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(word))
 }
 
 /// Pushes `text[start..end]` (already trimmed), cut into pieces of at most
@@ -262,7 +268,10 @@ mod tests {
 
     #[test]
     fn no_split_before_lowercase_or_inside_tokens() {
-        assert_eq!(split("Apples, pears, etc. and more."), ["Apples, pears, etc. and more."]);
+        assert_eq!(
+            split("Apples, pears, etc. and more."),
+            ["Apples, pears, etc. and more."]
+        );
         assert_eq!(split("What? no way."), ["What? no way."]);
         assert_eq!(
             split("Pi is 3.14 and $1.5 million. Next."),
@@ -280,17 +289,26 @@ mod tests {
 
     #[test]
     fn closers_stay_with_sentence() {
-        assert_eq!(split("He said \"Stop.\" Then left."), ["He said \"Stop.\"", "Then left."]);
+        assert_eq!(
+            split("He said \"Stop.\" Then left."),
+            ["He said \"Stop.\"", "Then left."]
+        );
         assert_eq!(split("(See above.) The end."), ["(See above.)", "The end."]);
         assert_eq!(split("“Why?” She asked."), ["“Why?”", "She asked."]);
-        assert_eq!(split("It is ‘done.’ Yes »ok.« No"), ["It is ‘done.’", "Yes »ok.« No"]);
+        assert_eq!(
+            split("It is ‘done.’ Yes »ok.« No"),
+            ["It is ‘done.’", "Yes »ok.« No"]
+        );
     }
 
     #[test]
     fn ellipses() {
         assert_eq!(split("Wait... what now."), ["Wait... what now."]);
         assert_eq!(split("Wait... Then go."), ["Wait...", "Then go."]);
-        assert_eq!(split("Wait… Then go… slowly."), ["Wait…", "Then go… slowly."]);
+        assert_eq!(
+            split("Wait… Then go… slowly."),
+            ["Wait…", "Then go… slowly."]
+        );
     }
 
     #[test]
@@ -303,19 +321,31 @@ mod tests {
             split("Fruit, e.g. Apples, i.e. Fruit. Yes."),
             ["Fruit, e.g. Apples, i.e. Fruit.", "Yes."]
         );
-        assert_eq!(split("The U.S. Army won. Then peace."), ["The U.S. Army won.", "Then peace."]);
-        assert_eq!(split("Team A vs. Team Bee. Next."), ["Team A vs. Team Bee.", "Next."]);
+        assert_eq!(
+            split("The U.S. Army won. Then peace."),
+            ["The U.S. Army won.", "Then peace."]
+        );
+        assert_eq!(
+            split("Team A vs. Team Bee. Next."),
+            ["Team A vs. Team Bee.", "Next."]
+        );
         assert_eq!(
             split("See No. 5 and Fig. 3 on Jan. 12. Done."),
             ["See No. 5 and Fig. 3 on Jan. 12.", "Done."]
         );
         assert_eq!(split("I said no. The end."), ["I said no.", "The end."]);
-        assert_eq!(split("St. Paul and Apple Inc. Are big."), ["St. Paul and Apple Inc. Are big."]);
+        assert_eq!(
+            split("St. Paul and Apple Inc. Are big."),
+            ["St. Paul and Apple Inc. Are big."]
+        );
         assert_eq!(
             split("Smith et al. (2005) wrote. Yes."),
             ["Smith et al. (2005) wrote.", "Yes."]
         );
-        assert_eq!(split("Apples etc. Then pears."), ["Apples etc.", "Then pears."]);
+        assert_eq!(
+            split("Apples etc. Then pears."),
+            ["Apples etc.", "Then pears."]
+        );
     }
 
     #[test]
@@ -324,7 +354,10 @@ mod tests {
             split("J. R. R. Tolkien wrote it. Fine."),
             ["J. R. R. Tolkien wrote it.", "Fine."]
         );
-        assert_eq!(split("1. First item. 2. Second item."), ["1. First item.", "2. Second item."]);
+        assert_eq!(
+            split("1. First item. 2. Second item."),
+            ["1. First item.", "2. Second item."]
+        );
         assert_eq!(split("Chapter 1. The start."), ["Chapter 1.", "The start."]);
     }
 
@@ -344,8 +377,12 @@ mod tests {
         let text = "word ".repeat(1000) + "end.";
         let parts = split(&text);
         assert!(parts.len() >= 3);
-        assert!(parts.iter().all(|p| p.len() <= MAX_SENTENCE_BYTES && !p.is_empty()));
-        assert!(parts.iter().all(|p| !p.starts_with(' ') && !p.ends_with(' ')));
+        assert!(parts
+            .iter()
+            .all(|p| p.len() <= MAX_SENTENCE_BYTES && !p.is_empty()));
+        assert!(parts
+            .iter()
+            .all(|p| !p.starts_with(' ') && !p.ends_with(' ')));
         let text = "é".repeat(3000);
         let parts = split(&text);
         assert_eq!(parts.concat(), text);
@@ -357,7 +394,11 @@ mod tests {
         let mut block = Block::new(0, Default::default(), "Ab cd. Ef gh.");
         block.sentences.push(Sentence::new(0..1));
         segment(&mut block);
-        let got: Vec<&str> = block.sentences.iter().map(|s| block.sentence_text(s)).collect();
+        let got: Vec<&str> = block
+            .sentences
+            .iter()
+            .map(|s| block.sentence_text(s))
+            .collect();
         assert_eq!(got, ["Ab cd.", "Ef gh."]);
     }
 
@@ -377,7 +418,10 @@ mod tests {
             prev_end = r.end;
         }
         for (i, b) in text.bytes().enumerate() {
-            assert!(covered[i] || b.is_ascii_whitespace(), "byte {i} not covered in {text:?}");
+            assert!(
+                covered[i] || b.is_ascii_whitespace(),
+                "byte {i} not covered in {text:?}"
+            );
         }
     }
 

@@ -4,7 +4,10 @@ use std::path::Path;
 use std::process::Command;
 
 fn check(binary: &str, generate: &str, committed: &str) {
-    let out = Command::new(binary).args(["--generate", generate]).output().unwrap();
+    let out = Command::new(binary)
+        .args(["--generate", generate])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(committed);
     let on_disk = std::fs::read(&path).unwrap_or_default();
@@ -16,10 +19,17 @@ fn check(binary: &str, generate: &str, committed: &str) {
 
 #[test]
 fn man_pages_and_completions_are_in_sync() {
-    for (binary, name) in [(env!("CARGO_BIN_EXE_ppl-filter"), "ppl-filter"), (env!("CARGO_BIN_EXE_ppl-eval"), "ppl-eval")] {
+    for (binary, name) in [
+        (env!("CARGO_BIN_EXE_ppl-filter"), "ppl-filter"),
+        (env!("CARGO_BIN_EXE_ppl-eval"), "ppl-eval"),
+    ] {
         check(binary, "man", &format!("man/{name}.1"));
         for shell in ["bash", "zsh", "fish"] {
-            check(binary, &format!("complete-{shell}"), &format!("completions/{name}.{shell}"));
+            check(
+                binary,
+                &format!("complete-{shell}"),
+                &format!("completions/{name}.{shell}"),
+            );
         }
     }
 }

@@ -58,7 +58,10 @@ use serde_json::Value;
 
 /// Cases per property: `FUZZ_CASES`, else `default`.
 fn cases(default: u32) -> u32 {
-    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var("FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Runs in a child process with a time limit per case; no regression files are written.
@@ -66,7 +69,10 @@ fn config(default_cases: u32) -> Config {
     Config {
         cases: cases(default_cases),
         failure_persistence: None,
-        timeout: std::env::var("FUZZ_TIMEOUT_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000),
+        timeout: std::env::var("FUZZ_TIMEOUT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(10_000),
         max_shrink_time: 20_000,
         max_shrink_iters: 2048,
         ..Config::default()
@@ -81,7 +87,9 @@ fn fixture(path: &str) -> PathBuf {
 }
 
 fn files_in(dir: &Path, suffixes: &[&str]) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| suffixes.iter().any(|s| p.to_string_lossy().ends_with(s)))
@@ -176,12 +184,27 @@ const INPUTS: usize = 27 * 5;
 
 /// A WARC of a warcinfo, a request, and one HTML response per page.
 fn built_warc(pages: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = warc_record("<urn:uuid:fuzz-0>", "warcinfo", "application/warc-fields", b"software: fuzz\r\n");
-    out.extend(warc_record("<urn:uuid:fuzz-1>", "request", "application/http; msgtype=request", b"GET / HTTP/1.1\r\n\r\n"));
+    let mut out = warc_record(
+        "<urn:uuid:fuzz-0>",
+        "warcinfo",
+        "application/warc-fields",
+        b"software: fuzz\r\n",
+    );
+    out.extend(warc_record(
+        "<urn:uuid:fuzz-1>",
+        "request",
+        "application/http; msgtype=request",
+        b"GET / HTTP/1.1\r\n\r\n",
+    ));
     for (i, page) in pages.iter().enumerate() {
         let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n".to_vec();
         block.extend_from_slice(page);
-        out.extend(warc_record(&format!("<urn:uuid:fuzz-page-{i}>"), "response", "application/http; msgtype=response", &block));
+        out.extend(warc_record(
+            &format!("<urn:uuid:fuzz-page-{i}>"),
+            "response",
+            "application/http; msgtype=response",
+            &block,
+        ));
     }
     out
 }
@@ -207,7 +230,8 @@ fn built_jsonl(pages: &[Vec<u8>], texts: &[Vec<u8>]) -> Vec<u8> {
         out.push(b'\n');
     }
     for text in texts {
-        let line = serde_json::json!({"text": String::from_utf8_lossy(text), "meta": {"a": [1, 2]}});
+        let line =
+            serde_json::json!({"text": String::from_utf8_lossy(text), "meta": {"a": [1, 2]}});
         out.extend(serde_json::to_vec(&line).unwrap());
         out.push(b'\n');
     }
@@ -217,7 +241,11 @@ fn built_jsonl(pages: &[Vec<u8>], texts: &[Vec<u8>]) -> Vec<u8> {
 /// (weights JSON, model bytes) of a well-formed classifier file.
 fn split_classifier(bytes: &[u8]) -> Option<(Value, &[u8])> {
     let end = bytes.iter().position(|&b| b == b'\n')?;
-    let len: usize = std::str::from_utf8(&bytes[..end]).ok()?.strip_prefix("PPLC 1 ")?.parse().ok()?;
+    let len: usize = std::str::from_utf8(&bytes[..end])
+        .ok()?
+        .strip_prefix("PPLC 1 ")?
+        .parse()
+        .ok()?;
     let json = serde_json::from_slice(bytes.get(end + 1..end + 1 + len)?).ok()?;
     Some((json, &bytes[end + 1 + len..]))
 }
@@ -234,34 +262,139 @@ fn join_classifier(json: &[u8], model: &[u8]) -> Vec<u8> {
 
 /// Markup worth inserting into HTML (and into the HTML inside WARC and JSONL).
 const HTML_TOKENS: &[&[u8]] = &[
-    b"<", b">", b"</", b"<p>", b"</p>", b"<div>", b"</div>", b"<li>", b"<br>", b"<pre>", b"</pre>", b"<table>", b"<td>",
-    b"<tr>", b"<a href='/x'>", b"</a>", b"<script>", b"</script>", b"<style>", b"<!--", b"-->", b"<![CDATA[", b"<title>",
-    b"<h1>", b"<nav>", b"<textarea>", b"<plaintext>", b"<svg>", b"<template>", b"&amp;", b"&", b"&#", b"&#x", b"&#0;",
-    b"&#xD800;", b"&#x10FFFF;", b"&#1114112;", b"&nbsp;", b"&notin", b"\0", b"\r", b"\r\n", b"\xef\xbb\xbf",
-    b"\xff\xfe", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc3", b"\xe4\xb8", b"\xe2\x80\xa8", b"\xcc\x81",
-    b"\xf0\x9f\x98\x80", b". ", b"... ", b"Mr. ", b"http://x.y/z.html ", b"3.14 ", b"<meta charset=utf-16>",
-    b"<meta charset=shift_jis>", b"<meta charset=x-user-defined>", b"<meta charset=replacement>",
-    b"<text id=1 title=t>", b"<div class='nav footer' id='content'>",
+    b"<",
+    b">",
+    b"</",
+    b"<p>",
+    b"</p>",
+    b"<div>",
+    b"</div>",
+    b"<li>",
+    b"<br>",
+    b"<pre>",
+    b"</pre>",
+    b"<table>",
+    b"<td>",
+    b"<tr>",
+    b"<a href='/x'>",
+    b"</a>",
+    b"<script>",
+    b"</script>",
+    b"<style>",
+    b"<!--",
+    b"-->",
+    b"<![CDATA[",
+    b"<title>",
+    b"<h1>",
+    b"<nav>",
+    b"<textarea>",
+    b"<plaintext>",
+    b"<svg>",
+    b"<template>",
+    b"&amp;",
+    b"&",
+    b"&#",
+    b"&#x",
+    b"&#0;",
+    b"&#xD800;",
+    b"&#x10FFFF;",
+    b"&#1114112;",
+    b"&nbsp;",
+    b"&notin",
+    b"\0",
+    b"\r",
+    b"\r\n",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xc3",
+    b"\xe4\xb8",
+    b"\xe2\x80\xa8",
+    b"\xcc\x81",
+    b"\xf0\x9f\x98\x80",
+    b". ",
+    b"... ",
+    b"Mr. ",
+    b"http://x.y/z.html ",
+    b"3.14 ",
+    b"<meta charset=utf-16>",
+    b"<meta charset=shift_jis>",
+    b"<meta charset=x-user-defined>",
+    b"<meta charset=replacement>",
+    b"<text id=1 title=t>",
+    b"<div class='nav footer' id='content'>",
 ];
 
 const WARC_TOKENS: &[&[u8]] = &[
-    b"WARC/1.1\r\n", b"WARC/1.0\r\n", b"WARC/", b"\r\n", b"\n", b"\r\n\r\n", b"Content-Length: ",
-    b"Content-Length: 99999999999999999999\r\n", b"Content-Length: 18446744073709551615\r\n", b"Content-Length: -1\r\n",
-    b"WARC-Type: response\r\n", b"Content-Type: application/http; msgtype=response\r\n", b"HTTP/1.1 200 OK\r\n",
-    b"HTTP/1.1 100 Continue\r\n\r\n", b"Transfer-Encoding: chunked\r\n", b"Content-Encoding: gzip\r\n",
-    b"Content-Encoding: deflate\r\n", b"Content-Type: text/html; charset=utf-16\r\n", b"\x1f\x8b\x08\0", b": ",
-    b" continued\r\n", b"ffffffffffffffff\r\n", b"0\r\n\r\n", b"\0", b"<p>",
+    b"WARC/1.1\r\n",
+    b"WARC/1.0\r\n",
+    b"WARC/",
+    b"\r\n",
+    b"\n",
+    b"\r\n\r\n",
+    b"Content-Length: ",
+    b"Content-Length: 99999999999999999999\r\n",
+    b"Content-Length: 18446744073709551615\r\n",
+    b"Content-Length: -1\r\n",
+    b"WARC-Type: response\r\n",
+    b"Content-Type: application/http; msgtype=response\r\n",
+    b"HTTP/1.1 200 OK\r\n",
+    b"HTTP/1.1 100 Continue\r\n\r\n",
+    b"Transfer-Encoding: chunked\r\n",
+    b"Content-Encoding: gzip\r\n",
+    b"Content-Encoding: deflate\r\n",
+    b"Content-Type: text/html; charset=utf-16\r\n",
+    b"\x1f\x8b\x08\0",
+    b": ",
+    b" continued\r\n",
+    b"ffffffffffffffff\r\n",
+    b"0\r\n\r\n",
+    b"\0",
+    b"<p>",
 ];
 
 const JSONL_TOKENS: &[&[u8]] = &[
-    b"\\ud800", b"\\udc00", b"\\udbff\\udfff", b"\\ud800\\u0041", b"\\u0000", b"\\", b"\"", b"\n", b"\r\n", b"{", b"}",
-    b"[", b"]", b",", b":", b"1e999999", b"-0", b"null", b"\"html\":", b"\"text\":", b"\xff", b"\xed\xa0\x80", b"\0",
-    b"\xef\xbb\xbf", b"\\n", b"<li>", b"<p>",
+    b"\\ud800",
+    b"\\udc00",
+    b"\\udbff\\udfff",
+    b"\\ud800\\u0041",
+    b"\\u0000",
+    b"\\",
+    b"\"",
+    b"\n",
+    b"\r\n",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"1e999999",
+    b"-0",
+    b"null",
+    b"\"html\":",
+    b"\"text\":",
+    b"\xff",
+    b"\xed\xa0\x80",
+    b"\0",
+    b"\xef\xbb\xbf",
+    b"\\n",
+    b"<li>",
+    b"<p>",
 ];
 
-const MODEL_TOKENS: &[&[u8]] = &[b"PPLM", b"\x01\0", b"\0\0\0\0\0\0\0\0", b"\xff\xff\xff\xff\xff\xff\xff\xff", b"\0\0\x80\x7f"];
+const MODEL_TOKENS: &[&[u8]] = &[
+    b"PPLM",
+    b"\x01\0",
+    b"\0\0\0\0\0\0\0\0",
+    b"\xff\xff\xff\xff\xff\xff\xff\xff",
+    b"\0\0\x80\x7f",
+];
 
-const CLASSIFIER_TOKENS: &[&[u8]] = &[b"PPLC 1 ", b"\n", b"{", b"}", b"[", b"]", b",", b":", b"\"", b"1e39", b"-", b"65535"];
+const CLASSIFIER_TOKENS: &[&[u8]] = &[
+    b"PPLC 1 ", b"\n", b"{", b"}", b"[", b"]", b",", b":", b"\"", b"1e39", b"-", b"65535",
+];
 
 /// One generic change to a byte string. Positions are `Index`es, scaled to the current length.
 #[derive(Clone, Debug)]
@@ -283,14 +416,39 @@ enum Op {
 /// Pathological markup, each with a size chosen from a few.
 #[derive(Clone, Debug)]
 enum Construct {
-    HugeText { chars: Index, size: Index, separator: Index },
-    Unclosed { tag: Index, size: Index, text: Index },
-    Nested { kind: Index, size: Index, closed: bool },
-    Nul { size: Index, between_words: bool },
-    HugeAttribute { size: Index },
-    HugeMarkup { kind: Index, size: Index },
-    TextShape { kind: Index, size: Index },
-    Encoding { kind: Index },
+    HugeText {
+        chars: Index,
+        size: Index,
+        separator: Index,
+    },
+    Unclosed {
+        tag: Index,
+        size: Index,
+        text: Index,
+    },
+    Nested {
+        kind: Index,
+        size: Index,
+        closed: bool,
+    },
+    Nul {
+        size: Index,
+        between_words: bool,
+    },
+    HugeAttribute {
+        size: Index,
+    },
+    HugeMarkup {
+        kind: Index,
+        size: Index,
+    },
+    TextShape {
+        kind: Index,
+        size: Index,
+    },
+    Encoding {
+        kind: Index,
+    },
 }
 
 fn len_strategy() -> impl Strategy<Value = u32> {
@@ -303,13 +461,26 @@ fn times_strategy() -> impl Strategy<Value = u32> {
 
 fn construct_strategy() -> impl Strategy<Value = Construct> {
     prop_oneof![
-        (any::<Index>(), any::<Index>(), any::<Index>()).prop_map(|(chars, size, separator)| Construct::HugeText { chars, size, separator }),
-        (any::<Index>(), any::<Index>(), any::<Index>()).prop_map(|(tag, size, text)| Construct::Unclosed { tag, size, text }),
-        (any::<Index>(), any::<Index>(), any::<bool>()).prop_map(|(kind, size, closed)| Construct::Nested { kind, size, closed }),
-        (any::<Index>(), any::<bool>()).prop_map(|(size, between_words)| Construct::Nul { size, between_words }),
+        (any::<Index>(), any::<Index>(), any::<Index>()).prop_map(|(chars, size, separator)| {
+            Construct::HugeText {
+                chars,
+                size,
+                separator,
+            }
+        }),
+        (any::<Index>(), any::<Index>(), any::<Index>())
+            .prop_map(|(tag, size, text)| Construct::Unclosed { tag, size, text }),
+        (any::<Index>(), any::<Index>(), any::<bool>())
+            .prop_map(|(kind, size, closed)| Construct::Nested { kind, size, closed }),
+        (any::<Index>(), any::<bool>()).prop_map(|(size, between_words)| Construct::Nul {
+            size,
+            between_words
+        }),
         any::<Index>().prop_map(|size| Construct::HugeAttribute { size }),
-        (any::<Index>(), any::<Index>()).prop_map(|(kind, size)| Construct::HugeMarkup { kind, size }),
-        (any::<Index>(), any::<Index>()).prop_map(|(kind, size)| Construct::TextShape { kind, size }),
+        (any::<Index>(), any::<Index>())
+            .prop_map(|(kind, size)| Construct::HugeMarkup { kind, size }),
+        (any::<Index>(), any::<Index>())
+            .prop_map(|(kind, size)| Construct::TextShape { kind, size }),
         any::<Index>().prop_map(|kind| Construct::Encoding { kind }),
     ]
 }
@@ -373,7 +544,13 @@ fn apply_one(data: &mut Vec<u8>, op: &Op, tokens: &[&[u8]]) {
         }
         Op::Splice(at, seed, from, len) => {
             let all = seeds();
-            let pool: Vec<&Vec<u8>> = all.pages.iter().chain(&all.warcs).chain(&all.jsonls).chain(&all.texts).collect();
+            let pool: Vec<&Vec<u8>> = all
+                .pages
+                .iter()
+                .chain(&all.warcs)
+                .chain(&all.jsonls)
+                .chain(&all.texts)
+                .collect();
             let other = pool[seed.index(pool.len())];
             if !other.is_empty() {
                 let from = from.index(other.len());
@@ -399,21 +576,55 @@ impl Construct {
     fn bytes(&self) -> Vec<u8> {
         let sizes = [1_000usize, 10_000, 70_000, 100_000, 300_000];
         match self {
-            Construct::HugeText { chars, size, separator } => {
-                let chars = pick(&["中", "文", "日本語", "한국어", "ไทย", "😀", "👩\u{200d}👩\u{200d}👧", "e\u{301}", "\u{200f}", "\u{a0}", "\u{10fffd}"], chars);
+            Construct::HugeText {
+                chars,
+                size,
+                separator,
+            } => {
+                let chars = pick(
+                    &[
+                        "中",
+                        "文",
+                        "日本語",
+                        "한국어",
+                        "ไทย",
+                        "😀",
+                        "👩\u{200d}👩\u{200d}👧",
+                        "e\u{301}",
+                        "\u{200f}",
+                        "\u{a0}",
+                        "\u{10fffd}",
+                    ],
+                    chars,
+                );
                 let separator = pick(&["", "", " ", "。", ". "], separator);
                 let count = pick(&sizes, size) / chars.chars().count();
                 format!("<p>{}", format!("{chars}{separator}").repeat(count)).into_bytes()
             }
             Construct::Unclosed { tag, size, text } => {
-                let tag = pick(&["li", "li", "p", "td", "tr", "dd", "option", "a href=x", "b", "h1"], tag);
+                let tag = pick(
+                    &[
+                        "li", "li", "p", "td", "tr", "dd", "option", "a href=x", "b", "h1",
+                    ],
+                    tag,
+                );
                 let text = pick(&["", "x", "item ", "Word. "], text);
-                format!("<{tag}>{text}").repeat(*pick(&[1_000usize, 10_000, 70_000], size)).into_bytes()
+                format!("<{tag}>{text}")
+                    .repeat(*pick(&[1_000usize, 10_000, 70_000], size))
+                    .into_bytes()
             }
             Construct::Nested { kind, size, closed } => {
                 let (open, close) = pick(
-                    &[("<div>", "</div>"), ("<table><tr><td>", "</td></tr></table>"), ("<ul><li>", "</li></ul>"), ("<b><i>", "</i></b>"),
-                      ("<blockquote>", "</blockquote>"), ("<a href=x>", "</a>"), ("<pre>", "</pre>"), ("<div><p>", "</p></div>")],
+                    &[
+                        ("<div>", "</div>"),
+                        ("<table><tr><td>", "</td></tr></table>"),
+                        ("<ul><li>", "</li></ul>"),
+                        ("<b><i>", "</i></b>"),
+                        ("<blockquote>", "</blockquote>"),
+                        ("<a href=x>", "</a>"),
+                        ("<pre>", "</pre>"),
+                        ("<div><p>", "</p></div>"),
+                    ],
                     kind,
                 );
                 let depth = *pick(&[100usize, 1_000, 10_000, 100_000], size);
@@ -423,9 +634,16 @@ impl Construct {
                 }
                 out.into_bytes()
             }
-            Construct::Nul { size, between_words } => {
+            Construct::Nul {
+                size,
+                between_words,
+            } => {
                 let n = *pick(&[1usize, 10, 1_000, 100_000], size);
-                if *between_words { b"w\0".repeat(n) } else { vec![0; n] }
+                if *between_words {
+                    b"w\0".repeat(n)
+                } else {
+                    vec![0; n]
+                }
             }
             Construct::HugeAttribute { size } => {
                 let n = *pick(&[1_000usize, 100_000, 1 << 20, (8 << 20) + 10], size);
@@ -448,19 +666,45 @@ impl Construct {
             Construct::TextShape { kind, size } => {
                 let n = *pick(&[1_000usize, 20_000, 100_000], size);
                 let (unit, prefix) = *pick(
-                    &[("a", "<p>"), ("and the council said ", "<p>"), ("Yes. ", "<p>"), ("line<br>", "<p>"), ("code line\n", "<pre>"),
-                      (".", "<p>"), ("see http://example.com/a.b.c?d=e. ", "<p>"), ("1.2.3.4 ", "<p>"), ("line\r", "<pre>"),
-                      ("Hello мир 世界 عالم. ", "<p>"), ("&amp;&lt;&#x1F600;&nbsp;&bogus;", "<p>")],
+                    &[
+                        ("a", "<p>"),
+                        ("and the council said ", "<p>"),
+                        ("Yes. ", "<p>"),
+                        ("line<br>", "<p>"),
+                        ("code line\n", "<pre>"),
+                        (".", "<p>"),
+                        ("see http://example.com/a.b.c?d=e. ", "<p>"),
+                        ("1.2.3.4 ", "<p>"),
+                        ("line\r", "<pre>"),
+                        ("Hello мир 世界 عالم. ", "<p>"),
+                        ("&amp;&lt;&#x1F600;&nbsp;&bogus;", "<p>"),
+                    ],
                     kind,
                 );
                 format!("{prefix}{}", unit.repeat(n / unit.len())).into_bytes()
             }
             Construct::Encoding { kind } => match kind.index(7) {
-                0 => [b"\xff\xfe".to_vec(), "<p>Text in UTF-16. 中文</p>".encode_utf16().flat_map(u16::to_le_bytes).collect()].concat(),
-                1 => [b"\xfe\xff".to_vec(), "<p>Text in UTF-16. 中文</p>".encode_utf16().flat_map(u16::to_be_bytes).collect()].concat(),
+                0 => [
+                    b"\xff\xfe".to_vec(),
+                    "<p>Text in UTF-16. 中文</p>"
+                        .encode_utf16()
+                        .flat_map(u16::to_le_bytes)
+                        .collect(),
+                ]
+                .concat(),
+                1 => [
+                    b"\xfe\xff".to_vec(),
+                    "<p>Text in UTF-16. 中文</p>"
+                        .encode_utf16()
+                        .flat_map(u16::to_be_bytes)
+                        .collect(),
+                ]
+                .concat(),
                 2 => b"<meta charset=utf-16><p>Not really UTF-16.</p>".to_vec(),
                 3 => b"<meta charset=shift_jis><p>\x82\xa0\x82\xa2\x82\xa4 \x81</p>".to_vec(),
-                4 => (0..10_000u32).map(|i| 0x80 + (i * 37 % 128) as u8).collect(),
+                4 => (0..10_000u32)
+                    .map(|i| 0x80 + (i * 37 % 128) as u8)
+                    .collect(),
                 5 => b"<p>\xed\xa0\x80\xed\xbf\xbf".repeat(1000),
                 _ => b"<p>caf\xe9 cr\xe8me br\xfbl\xe9e</p>".repeat(100),
             },
@@ -479,7 +723,8 @@ struct TempFile(PathBuf);
 impl TempFile {
     fn new(bytes: &[u8], suffix: &str) -> TempFile {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("ppl-fuzz-{}-{n}{suffix}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("ppl-fuzz-{}-{n}{suffix}", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }
@@ -496,10 +741,26 @@ type Run = (Vec<u8>, Vec<String>);
 
 /// Runs the pipeline over `path` with the given read size and threads, into the sink `format`
 /// chooses (a stream for pages, records for WARC and JSONL).
-fn run(path: &Path, model: &LanguageModel, options: &Options, read_size: usize, threads: usize, record: Option<RecordFormat>) -> Run {
-    let options = Options { read_size, threads, ..options.clone() };
+fn run(
+    path: &Path,
+    model: &LanguageModel,
+    options: &Options,
+    read_size: usize,
+    threads: usize,
+    record: Option<RecordFormat>,
+) -> Run {
+    let options = Options {
+        read_size,
+        threads,
+        ..options.clone()
+    };
     let problems = Mutex::new(Vec::new());
-    let observe = |p: &Problem| problems.lock().unwrap().push(format!("{:?} {}: {}", p.severity, p.input, p.message));
+    let observe = |p: &Problem| {
+        problems
+            .lock()
+            .unwrap()
+            .push(format!("{:?} {}: {}", p.severity, p.input, p.message))
+    };
     let inputs = [Input::File(path.to_path_buf())];
     let output = match record {
         Some(format) => {
@@ -509,7 +770,14 @@ fn run(path: &Path, model: &LanguageModel, options: &Options, read_size: usize, 
         }
         None => {
             let mut sink = StreamSink::new(Vec::new(), b"\n");
-            pipeline::run(&inputs, model, &options, &mut sink as &mut dyn Sink, &observe).unwrap();
+            pipeline::run(
+                &inputs,
+                model,
+                &options,
+                &mut sink as &mut dyn Sink,
+                &observe,
+            )
+            .unwrap();
             sink.into_inner()
         }
     };
@@ -519,8 +787,14 @@ fn run(path: &Path, model: &LanguageModel, options: &Options, read_size: usize, 
 /// Fails unless two runs are byte-identical (saying where they first differ).
 fn same(what: &str, a: &Run, b: &Run) -> Result<(), TestCaseError> {
     if a.0 != b.0 {
-        let at = a.0.iter().zip(&b.0).position(|(x, y)| x != y).unwrap_or(a.0.len().min(b.0.len()));
-        let show = |v: &[u8]| String::from_utf8_lossy(&v[at.saturating_sub(40)..(at + 80).min(v.len())]).into_owned();
+        let at =
+            a.0.iter()
+                .zip(&b.0)
+                .position(|(x, y)| x != y)
+                .unwrap_or(a.0.len().min(b.0.len()));
+        let show = |v: &[u8]| {
+            String::from_utf8_lossy(&v[at.saturating_sub(40)..(at + 80).min(v.len())]).into_owned()
+        };
         return Err(TestCaseError::fail(format!(
             "{what}: outputs differ ({} and {} bytes; first difference at byte {at}: {:?} vs {:?})",
             a.0.len(),
@@ -536,14 +810,25 @@ fn same(what: &str, a: &Run, b: &Run) -> Result<(), TestCaseError> {
 /// Every problem is one line.
 fn one_line_problems(run: &Run) -> Result<(), TestCaseError> {
     for problem in &run.1 {
-        prop_assert!(!problem.contains('\n'), "a problem of more than one line: {:?}", problem);
+        prop_assert!(
+            !problem.contains('\n'),
+            "a problem of more than one line: {:?}",
+            problem
+        );
     }
     Ok(())
 }
 
 /// The same output with one thread reading whole pages, with two threads reading `read_size`
 /// bytes at a time, and (for pages) from `clean_bytes`.
-fn alike(bytes: &[u8], suffix: &str, model: &LanguageModel, options: &Options, read_size: usize, record: Option<RecordFormat>) -> Result<Run, TestCaseError> {
+fn alike(
+    bytes: &[u8],
+    suffix: &str,
+    model: &LanguageModel,
+    options: &Options,
+    read_size: usize,
+    record: Option<RecordFormat>,
+) -> Result<Run, TestCaseError> {
     let file = TempFile::new(bytes, suffix);
     let reference = run(&file.0, model, options, 1 << 20, 1, record);
     one_line_problems(&reference)?;
@@ -551,10 +836,26 @@ fn alike(bytes: &[u8], suffix: &str, model: &LanguageModel, options: &Options, r
     same("-j1 whole reads vs -j2 small reads", &reference, &chunked)?;
     if record.is_none() {
         let (clean, problems) = pipeline::clean_bytes(bytes, model, options);
-        let text = |p: &[String]| p.iter().map(|p| p.split_once(": ").map_or("", |(_, m)| m).to_string()).collect::<Vec<_>>();
-        let problems: Vec<String> = problems.iter().map(|p| format!("{:?} x: {}", p.severity, p.message)).collect();
-        prop_assert!(clean == reference.0, "clean_bytes differs from pipeline::run ({} vs {} bytes)", clean.len(), reference.0.len());
-        prop_assert_eq!(text(&problems), text(&reference.1), "clean_bytes reports other problems than pipeline::run");
+        let text = |p: &[String]| {
+            p.iter()
+                .map(|p| p.split_once(": ").map_or("", |(_, m)| m).to_string())
+                .collect::<Vec<_>>()
+        };
+        let problems: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{:?} x: {}", p.severity, p.message))
+            .collect();
+        prop_assert!(
+            clean == reference.0,
+            "clean_bytes differs from pipeline::run ({} vs {} bytes)",
+            clean.len(),
+            reference.0.len()
+        );
+        prop_assert_eq!(
+            text(&problems),
+            text(&reference.1),
+            "clean_bytes reports other problems than pipeline::run"
+        );
     }
     Ok(reference)
 }
@@ -593,7 +894,10 @@ fn short_panic_messages() {
                 .or_else(|| info.payload().downcast_ref::<String>().cloned())
                 .unwrap_or_default();
             let cut: String = message.chars().take(300).collect();
-            let place = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+            let place = info
+                .location()
+                .map(|l| format!("{}:{}", l.file(), l.line()))
+                .unwrap_or_default();
             eprintln!("panicked at {place}: {cut}");
         }))
     });
@@ -614,17 +918,34 @@ impl Attempt {
         let running = dir.join(format!("{name}-running-{run}.{ext}"));
         let failed_at = dir.join(".state").join(format!("{name}-{run}"));
         // A leftover from an earlier child of this property: that child crashed or hung on it.
-        if STARTED.lock().unwrap().get_or_insert_with(HashSet::new).insert(name.to_string()) && running.exists() {
+        if STARTED
+            .lock()
+            .unwrap()
+            .get_or_insert_with(HashSet::new)
+            .insert(name.to_string())
+            && running.exists()
+        {
             let _ = std::fs::rename(&running, dir.join(format!("{name}-crashed.{ext}")));
             mark_failed(&failed_at);
         }
-        let budget = std::env::var("FUZZ_SHRINK_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
-        let since = std::fs::metadata(&failed_at).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        let budget = std::env::var("FUZZ_SHRINK_SECONDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30);
+        let since = std::fs::metadata(&failed_at)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok());
         if since.is_some_and(|since| since.as_secs() > budget) {
             return None;
         }
         let _ = std::fs::write(&running, bytes);
-        Some(Attempt { failing: dir.join(format!("{name}-failing.{ext}")), running, failed_at, done: false })
+        Some(Attempt {
+            failing: dir.join(format!("{name}-failing.{ext}")),
+            running,
+            failed_at,
+            done: false,
+        })
     }
 
     fn finish<T>(mut self, result: Result<T, TestCaseError>) -> Result<T, TestCaseError> {
@@ -637,7 +958,10 @@ impl Attempt {
             Err(e) => {
                 let _ = std::fs::rename(&self.running, &self.failing);
                 mark_failed(&self.failed_at);
-                Err(TestCaseError::fail(format!("{e} (input kept in {})", self.failing.display())))
+                Err(TestCaseError::fail(format!(
+                    "{e} (input kept in {})",
+                    self.failing.display()
+                )))
             }
         }
     }
@@ -655,7 +979,10 @@ impl Drop for Attempt {
             // A panic unwinds through here.
             let _ = std::fs::rename(&self.running, &self.failing);
             mark_failed(&self.failed_at);
-            eprintln!("fuzz: the input that panicked is kept in {}", self.failing.display());
+            eprintln!(
+                "fuzz: the input that panicked is kept in {}",
+                self.failing.display()
+            );
         }
     }
 }
@@ -663,8 +990,18 @@ impl Drop for Attempt {
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-fn check_page(page: &[u8], mode: OutputMode, perplexity_method: bool, text: bool, read_size: usize) -> Result<(), TestCaseError> {
-    let mut options = if perplexity_method { Options::with_method(Method::Perplexity) } else { Options::default() };
+fn check_page(
+    page: &[u8],
+    mode: OutputMode,
+    perplexity_method: bool,
+    text: bool,
+    read_size: usize,
+) -> Result<(), TestCaseError> {
+    let mut options = if perplexity_method {
+        Options::with_method(Method::Perplexity)
+    } else {
+        Options::default()
+    };
     options.mode = mode;
     if text {
         options.input_format = InputFormat::Text;
@@ -673,7 +1010,11 @@ fn check_page(page: &[u8], mode: OutputMode, perplexity_method: bool, text: bool
 }
 
 fn mode_strategy() -> impl Strategy<Value = OutputMode> {
-    prop_oneof![Just(OutputMode::Clean), Just(OutputMode::Mark), Just(OutputMode::Scores)]
+    prop_oneof![
+        Just(OutputMode::Clean),
+        Just(OutputMode::Mark),
+        Just(OutputMode::Scores)
+    ]
 }
 
 proptest! {
@@ -701,11 +1042,25 @@ enum Framing {
     /// One gzip member for the whole stream.
     Gzip,
     /// One member per record, junk bytes after some of them; then the compressed bytes damaged.
-    Members { junk: Vec<(Index, Vec<u8>)>, damage: Vec<Op> },
+    Members {
+        junk: Vec<(Index, Vec<u8>)>,
+        damage: Vec<Op>,
+    },
 }
 
 fn framing_strategy() -> impl Strategy<Value = Framing> {
-    let junk = vec((any::<Index>(), prop_oneof![Just(b"JUNK".to_vec()), Just(b"\r\n".to_vec()), Just(vec![0u8; 100]), vec(any::<u8>(), 1..64)]), 0..3);
+    let junk = vec(
+        (
+            any::<Index>(),
+            prop_oneof![
+                Just(b"JUNK".to_vec()),
+                Just(b"\r\n".to_vec()),
+                Just(vec![0u8; 100]),
+                vec(any::<u8>(), 1..64)
+            ],
+        ),
+        0..3,
+    );
     prop_oneof![
         2 => Just(Framing::Plain),
         1 => Just(Framing::Gzip),
@@ -725,7 +1080,8 @@ fn frame(stream: &[u8], framing: &Framing) -> (Vec<u8>, bool) {
                 .collect();
             cuts.insert(0, 0);
             cuts.push(stream.len());
-            let mut members: Vec<Vec<u8>> = cuts.windows(2).map(|w| gzip(&stream[w[0]..w[1]])).collect();
+            let mut members: Vec<Vec<u8>> =
+                cuts.windows(2).map(|w| gzip(&stream[w[0]..w[1]])).collect();
             for (after, bytes) in junk {
                 let i = after.index(members.len());
                 members[i].extend_from_slice(bytes);
@@ -744,23 +1100,38 @@ fn read_warc(bytes: &[u8], gzipped: bool, capacity: usize) -> Result<Vec<String>
     } else {
         Box::new(Cursor::new(bytes.to_vec()))
     };
-    let reader = WarcReader::new(BufReader::with_capacity(capacity, source)).with_max_record_bytes(1 << 20);
+    let reader =
+        WarcReader::new(BufReader::with_capacity(capacity, source)).with_max_record_bytes(1 << 20);
     let mut items = Vec::new();
     // Each item consumes bytes, so a reader that ends returns at most about one per input byte
     // (a gzip stream can expand, hence the generous bound).
     let bound = 64 + bytes.len() * if gzipped { 1100 } else { 2 };
     for item in reader {
-        prop_assert!(items.len() <= bound, "the WARC reader does not end ({} items from {} bytes)", items.len(), bytes.len());
+        prop_assert!(
+            items.len() <= bound,
+            "the WARC reader does not end ({} items from {} bytes)",
+            items.len(),
+            bytes.len()
+        );
         match item {
             Ok(record) => {
                 if let Some(parts) = http_response_parts(&record.payload) {
                     let _ = (parts.status, parts.charset, parts.body.len());
                 }
-                items.push(format!("record {} {} {} bytes", record.record_id, record.record_type, record.payload.len()));
+                items.push(format!(
+                    "record {} {} {} bytes",
+                    record.record_id,
+                    record.record_type,
+                    record.payload.len()
+                ));
             }
             Err(e) => {
                 let message = e.to_string();
-                prop_assert!(!message.contains('\n'), "a WARC error of more than one line: {:?}", message);
+                prop_assert!(
+                    !message.contains('\n'),
+                    "a WARC error of more than one line: {:?}",
+                    message
+                );
                 items.push(format!("error {message}"));
             }
         }
@@ -768,18 +1139,46 @@ fn read_warc(bytes: &[u8], gzipped: bool, capacity: usize) -> Result<Vec<String>
     Ok(items)
 }
 
-fn check_warc(file: &[u8], gzipped: bool, capacity: usize, read_size: usize, jsonl: bool, perplexity_method: bool) -> Result<(), TestCaseError> {
+fn check_warc(
+    file: &[u8],
+    gzipped: bool,
+    capacity: usize,
+    read_size: usize,
+    jsonl: bool,
+    perplexity_method: bool,
+) -> Result<(), TestCaseError> {
     let whole = read_warc(file, gzipped, 64 << 10)?;
     let small = read_warc(file, gzipped, capacity)?;
     if !gzipped {
-        prop_assert_eq!(&whole, &small, "the WARC reader returns other records with a {}-byte buffer", capacity);
+        prop_assert_eq!(
+            &whole,
+            &small,
+            "the WARC reader returns other records with a {}-byte buffer",
+            capacity
+        );
     }
     let options = Options {
         input_format: InputFormat::Warc,
-        ..if perplexity_method { Options::with_method(Method::Perplexity) } else { Options::default() }
+        ..if perplexity_method {
+            Options::with_method(Method::Perplexity)
+        } else {
+            Options::default()
+        }
     };
-    let format = if jsonl { RecordFormat::JsonlObjects } else { RecordFormat::Warc };
-    alike(file, if gzipped { ".warc.gz" } else { ".warc" }, model::embedded(), &options, read_size, Some(format)).map(drop)
+    let format = if jsonl {
+        RecordFormat::JsonlObjects
+    } else {
+        RecordFormat::Warc
+    };
+    alike(
+        file,
+        if gzipped { ".warc.gz" } else { ".warc" },
+        model::embedded(),
+        &options,
+        read_size,
+        Some(format),
+    )
+    .map(drop)
 }
 
 proptest! {
@@ -808,14 +1207,23 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 // JSONL
 
-fn read_jsonl(bytes: &[u8], capacity: usize, max_line: usize, field: &str) -> Result<Vec<String>, TestCaseError> {
+fn read_jsonl(
+    bytes: &[u8],
+    capacity: usize,
+    max_line: usize,
+    field: &str,
+) -> Result<Vec<String>, TestCaseError> {
     let mut lines = JsonlLines::new(BufReader::with_capacity(capacity, bytes), max_line);
     let mut items = Vec::new();
     let mut expected = 1;
     while let Some(line) = lines.next_line() {
-        let (number, line) = line.map_err(|e| TestCaseError::fail(format!("reading from memory failed: {e}")))?;
+        let (number, line) =
+            line.map_err(|e| TestCaseError::fail(format!("reading from memory failed: {e}")))?;
         prop_assert_eq!(number, expected, "JSONL lines are not numbered in order");
-        prop_assert!(number as usize <= bytes.len() + 1, "the JSONL reader does not end");
+        prop_assert!(
+            number as usize <= bytes.len() + 1,
+            "the JSONL reader does not end"
+        );
         expected += 1;
         let line = match line {
             Ok(line) => line,
@@ -828,25 +1236,53 @@ fn read_jsonl(bytes: &[u8], capacity: usize, max_line: usize, field: &str) -> Re
         match parse_line_bytes(&line, number, field) {
             Ok(record) => {
                 let new = "new \"text\"\n\u{2028}\\ \u{0}";
-                let extra = [("sentences_kept", Extra::UInt(3)), ("mean_perplexity", Extra::Float(f64::NAN))];
+                let extra = [
+                    ("sentences_kept", Extra::UInt(3)),
+                    ("mean_perplexity", Extra::Float(f64::NAN)),
+                ];
                 let rewritten = record.with_field(new, &extra);
                 // A line serde_json reads as an object (some lines the parser accepts, such as keys
                 // with lone surrogate escapes, it does not) is written back as one, with the new
                 // value and every other field as it was.
-                if let Ok(Value::Object(original)) = serde_json::from_str::<Value>(record.original()) {
+                if let Ok(Value::Object(original)) =
+                    serde_json::from_str::<Value>(record.original())
+                {
                     let parsed = serde_json::from_str::<Value>(&rewritten);
-                    prop_assert!(parsed.is_ok(), "line {}: the rewritten line is not JSON: {:?}", number, rewritten);
+                    prop_assert!(
+                        parsed.is_ok(),
+                        "line {}: the rewritten line is not JSON: {:?}",
+                        number,
+                        rewritten
+                    );
                     let parsed = parsed.unwrap();
-                    prop_assert_eq!(parsed.get(field).and_then(Value::as_str), Some(new), "line {}: the rewritten field", number);
-                    for (key, value) in original.iter().filter(|(k, _)| *k != field && extra.iter().all(|(e, _)| e != k)) {
-                        prop_assert_eq!(parsed.get(key), Some(value), "line {}: field {} changed", number, key);
+                    prop_assert_eq!(
+                        parsed.get(field).and_then(Value::as_str),
+                        Some(new),
+                        "line {}: the rewritten field",
+                        number
+                    );
+                    for (key, value) in original
+                        .iter()
+                        .filter(|(k, _)| *k != field && extra.iter().all(|(e, _)| e != k))
+                    {
+                        prop_assert_eq!(
+                            parsed.get(key),
+                            Some(value),
+                            "line {}: field {} changed",
+                            number,
+                            key
+                        );
                     }
                 }
                 items.push(format!("{number}: ok {}", record.value().len()));
             }
             Err(e) => {
                 let message = e.to_string();
-                prop_assert!(!message.contains('\n'), "a JSONL error of more than one line: {:?}", message);
+                prop_assert!(
+                    !message.contains('\n'),
+                    "a JSONL error of more than one line: {:?}",
+                    message
+                );
                 prop_assert_eq!(e.line(), number);
                 items.push(format!("{number}: {message}"));
             }
@@ -855,16 +1291,44 @@ fn read_jsonl(bytes: &[u8], capacity: usize, max_line: usize, field: &str) -> Re
     Ok(items)
 }
 
-fn check_jsonl(file: &[u8], field: &str, capacity: usize, max_line: usize, read_size: usize, add_scores: bool) -> Result<(), TestCaseError> {
+fn check_jsonl(
+    file: &[u8],
+    field: &str,
+    capacity: usize,
+    max_line: usize,
+    read_size: usize,
+    add_scores: bool,
+) -> Result<(), TestCaseError> {
     let whole = read_jsonl(file, 64 << 10, max_line, field)?;
     let small = read_jsonl(file, capacity, max_line, field)?;
-    prop_assert_eq!(&whole, &small, "JSONL lines differ with a {}-byte buffer", capacity);
-    let options = Options { input_format: InputFormat::Jsonl, jsonl_field: field.to_string(), ..Options::default() };
-    let output = alike(file, ".jsonl", model::embedded(), &options, read_size, Some(RecordFormat::JsonlRewrite { add_scores }))?;
+    prop_assert_eq!(
+        &whole,
+        &small,
+        "JSONL lines differ with a {}-byte buffer",
+        capacity
+    );
+    let options = Options {
+        input_format: InputFormat::Jsonl,
+        jsonl_field: field.to_string(),
+        ..Options::default()
+    };
+    let output = alike(
+        file,
+        ".jsonl",
+        model::embedded(),
+        &options,
+        read_size,
+        Some(RecordFormat::JsonlRewrite { add_scores }),
+    )?;
     // Every line is written back (cleaned or as it was): one output line per input line.
-    let input_lines = file.iter().filter(|&&b| b == b'\n').count() + usize::from(!file.is_empty() && !file.ends_with(b"\n"));
+    let input_lines = file.iter().filter(|&&b| b == b'\n').count()
+        + usize::from(!file.is_empty() && !file.ends_with(b"\n"));
     let output_lines = output.0.iter().filter(|&&b| b == b'\n').count();
-    prop_assert_eq!(input_lines, output_lines, "JSONL: output lines (passed-through lines included) differ from input lines");
+    prop_assert_eq!(
+        input_lines,
+        output_lines,
+        "JSONL: output lines (passed-through lines included) differ from input lines"
+    );
     Ok(())
 }
 
@@ -892,8 +1356,33 @@ proptest! {
 // Models
 
 /// Unusual values for model fields.
-const F32_VALUES: &[f32] = &[0.0, -0.0, 1.0, -1.0, 3.4e38, -3.4e38, 1e-45, -1e30, 1e30, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -100.0];
-const U32_VALUES: &[u32] = &[0, 1, 2, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0xffff_fffe, 1 << 24, 65_535, 65_536];
+const F32_VALUES: &[f32] = &[
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    3.4e38,
+    -3.4e38,
+    1e-45,
+    -1e30,
+    1e30,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NAN,
+    -100.0,
+];
+const U32_VALUES: &[u32] = &[
+    0,
+    1,
+    2,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    0xffff_fffe,
+    1 << 24,
+    65_535,
+    65_536,
+];
 const U8_VALUES: &[u8] = &[0, 1, 2, 3, 4, 5, 24, 25, 31, 32, 63, 64, 255];
 
 /// A change to a model file: a field set to an unusual value; a value the loader accepts
@@ -902,8 +1391,16 @@ const U8_VALUES: &[u8] = &[0, 1, 2, 3, 4, 5, 24, 25, 31, 32, 63, 64, 255];
 /// header region (a large model's tables are left alone).
 #[derive(Clone, Debug)]
 enum ModelOp {
-    Field { field: Index, element: Index, value: Index },
-    Value { field: Index, element: Index, value: Index },
+    Field {
+        field: Index,
+        element: Index,
+        value: Index,
+    },
+    Value {
+        field: Index,
+        element: Index,
+        value: Index,
+    },
     Bytes(Op),
 }
 
@@ -916,7 +1413,9 @@ fn model_op_strategy() -> impl Strategy<Value = ModelOp> {
 }
 
 /// Finite values for codebooks and log2 P(<unk>) (positive log-probabilities included).
-const FINITE_F32: &[f32] = &[0.0, -0.0, 100.0, 3.4e38, -3.4e38, 1e-45, -1e-45, -1e30, -64.0, 1.0];
+const FINITE_F32: &[f32] = &[
+    0.0, -0.0, 100.0, 3.4e38, -3.4e38, 1e-45, -1e-45, -1e30, -64.0, 1.0,
+];
 
 #[derive(Clone, Copy, PartialEq)]
 enum FieldKind {
@@ -930,15 +1429,38 @@ enum FieldKind {
 
 /// (offset, size, kind) of every field of a well-formed model, as far as its header reads.
 fn model_fields(bytes: &[u8]) -> Vec<(usize, usize, FieldKind)> {
-    let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize);
-    let mut fields = vec![(4, 2, FieldKind::U32), (8, 8, FieldKind::U64), (16, 4, FieldKind::U32), (24, 1, FieldKind::U8),
-                          (28, 4, FieldKind::F32), (32, 8, FieldKind::U64), (40, 4, FieldKind::U32), (44, 4, FieldKind::U32)];
-    let (Some(order), Some(credit), Some(provenance)) = (bytes.get(24), u32_at(40), u32_at(44)) else { return fields };
+    let u32_at = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+    };
+    let mut fields = vec![
+        (4, 2, FieldKind::U32),
+        (8, 8, FieldKind::U64),
+        (16, 4, FieldKind::U32),
+        (24, 1, FieldKind::U8),
+        (28, 4, FieldKind::F32),
+        (32, 8, FieldKind::U64),
+        (40, 4, FieldKind::U32),
+        (44, 4, FieldKind::U32),
+    ];
+    let (Some(order), Some(credit), Some(provenance)) = (bytes.get(24), u32_at(40), u32_at(44))
+    else {
+        return fields;
+    };
     let mut at = 48 + credit + provenance;
     let mut tables = Vec::new();
     for _ in 0..(*order).min(4) {
-        let (Some(entries), Some(&bits), Some(&backoff)) = (u32_at(at), bytes.get(at + 4), bytes.get(at + 5)) else { return fields };
-        fields.extend([(at, 4, FieldKind::U32), (at + 4, 1, FieldKind::U8), (at + 5, 1, FieldKind::U8)]);
+        let (Some(entries), Some(&bits), Some(&backoff)) =
+            (u32_at(at), bytes.get(at + 4), bytes.get(at + 5))
+        else {
+            return fields;
+        };
+        fields.extend([
+            (at, 4, FieldKind::U32),
+            (at + 4, 1, FieldKind::U8),
+            (at + 5, 1, FieldKind::U8),
+        ]);
         at += 8;
         let codebooks = if backoff == 1 { 2 } else { 1 };
         fields.push((at, 1024 * codebooks, FieldKind::F32));
@@ -957,38 +1479,71 @@ fn model_fields(bytes: &[u8]) -> Vec<(usize, usize, FieldKind)> {
 
 /// Where a model's tables start (the end of its header region).
 fn model_header_end(bytes: &[u8]) -> usize {
-    model_fields(bytes).iter().find(|f| f.2 == FieldKind::Offsets).map_or(bytes.len(), |f| f.0)
+    model_fields(bytes)
+        .iter()
+        .find(|f| f.2 == FieldKind::Offsets)
+        .map_or(bytes.len(), |f| f.0)
 }
 
 fn apply_model_ops(data: &mut Vec<u8>, ops: &[ModelOp]) {
     for op in ops {
         match op {
-            ModelOp::Field { field, element, value } => {
+            ModelOp::Field {
+                field,
+                element,
+                value,
+            } => {
                 let fields = model_fields(data);
                 let (at, size, kind) = *pick(&fields, field);
                 let (at, bytes) = match kind {
                     FieldKind::U8 => (at, vec![*pick(U8_VALUES, value)]),
                     FieldKind::U32 => (at, pick(U32_VALUES, value).to_le_bytes().to_vec()),
-                    FieldKind::U64 => (at, pick(&[0u64, 1, 1 << 63, u64::MAX, 12345], value).to_le_bytes().to_vec()),
-                    FieldKind::F32 => (at + 4 * element.index(size / 4), pick(F32_VALUES, value).to_le_bytes().to_vec()),
-                    FieldKind::Offsets => (at + 4 * element.index((size / 4).max(1)), pick(U32_VALUES, value).to_le_bytes().to_vec()),
-                    FieldKind::Records => (at + element.index(size.max(1)), vec![value.index(256) as u8]),
+                    FieldKind::U64 => (
+                        at,
+                        pick(&[0u64, 1, 1 << 63, u64::MAX, 12345], value)
+                            .to_le_bytes()
+                            .to_vec(),
+                    ),
+                    FieldKind::F32 => (
+                        at + 4 * element.index(size / 4),
+                        pick(F32_VALUES, value).to_le_bytes().to_vec(),
+                    ),
+                    FieldKind::Offsets => (
+                        at + 4 * element.index((size / 4).max(1)),
+                        pick(U32_VALUES, value).to_le_bytes().to_vec(),
+                    ),
+                    FieldKind::Records => (
+                        at + element.index(size.max(1)),
+                        vec![value.index(256) as u8],
+                    ),
                 };
                 if at + bytes.len() <= data.len() {
                     data[at..at + bytes.len()].copy_from_slice(&bytes);
                 }
             }
-            ModelOp::Value { field, element, value } => {
+            ModelOp::Value {
+                field,
+                element,
+                value,
+            } => {
                 let fields: Vec<(usize, usize, FieldKind)> = model_fields(data)
                     .into_iter()
-                    .filter(|&(at, _, kind)| at == 28 || at == 32 || matches!(kind, FieldKind::F32 | FieldKind::Records))
+                    .filter(|&(at, _, kind)| {
+                        at == 28 || at == 32 || matches!(kind, FieldKind::F32 | FieldKind::Records)
+                    })
                     .collect();
                 let (at, size, kind) = *pick(&fields, field);
                 let (at, bytes) = match kind {
-                    FieldKind::Records => (at + element.index(size.max(1)), vec![value.index(256) as u8]),
+                    FieldKind::Records => (
+                        at + element.index(size.max(1)),
+                        vec![value.index(256) as u8],
+                    ),
                     FieldKind::U64 => (at, (value.index(usize::MAX) as u64).to_le_bytes().to_vec()),
                     _ if at == 28 => (at, (-pick(FINITE_F32, value).abs()).to_le_bytes().to_vec()),
-                    _ => (at + 4 * element.index((size / 4).max(1)), pick(FINITE_F32, value).to_le_bytes().to_vec()),
+                    _ => (
+                        at + 4 * element.index((size / 4).max(1)),
+                        pick(FINITE_F32, value).to_le_bytes().to_vec(),
+                    ),
                 };
                 if at + bytes.len() <= data.len() {
                     data[at..at + bytes.len()].copy_from_slice(&bytes);
@@ -996,7 +1551,11 @@ fn apply_model_ops(data: &mut Vec<u8>, ops: &[ModelOp]) {
             }
             ModelOp::Bytes(op) => {
                 // Only the header region (and a little after it) of a large model.
-                let limit = if data.len() > 1 << 20 { (model_header_end(data) + 4096).min(data.len()) } else { data.len() };
+                let limit = if data.len() > 1 << 20 {
+                    (model_header_end(data) + 4096).min(data.len())
+                } else {
+                    data.len()
+                };
                 let mut head = data[..limit].to_vec();
                 apply_one(&mut head, op, MODEL_TOKENS);
                 data.splice(..limit, head);
@@ -1031,9 +1590,21 @@ fn use_model(model: &LanguageModel, page: &[u8], read_size: usize) -> Result<(),
         let _ = model.log2_prob(sentence);
         model.for_each_token_log2_prob(sentence, |_, _| {});
     }
-    let _ = (model.order(), model.counts(), model.credit().len(), model.provenance().len(), model::describe(model));
-    for method in [Method::Perplexity, Method::Combined(ppl_filter::classify::embedded())] {
-        let options = Options { mode: OutputMode::Scores, ..Options::with_method(method) };
+    let _ = (
+        model.order(),
+        model.counts(),
+        model.credit().len(),
+        model.provenance().len(),
+        model::describe(model),
+    );
+    for method in [
+        Method::Perplexity,
+        Method::Combined(ppl_filter::classify::embedded()),
+    ] {
+        let options = Options {
+            mode: OutputMode::Scores,
+            ..Options::with_method(method)
+        };
         alike(page, ".html", model, &options, read_size, None)?;
     }
     Ok(())
@@ -1043,7 +1614,11 @@ fn check_model(bytes: &[u8], page: &[u8], read_size: usize) -> Result<(), TestCa
     match LanguageModel::from_bytes(bytes.to_vec()) {
         Ok(model) => use_model(&model, page, read_size),
         Err(e) => {
-            prop_assert!(!e.to_string().contains('\n'), "a model error of more than one line: {}", e);
+            prop_assert!(
+                !e.to_string().contains('\n'),
+                "a model error of more than one line: {}",
+                e
+            );
             Ok(())
         }
     }
@@ -1068,16 +1643,31 @@ proptest! {
     }
 }
 
-fn check_mapped_model(bytes: &[u8], cut: usize, rewrite: bool, page: &[u8]) -> Result<(), TestCaseError> {
+fn check_mapped_model(
+    bytes: &[u8],
+    cut: usize,
+    rewrite: bool,
+    page: &[u8],
+) -> Result<(), TestCaseError> {
     let file = TempFile::new(bytes, ".bin");
-    let model = LanguageModel::open(&file.0).map_err(|e| TestCaseError::fail(format!("an intact model does not open: {e}")))?;
+    let model = LanguageModel::open(&file.0)
+        .map_err(|e| TestCaseError::fail(format!("an intact model does not open: {e}")))?;
     // Shown only when the property fails: a child that dies after this line died of the cut.
-    println!("{}-byte model opened, its file cut to {cut} bytes ({}); using it", bytes.len(), if rewrite { "rewritten" } else { "truncated" });
+    println!(
+        "{}-byte model opened, its file cut to {cut} bytes ({}); using it",
+        bytes.len(),
+        if rewrite { "rewritten" } else { "truncated" }
+    );
     // Cut (or rewrite in place, as `std::fs::write` does) the file while it is in use.
     if rewrite {
         std::fs::write(&file.0, &bytes[..cut]).unwrap();
     } else {
-        std::fs::OpenOptions::new().write(true).open(&file.0).unwrap().set_len(cut as u64).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&file.0)
+            .unwrap()
+            .set_len(cut as u64)
+            .unwrap();
     }
     use_model(&model, page, 4096)
 }
@@ -1104,16 +1694,29 @@ enum JsonEdit {
     /// Set one number, string or boolean to an unusual number.
     Leaf(Index, Index),
     /// Replace a tree by a chain of splits whose two children are the same node (or the next two).
-    Chain { tree: Index, length: Index, shared: bool },
+    Chain {
+        tree: Index,
+        length: Index,
+        shared: bool,
+    },
     /// Add a complete tree this deep.
     Complete(Index),
     ManyTrees(Index),
     NoTrees,
     EmptyTree,
-    Logistic { inputs: Index, values: Vec<Index>, scale: Index },
+    Logistic {
+        inputs: Index,
+        values: Vec<Index>,
+        scale: Index,
+    },
     Lag(Index),
     Transition(Vec<Index>),
-    NodeRef { tree: Index, node: Index, field: Index, value: Index },
+    NodeRef {
+        tree: Index,
+        node: Index,
+        field: Index,
+        value: Index,
+    },
     DropKey(Index),
 }
 
@@ -1135,12 +1738,31 @@ fn json_edit_strategy() -> impl Strategy<Value = JsonEdit> {
 
 fn number(at: &Index) -> Value {
     let numbers = [
-        serde_json::json!(0), serde_json::json!(-1), serde_json::json!(1), serde_json::json!(64), serde_json::json!(65),
-        serde_json::json!(134), serde_json::json!(135), serde_json::json!(65534), serde_json::json!(65535), serde_json::json!(65536),
-        serde_json::json!(u64::MAX), serde_json::json!(i64::MIN), serde_json::json!(1e30), serde_json::json!(-1e30),
-        serde_json::json!(3.4e38), serde_json::json!(3.5e38), serde_json::json!(-3.5e38), serde_json::json!(1e-45),
-        serde_json::json!(1e-300), serde_json::json!(0.5), serde_json::json!(-0.5), serde_json::json!(2.5), serde_json::json!(10),
-        serde_json::json!(3), serde_json::json!(-100.0),
+        serde_json::json!(0),
+        serde_json::json!(-1),
+        serde_json::json!(1),
+        serde_json::json!(64),
+        serde_json::json!(65),
+        serde_json::json!(134),
+        serde_json::json!(135),
+        serde_json::json!(65534),
+        serde_json::json!(65535),
+        serde_json::json!(65536),
+        serde_json::json!(u64::MAX),
+        serde_json::json!(i64::MIN),
+        serde_json::json!(1e30),
+        serde_json::json!(-1e30),
+        serde_json::json!(3.4e38),
+        serde_json::json!(3.5e38),
+        serde_json::json!(-3.5e38),
+        serde_json::json!(1e-45),
+        serde_json::json!(1e-300),
+        serde_json::json!(0.5),
+        serde_json::json!(-0.5),
+        serde_json::json!(2.5),
+        serde_json::json!(10),
+        serde_json::json!(3),
+        serde_json::json!(-100.0),
     ];
     pick(&numbers, at).clone()
 }
@@ -1166,7 +1788,8 @@ fn leaf_paths(value: &Value, path: &mut Vec<String>, out: &mut Vec<String>) {
 }
 
 fn trees(json: &mut Value) -> Option<&mut Vec<Value>> {
-    json.pointer_mut("/scorer/trees").and_then(Value::as_array_mut)
+    json.pointer_mut("/scorer/trees")
+        .and_then(Value::as_array_mut)
 }
 
 fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
@@ -1181,9 +1804,22 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
                 }
             }
         }
-        JsonEdit::Chain { tree, length, shared } => {
+        JsonEdit::Chain {
+            tree,
+            length,
+            shared,
+        } => {
             let n = *pick(&[5usize, 11, 20, 30, 40, 64, 200], length);
-            let mut nodes: Vec<Value> = (0..n).map(|i| node((i % INPUTS) as u64, i + 1, if *shared { i + 1 } else { i + 2 }, 0.0)).collect();
+            let mut nodes: Vec<Value> = (0..n)
+                .map(|i| {
+                    node(
+                        (i % INPUTS) as u64,
+                        i + 1,
+                        if *shared { i + 1 } else { i + 2 },
+                        0.0,
+                    )
+                })
+                .collect();
             nodes.push(node(65535, 0, 0, 0.1));
             nodes.push(node(65535, 0, 0, -0.1));
             if let Some(trees) = trees(json) {
@@ -1199,7 +1835,13 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
             let depth = *pick(&[1usize, 5, 10, 11, 12], depth);
             let splits = (1usize << depth) - 1;
             let nodes: Vec<Value> = (0..(1usize << (depth + 1)) - 1)
-                .map(|i| if i < splits { node((i % INPUTS) as u64, 2 * i + 1, 2 * i + 2, 0.0) } else { node(65535, 0, 0, 0.01 * (i % 7) as f64 - 0.03) })
+                .map(|i| {
+                    if i < splits {
+                        node((i % INPUTS) as u64, 2 * i + 1, 2 * i + 2, 0.0)
+                    } else {
+                        node(65535, 0, 0, 0.01 * (i % 7) as f64 - 0.03)
+                    }
+                })
                 .collect();
             if let Some(trees) = trees(json) {
                 trees.push(Value::Array(nodes));
@@ -1227,7 +1869,11 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
                 trees.insert(0, Value::Array(Vec::new()));
             }
         }
-        JsonEdit::Logistic { inputs, values, scale } => {
+        JsonEdit::Logistic {
+            inputs,
+            values,
+            scale,
+        } => {
             let n = *pick(&[INPUTS, INPUTS, 0, INPUTS + 1], inputs);
             let scale = pick(&[1.0, 1e-45, 3.4e38, 0.5], scale);
             json["scorer"] = serde_json::json!({
@@ -1238,12 +1884,33 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
                 "intercept": number(&values[2]),
             });
         }
-        JsonEdit::Lag(lag) => json["lag"] = pick(&[serde_json::json!(0), serde_json::json!(63), serde_json::json!(64), serde_json::json!(65), serde_json::json!(u64::MAX), serde_json::json!(-1)], lag).clone(),
+        JsonEdit::Lag(lag) => {
+            json["lag"] = pick(
+                &[
+                    serde_json::json!(0),
+                    serde_json::json!(63),
+                    serde_json::json!(64),
+                    serde_json::json!(65),
+                    serde_json::json!(u64::MAX),
+                    serde_json::json!(-1),
+                ],
+                lag,
+            )
+            .clone()
+        }
         JsonEdit::Transition(values) => {
-            json["transition"] = serde_json::json!([[number(&values[0]), number(&values[1])], [number(&values[2]), number(&values[3])]]);
+            json["transition"] = serde_json::json!([
+                [number(&values[0]), number(&values[1])],
+                [number(&values[2]), number(&values[3])]
+            ]);
             json["smoothing"] = number(&values[4]);
         }
-        JsonEdit::NodeRef { tree, node, field, value } => {
+        JsonEdit::NodeRef {
+            tree,
+            node,
+            field,
+            value,
+        } => {
             if let Some(trees) = trees(json) {
                 if !trees.is_empty() {
                     let t = tree.index(trees.len());
@@ -1251,7 +1918,17 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
                         let len = nodes.len();
                         if len > 0 {
                             let field = *pick(&["left", "right", "feature"], field);
-                            let value = *pick(&[0, 1, len.saturating_sub(1), len, 65535, value.index(len + 2)], value);
+                            let value = *pick(
+                                &[
+                                    0,
+                                    1,
+                                    len.saturating_sub(1),
+                                    len,
+                                    65535,
+                                    value.index(len + 2),
+                                ],
+                                value,
+                            );
                             if let Some(node) = nodes[node.index(len)].as_object_mut() {
                                 node.insert(field.to_string(), serde_json::json!(value));
                             }
@@ -1282,13 +1959,31 @@ struct ClassifierRecipe {
 }
 
 /// Mostly none: most byte damage makes a file that is refused at once.
-fn few<T: std::fmt::Debug + Clone>(element: impl Strategy<Value = T> + 'static) -> impl Strategy<Value = Vec<T>> {
+fn few<T: std::fmt::Debug + Clone>(
+    element: impl Strategy<Value = T> + 'static,
+) -> impl Strategy<Value = Vec<T>> {
     prop_oneof![3 => Just(Vec::new()), 1 => vec(element, 1..3)]
 }
 
 fn classifier_strategy() -> impl Strategy<Value = ClassifierRecipe> {
-    (any::<Index>(), vec(json_edit_strategy(), 0..4), few(op_strategy()), few(model_op_strategy()), prop::bool::weighted(0.8), few(op_strategy()))
-        .prop_map(|(seed, edits, json_ops, model_ops, repair_model, file_ops)| ClassifierRecipe { seed, edits, json_ops, model_ops, repair_model, file_ops })
+    (
+        any::<Index>(),
+        vec(json_edit_strategy(), 0..4),
+        few(op_strategy()),
+        few(model_op_strategy()),
+        prop::bool::weighted(0.8),
+        few(op_strategy()),
+    )
+        .prop_map(
+            |(seed, edits, json_ops, model_ops, repair_model, file_ops)| ClassifierRecipe {
+                seed,
+                edits,
+                json_ops,
+                model_ops,
+                repair_model,
+                file_ops,
+            },
+        )
 }
 
 impl ClassifierRecipe {
@@ -1316,11 +2011,19 @@ impl ClassifierRecipe {
 fn check_classifier(bytes: &[u8], page: &[u8], read_size: usize) -> Result<(), TestCaseError> {
     match Classifier::from_bytes(bytes) {
         Ok(classifier) => {
-            let options = Options { mode: OutputMode::Mark, format: OutputFormat::CleanEval, ..Options::with_method(Method::Combined(Arc::new(classifier))) };
+            let options = Options {
+                mode: OutputMode::Mark,
+                format: OutputFormat::CleanEval,
+                ..Options::with_method(Method::Combined(Arc::new(classifier)))
+            };
             alike(page, ".html", model::embedded(), &options, read_size, None).map(drop)
         }
         Err(e) => {
-            prop_assert!(!e.to_string().contains('\n'), "a classifier error of more than one line: {}", e);
+            prop_assert!(
+                !e.to_string().contains('\n'),
+                "a classifier error of more than one line: {}",
+                e
+            );
             Ok(())
         }
     }
@@ -1359,9 +2062,12 @@ fn replay() {
         } else if path.contains(".warc") {
             check_warc(&bytes, bytes.starts_with(b"\x1f\x8b"), 7, 4096, true, false)
         } else if path.contains(".jsonl") {
-            read_jsonl(&bytes, 7, 16 << 20, "html").and_then(|_| check_jsonl(&bytes, "html", 7, 16 << 20, 4096, false))
+            read_jsonl(&bytes, 7, 16 << 20, "html")
+                .and_then(|_| check_jsonl(&bytes, "html", 7, 16 << 20, 4096, false))
         } else {
-            [OutputMode::Clean, OutputMode::Mark].iter().try_for_each(|&mode| check_page(&bytes, mode, false, false, 4096))
+            [OutputMode::Clean, OutputMode::Mark]
+                .iter()
+                .try_for_each(|&mode| check_page(&bytes, mode, false, false, 4096))
         };
         if let Err(e) = result {
             panic!("{path}: {e}");

@@ -246,15 +246,36 @@ fn usage_errors_and_help() {
 fn baseline_keeps_the_article_and_drops_the_menu() {
     let out_dir = scratch();
     let pages = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pages");
-    let out = run(&["baseline", pages.to_str().unwrap(), out_dir.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "baseline",
+        pages.to_str().unwrap(),
+        out_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(out_dir.join("news.txt")).unwrap();
-    assert!(text.contains("<p>The town council voted on Tuesday"), "{text}");
+    assert!(
+        text.contains("<p>The town council voted on Tuesday"),
+        "{text}"
+    );
     assert!(text.contains("<p>Supporters of the project said"), "{text}");
-    for menu in ["Home", "Login", "Privacy policy", "Bridge repairs delayed again"] {
+    for menu in [
+        "Home",
+        "Login",
+        "Privacy policy",
+        "Bridge repairs delayed again",
+    ] {
         assert!(!text.contains(menu), "kept {menu:?}:\n{text}");
     }
-    assert!(text.lines().all(|l| l.starts_with("<p>") || l.starts_with("<h>")), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("<p>") || l.starts_with("<h>")),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(out_dir);
 }
 
@@ -269,16 +290,38 @@ fn compare_prints_every_method_and_ppl_filter_beats_no_cleaning() {
         "--work-dir",
         work.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let table = String::from_utf8(out.stdout).unwrap();
     let lev = |method: &str| -> f64 {
-        let row = table.lines().find(|l| l.starts_with(&format!("| {method} |"))).unwrap_or_else(|| panic!("{table}"));
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {method} |")))
+            .unwrap_or_else(|| panic!("{table}"));
         row.split('|').nth(2).unwrap().trim().parse().unwrap()
     };
-    assert!(lev("ppl-filter --method perplexity") > lev("no cleaning"), "{table}");
-    assert!(lev("ppl-filter --method combined") > lev("no cleaning"), "{table}");
-    assert!(lev("jusText-style baseline") > lev("no cleaning"), "{table}");
-    for method in ["no-cleaning", "jusText-style-baseline", "ppl-filter-perplexity", "ppl-filter-combined"] {
+    assert!(
+        lev("ppl-filter --method perplexity") > lev("no cleaning"),
+        "{table}"
+    );
+    assert!(
+        lev("ppl-filter --method combined") > lev("no cleaning"),
+        "{table}"
+    );
+    assert!(
+        lev("jusText-style baseline") > lev("no cleaning"),
+        "{table}"
+    );
+    for method in [
+        "no-cleaning",
+        "jusText-style-baseline",
+        "ppl-filter-perplexity",
+        "ppl-filter-combined",
+    ] {
         assert!(work.join(method).join("news.txt").exists());
     }
     let _ = std::fs::remove_dir_all(work);

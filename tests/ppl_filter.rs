@@ -13,10 +13,23 @@ fn keeps_the_article_and_drops_menus_and_link_lists() {
     let out = ppl_filter(&[], &page);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("The town council voted on Tuesday to approve a plan"), "{text}");
+    assert!(
+        text.contains("The town council voted on Tuesday to approve a plan"),
+        "{text}"
+    );
     assert!(text.contains("the bridge & the market square."), "{text}");
-    assert!(text.contains("“This is the best news we have had in a long time,”"), "{text}");
-    for boilerplate in ["Home", "Login", "Bridge repairs delayed again", "Privacy policy", "not text", "font-family"] {
+    assert!(
+        text.contains("“This is the best news we have had in a long time,”"),
+        "{text}"
+    );
+    for boilerplate in [
+        "Home",
+        "Login",
+        "Bridge repairs delayed again",
+        "Privacy policy",
+        "not text",
+        "font-family",
+    ] {
         assert!(!text.contains(boilerplate), "kept {boilerplate:?}:\n{text}");
     }
 }
@@ -24,18 +37,41 @@ fn keeps_the_article_and_drops_menus_and_link_lists() {
 #[test]
 fn one_block_per_line_and_cleaneval_markers() {
     let page = std::fs::read(fixture("pages/news.html")).unwrap();
-    let text = stdout(&ppl_filter(&["--format", "cleaneval", "--max-link-density", "1", "--method", "perplexity", "-t", "1e9"], &page));
+    let text = stdout(&ppl_filter(
+        &[
+            "--format",
+            "cleaneval",
+            "--max-link-density",
+            "1",
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+        ],
+        &page,
+    ));
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.contains(&"<h> Council approves the river restoration project"), "{text}");
+    assert!(
+        lines.contains(&"<h> Council approves the river restoration project"),
+        "{text}"
+    );
     assert!(lines.contains(&"<l> Home"), "{text}");
-    assert!(lines.iter().all(|l| l.starts_with("<p> ") || l.starts_with("<h> ") || l.starts_with("<l> ")), "{text}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("<p> ") || l.starts_with("<h> ") || l.starts_with("<l> ")),
+        "{text}"
+    );
 }
 
 #[test]
 fn mark_keeps_everything_and_scores_prints_every_sentence() {
     let page = std::fs::read(fixture("pages/news.html")).unwrap();
     let marked = stdout(&ppl_filter(&["--mark"], &page));
-    assert!(marked.contains("<ppl score=\"") && marked.contains(">Home</ppl>"), "{marked}");
+    assert!(
+        marked.contains("<ppl score=\"") && marked.contains(">Home</ppl>"),
+        "{marked}"
+    );
     let scores = stdout(&ppl_filter(&["--scores"], &page));
     for line in scores.lines() {
         let (ppl, sentence) = line.split_once('\t').expect("tab-separated");
@@ -47,44 +83,120 @@ fn mark_keeps_everything_and_scores_prints_every_sentence() {
 
 #[test]
 fn decodes_entities() {
-    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", fixture("pages/entities.html").to_str().unwrap()], b"");
-    assert_eq!(stdout(&out), "Fish & chips — \"the best\" in town, €5 — été special.\n");
+    let out = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            fixture("pages/entities.html").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        stdout(&out),
+        "Fish & chips — \"the best\" in town, €5 — été special.\n"
+    );
 }
 
 #[test]
 fn encodings_are_detected() {
-    let all = ["--method", "perplexity", "-t", "1e9", "--max-link-density", "1"];
-    let latin1 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/latin1.html").to_str().unwrap()]].concat(), b""));
-    assert!(latin1.contains("The café on the corner serves crème brûlée"), "{latin1}");
-    let utf16 = stdout(&ppl_filter(&[&all[..], &[fixture("pages/utf16.html").to_str().unwrap()]].concat(), b""));
+    let all = [
+        "--method",
+        "perplexity",
+        "-t",
+        "1e9",
+        "--max-link-density",
+        "1",
+    ];
+    let latin1 = stdout(&ppl_filter(
+        &[&all[..], &[fixture("pages/latin1.html").to_str().unwrap()]].concat(),
+        b"",
+    ));
+    assert!(
+        latin1.contains("The café on the corner serves crème brûlée"),
+        "{latin1}"
+    );
+    let utf16 = stdout(&ppl_filter(
+        &[&all[..], &[fixture("pages/utf16.html").to_str().unwrap()]].concat(),
+        b"",
+    ));
     assert!(utf16.contains("The museum reopened its doors"), "{utf16}");
-    let forced = stdout(&ppl_filter(&[&all[..], &["--encoding", "utf-8", fixture("pages/latin1.html").to_str().unwrap()]].concat(), b""));
+    let forced = stdout(&ppl_filter(
+        &[
+            &all[..],
+            &[
+                "--encoding",
+                "utf-8",
+                fixture("pages/latin1.html").to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+        b"",
+    ));
     assert!(forced.contains("caf\u{fffd}"), "{forced}");
 }
 
 #[test]
 fn cleaneval_wrapper_does_not_disturb() {
-    let text = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", fixture("pages/cleaneval-wrapper.html").to_str().unwrap()], b""));
-    assert_eq!(text, "The museum reopened its doors to the public on Saturday after a long renovation.\n");
+    let text = stdout(&ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            fixture("pages/cleaneval-wrapper.html").to_str().unwrap(),
+        ],
+        b"",
+    ));
+    assert_eq!(
+        text,
+        "The museum reopened its doors to the public on Saturday after a long renovation.\n"
+    );
 }
 
 #[test]
 fn invalid_utf8_is_replaced_and_reported() {
     let path = fixture("pages/bad-utf8.html");
-    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b"");
+    let out = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("broken \u{fffd} byte"));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with(&format!("ppl-filter: {}: ", path.display())) && err.contains("UTF-8"), "{err}");
+    assert!(
+        err.starts_with(&format!("ppl-filter: {}: ", path.display())) && err.contains("UTF-8"),
+        "{err}"
+    );
 }
 
 #[test]
 fn missing_file_is_named_and_the_others_still_cleaned() {
     let good = fixture("pages/cleaneval-wrapper.html");
-    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", "/no/such/file.html", good.to_str().unwrap()], b"");
+    let out = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            "/no/such/file.html",
+            good.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stderr(&out).trim(), "ppl-filter: /no/such/file.html: cannot open: No such file or directory");
+    assert_eq!(
+        stderr(&out).trim(),
+        "ppl-filter: /no/such/file.html: cannot open: No such file or directory"
+    );
     assert!(stdout(&out).contains("The museum reopened"));
 }
 
@@ -94,7 +206,11 @@ fn binary_and_empty_inputs_are_warnings() {
     let out = ppl_filter(&[binary.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).is_empty());
-    assert!(stderr(&out).contains("binary.bin: binary data"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("binary.bin: binary data"),
+        "{}",
+        stderr(&out)
+    );
     let out = ppl_filter(&[], b"");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr(&out).trim(), "ppl-filter: <stdin>: empty input");
@@ -106,12 +222,18 @@ fn bad_models_are_clear_errors() {
     std::fs::create_dir_all(&dir).unwrap();
     let garbage = dir.join("garbage.bin");
     std::fs::write(&garbage, b"this is not a model at all").unwrap();
-    for (path, expect) in [(garbage.clone(), "garbage.bin: "), (dir.join("absent.bin"), "absent.bin: ")] {
+    for (path, expect) in [
+        (garbage.clone(), "garbage.bin: "),
+        (dir.join("absent.bin"), "absent.bin: "),
+    ] {
         let out = ppl_filter(&["--model", path.to_str().unwrap()], b"<p>x</p>");
         assert_eq!(out.status.code(), Some(2));
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with("ppl-filter: ") && err.contains(expect), "{err}");
+        assert!(
+            err.starts_with("ppl-filter: ") && err.contains(expect),
+            "{err}"
+        );
         assert!(!err.contains("panicked"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -121,11 +243,23 @@ fn bad_models_are_clear_errors() {
 fn documents_are_separated_in_input_order() {
     let a = fixture("pages/cleaneval-wrapper.html");
     let b = fixture("pages/entities.html");
-    let args = ["--method", "perplexity", "-t", "1e9", a.to_str().unwrap(), b.to_str().unwrap(), a.to_str().unwrap()];
+    let args = [
+        "--method",
+        "perplexity",
+        "-t",
+        "1e9",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        a.to_str().unwrap(),
+    ];
     let text = stdout(&ppl_filter(&args, b""));
     let docs: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(docs.len(), 3, "{text}");
-    assert!(docs[0].starts_with("The museum") && docs[1].starts_with("Fish") && docs[2].starts_with("The museum"));
+    assert!(
+        docs[0].starts_with("The museum")
+            && docs[1].starts_with("Fish")
+            && docs[2].starts_with("The museum")
+    );
     let nul = ppl_filter(&[&["-0"][..], &args[..]].concat(), b"");
     assert_eq!(nul.stdout.iter().filter(|&&b| b == 0).count(), 2);
 }
@@ -133,7 +267,11 @@ fn documents_are_separated_in_input_order() {
 #[test]
 fn output_is_identical_for_any_thread_count() {
     let mut big = Vec::new();
-    for name in ["pages/news.html", "pages/cleaneval-wrapper.html", "pages/entities.html"] {
+    for name in [
+        "pages/news.html",
+        "pages/cleaneval-wrapper.html",
+        "pages/entities.html",
+    ] {
         for _ in 0..40 {
             big.extend(std::fs::read(fixture(name)).unwrap());
         }
@@ -148,7 +286,9 @@ fn output_is_identical_for_any_thread_count() {
 
 #[test]
 fn closed_output_ends_quietly() {
-    let page = std::fs::read(fixture("pages/news.html")).unwrap().repeat(3000);
+    let page = std::fs::read(fixture("pages/news.html"))
+        .unwrap()
+        .repeat(3000);
     for threads in ["1", "2"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
             .args(["-j", threads, "--mark"])
@@ -174,10 +314,20 @@ fn closed_output_ends_quietly() {
 
 #[test]
 fn perplexity_command_ranks_prose_below_menus() {
-    let out = ppl_filter(&["perplexity", "The committee approved the new budget for the school year.", "Home | About us | Contact | Login"], b"");
+    let out = ppl_filter(
+        &[
+            "perplexity",
+            "The committee approved the new budget for the school year.",
+            "Home | About us | Contact | Login",
+        ],
+        b"",
+    );
     assert!(out.status.success());
     let text = stdout(&out);
-    let ppl: Vec<f64> = text.lines().map(|l| l.split('\t').next().unwrap().parse().unwrap()).collect();
+    let ppl: Vec<f64> = text
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().parse().unwrap())
+        .collect();
     assert_eq!(ppl.len(), 2);
     assert!(ppl[0] < ppl[1], "{text}");
 }
@@ -190,21 +340,51 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
     std::fs::create_dir_all(tree.join("sub")).unwrap();
     std::fs::copy(fixture("pages/entities.html"), tree.join("a.html")).unwrap();
     let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
-    gz.write_all(&std::fs::read(fixture("pages/cleaneval-wrapper.html")).unwrap()).unwrap();
+    gz.write_all(&std::fs::read(fixture("pages/cleaneval-wrapper.html")).unwrap())
+        .unwrap();
     std::fs::write(tree.join("sub/b.html.gz"), gz.finish().unwrap()).unwrap();
 
-    let streamed = ppl_filter(&["--method", "perplexity", "-t", "1e9", tree.to_str().unwrap()], b"");
+    let streamed = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            tree.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
     let text = stdout(&streamed);
     let docs: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(docs.len(), 2, "{text}");
-    assert!(docs[0].starts_with("Fish & chips") && docs[1].starts_with("The museum reopened"), "{text}");
+    assert!(
+        docs[0].starts_with("Fish & chips") && docs[1].starts_with("The museum reopened"),
+        "{text}"
+    );
 
-    let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", "-o", out_dir.to_str().unwrap(), tree.to_str().unwrap()], b"");
+    let out = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            "-o",
+            out_dir.to_str().unwrap(),
+            tree.to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
-    assert_eq!(std::fs::read_to_string(out_dir.join("a.txt")).unwrap(), docs[0].to_string() + "\n");
-    assert_eq!(std::fs::read_to_string(out_dir.join("sub/b.txt")).unwrap(), docs[1]);
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("a.txt")).unwrap(),
+        docs[0].to_string() + "\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("sub/b.txt")).unwrap(),
+        docs[1]
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -212,32 +392,72 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
 fn warc_responses_become_conversion_records_once_each_in_order() {
     for name in ["warc/small.warc", "warc/small.warc.gz"] {
         let path = fixture(name);
-        let out = ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b"");
-        assert_eq!(out.status.code(), Some(1), "the truncated last record is a warning");
+        let out = ppl_filter(
+            &[
+                "--method",
+                "perplexity",
+                "-t",
+                "1e9",
+                path.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "the truncated last record is a warning"
+        );
         let text = stdout(&out);
         assert_eq!(text.matches("WARC-Type: conversion").count(), 2, "{text}");
-        let refers: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("WARC-Refers-To: ")).collect();
+        let refers: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("WARC-Refers-To: "))
+            .collect();
         assert_eq!(
             refers,
-            ["<urn:uuid:00000000-0000-4000-8000-000000000003>", "<urn:uuid:00000000-0000-4000-8000-000000000005>"]
+            [
+                "<urn:uuid:00000000-0000-4000-8000-000000000003>",
+                "<urn:uuid:00000000-0000-4000-8000-000000000005>"
+            ]
         );
         assert!(text.contains("The café on the corner"), "{text}");
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains("000000000006") && err.contains("truncated"), "{err}");
+        assert!(
+            err.contains("000000000006") && err.contains("truncated"),
+            "{err}"
+        );
     }
 }
 
 #[test]
 fn warc_to_jsonl_objects() {
-    let out = ppl_filter(&["--format", "jsonl", fixture("warc/small.warc.gz").to_str().unwrap()], b"");
+    let out = ppl_filter(
+        &[
+            "--format",
+            "jsonl",
+            fixture("warc/small.warc.gz").to_str().unwrap(),
+        ],
+        b"",
+    );
     let text = stdout(&out);
-    let objects: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(objects.len(), 2, "{text}");
     assert_eq!(objects[0]["url"], "http://example.com/caf%C3%A9");
-    assert_eq!(objects[1]["warc_record_id"], "<urn:uuid:00000000-0000-4000-8000-000000000005>");
+    assert_eq!(
+        objects[1]["warc_record_id"],
+        "<urn:uuid:00000000-0000-4000-8000-000000000005>"
+    );
     for object in &objects {
-        for key in ["text", "sentences_kept", "sentences_dropped", "mean_perplexity"] {
+        for key in [
+            "text",
+            "sentences_kept",
+            "sentences_dropped",
+            "mean_perplexity",
+        ] {
             assert!(object.get(key).is_some(), "{key} missing in {object}");
         }
     }
@@ -252,22 +472,47 @@ fn jsonl_lines_are_cleaned_in_place_and_bad_lines_kept_or_skipped() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), original.lines().count(), "{text}");
-    let ids: Vec<&str> = lines.iter().map(|l| &l[l.find("\"id\"").unwrap()..][..12]).collect();
-    assert!(ids.iter().zip(["a", "b", "c", "d", "e"]).all(|(got, want)| got.contains(&format!("\"{want}\""))), "{ids:?}");
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|l| &l[l.find("\"id\"").unwrap()..][..12])
+        .collect();
+    assert!(
+        ids.iter()
+            .zip(["a", "b", "c", "d", "e"])
+            .all(|(got, want)| got.contains(&format!("\"{want}\""))),
+        "{ids:?}"
+    );
     // Every other field is untouched, byte for byte.
-    assert!(lines[0].contains(r#""meta": {"score": 1.50, "tags": ["news", "local"], "nested": {"n": 1e3}}"#), "{}", lines[0]);
+    assert!(
+        lines[0].contains(
+            r#""meta": {"score": 1.50, "tags": ["news", "local"], "nested": {"n": 1e3}}"#
+        ),
+        "{}",
+        lines[0]
+    );
     assert!(lines[0].contains(r#""sentences_kept":"#));
-    assert_eq!(lines[2], original.lines().nth(2).unwrap(), "a broken line passes through as it was");
+    assert_eq!(
+        lines[2],
+        original.lines().nth(2).unwrap(),
+        "a broken line passes through as it was"
+    );
     assert_eq!(stderr(&out).lines().count(), 2);
-    let skipped = stdout(&ppl_filter(&["--skip-bad-lines", path.to_str().unwrap()], b""));
+    let skipped = stdout(&ppl_filter(
+        &["--skip-bad-lines", path.to_str().unwrap()],
+        b"",
+    ));
     assert_eq!(skipped.lines().count(), 3);
 }
 
 #[test]
 fn record_inputs_are_identical_for_any_thread_count() {
-    for (args, file) in [(&["--format", "jsonl"][..], "warc/small.warc"), (&["--add-scores"][..], "jsonl/pages.jsonl")] {
+    for (args, file) in [
+        (&["--format", "jsonl"][..], "warc/small.warc"),
+        (&["--add-scores"][..], "jsonl/pages.jsonl"),
+    ] {
         let path = fixture(file);
-        let run = |j: &str| ppl_filter(&[args, &["-j", j, path.to_str().unwrap()]].concat(), b"").stdout;
+        let run =
+            |j: &str| ppl_filter(&[args, &["-j", j, path.to_str().unwrap()]].concat(), b"").stdout;
         assert_eq!(run("1"), run("2"), "{file}");
         assert_eq!(run("1"), run("4"), "{file}");
     }
@@ -276,9 +521,29 @@ fn record_inputs_are_identical_for_any_thread_count() {
 #[test]
 fn an_explicit_encoding_beats_the_http_charset_of_a_warc_response() {
     let path = fixture("warc/small.warc");
-    let honoured = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", path.to_str().unwrap()], b""));
+    let honoured = stdout(&ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    ));
     assert!(honoured.contains("The café on the corner"), "{honoured}");
-    let forced = stdout(&ppl_filter(&["--method", "perplexity", "-t", "1e9", "--encoding", "utf-8", path.to_str().unwrap()], b""));
+    let forced = stdout(&ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "-t",
+            "1e9",
+            "--encoding",
+            "utf-8",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    ));
     assert!(forced.contains("The caf\u{fffd} on the corner"), "{forced}");
 }
 
@@ -288,25 +553,41 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
     std::fs::create_dir_all(&dir).unwrap();
     let classifier = dir.join("news.classifier");
     let out = ppl_filter(
-        &["learn", fixture("pages").to_str().unwrap(), fixture("gold").to_str().unwrap(), "-o", classifier.to_str().unwrap()],
+        &[
+            "learn",
+            fixture("pages").to_str().unwrap(),
+            fixture("gold").to_str().unwrap(),
+            "-o",
+            classifier.to_str().unwrap(),
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("from 1 pages"), "{}", stderr(&out));
     let page = std::fs::read(fixture("pages/news.html")).unwrap();
-    let text = stdout(&ppl_filter(&["--classifier", classifier.to_str().unwrap()], &page));
+    let text = stdout(&ppl_filter(
+        &["--classifier", classifier.to_str().unwrap()],
+        &page,
+    ));
     assert!(text.contains("The town council voted on Tuesday"), "{text}");
     assert!(!text.contains("Privacy policy"), "{text}");
 
     let bytes = std::fs::read(&classifier).unwrap();
     let truncated = dir.join("truncated.classifier");
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    for bad in [truncated, dir.join("absent.classifier"), fixture("pages/news.html")] {
+    for bad in [
+        truncated,
+        dir.join("absent.classifier"),
+        fixture("pages/news.html"),
+    ] {
         let out = ppl_filter(&["--classifier", bad.to_str().unwrap()], &page);
         assert_eq!(out.status.code(), Some(2));
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.starts_with(&format!("ppl-filter: {}: ", bad.display())), "{err}");
+        assert!(
+            err.starts_with(&format!("ppl-filter: {}: ", bad.display())),
+            "{err}"
+        );
         assert!(out.stdout.is_empty());
     }
 
@@ -316,12 +597,35 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
     let gold = dir.join("gold");
     std::fs::create_dir_all(&pages).unwrap();
     std::fs::create_dir_all(&gold).unwrap();
-    std::fs::copy(fixture("pages/cleaneval-wrapper.html"), pages.join("a.html")).unwrap();
-    std::fs::write(gold.join("a.txt"), "<p> The museum reopened its doors to the public on Saturday after a long renovation.\n").unwrap();
-    let learn = |out: &str| ppl_filter(&["learn", pages.to_str().unwrap(), gold.to_str().unwrap(), "-o", dir.join(out).to_str().unwrap()], b"");
+    std::fs::copy(
+        fixture("pages/cleaneval-wrapper.html"),
+        pages.join("a.html"),
+    )
+    .unwrap();
+    std::fs::write(
+        gold.join("a.txt"),
+        "<p> The museum reopened its doors to the public on Saturday after a long renovation.\n",
+    )
+    .unwrap();
+    let learn = |out: &str| {
+        ppl_filter(
+            &[
+                "learn",
+                pages.to_str().unwrap(),
+                gold.to_str().unwrap(),
+                "-o",
+                dir.join(out).to_str().unwrap(),
+            ],
+            b"",
+        )
+    };
     let out = learn("a.classifier");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no boilerplate to learn from"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no boilerplate to learn from"),
+        "{}",
+        stderr(&out)
+    );
     std::fs::copy(fixture("pages/news.html"), pages.join("b.html")).unwrap();
     std::fs::copy(fixture("gold/news.txt"), gold.join("b.txt")).unwrap();
     let out = learn("ab.classifier");
@@ -329,7 +633,16 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
 
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let out = ppl_filter(&["learn", empty.to_str().unwrap(), empty.to_str().unwrap(), "-o", dir.join("x").to_str().unwrap()], b"");
+    let out = ppl_filter(
+        &[
+            "learn",
+            empty.to_str().unwrap(),
+            empty.to_str().unwrap(),
+            "-o",
+            dir.join("x").to_str().unwrap(),
+        ],
+        b"",
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no page in"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -343,7 +656,12 @@ fn both_methods_are_available_and_differ() {
     let default = stdout(&ppl_filter(&["--mark"], &page));
     assert_eq!(default, combined);
     // Same sentences either way; only the marks may differ.
-    let strip = |s: &str| s.replace("</ppl>", "").split("<ppl score=\"").map(|p| p.split_once("\">").map_or(p, |x| x.1).to_string()).collect::<String>();
+    let strip = |s: &str| {
+        s.replace("</ppl>", "")
+            .split("<ppl score=\"")
+            .map(|p| p.split_once("\">").map_or(p, |x| x.1).to_string())
+            .collect::<String>()
+    };
     assert_eq!(strip(&combined), strip(&perplexity));
 }
 
@@ -362,7 +680,10 @@ fn articles_in_other_languages_are_kept_and_their_menus_dropped() {
         assert_eq!(out.status.code(), Some(0), "{name}");
         let text = stdout(&out);
         assert!(text.contains(article), "{name}: {text}");
-        assert!(text.lines().count() >= 4, "{name}: the article's paragraphs: {text}");
+        assert!(
+            text.lines().count() >= 4,
+            "{name}: the article's paragraphs: {text}"
+        );
         assert!(!text.contains(menu), "{name}: {text}");
     }
 }

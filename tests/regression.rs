@@ -28,7 +28,10 @@ fn crc_of_output(files: &[PathBuf], method: &str, mode: &str) -> String {
         "combined" => Method::Combined(classify::embedded()),
         other => panic!("unknown method {other}"),
     };
-    let mut options = Options { threads: 2, ..Options::with_method(method) };
+    let mut options = Options {
+        threads: 2,
+        ..Options::with_method(method)
+    };
     match mode {
         "clean" => {}
         "mark" => options.mode = OutputMode::Mark,
@@ -49,17 +52,25 @@ fn output_matches_the_recorded_version() {
     let recorded = std::fs::read_to_string(root.join("fixtures/regression.txt")).unwrap();
     let mut checked = 0;
     for line in recorded.lines().filter(|l| !l.starts_with('#')) {
-        let [method, mode, set, crc] = line.split_whitespace().collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
+        let [method, mode, set, crc] = line.split_whitespace().collect::<Vec<_>>()[..] else {
+            panic!("bad line {line}")
+        };
         let files = match set {
             "fixtures" => html_files(&[root.join("fixtures/pages")]),
-            "shared" if shared.is_dir() => html_files(&[shared.join("dev/input"), shared.join("tune/input")]),
+            "shared" if shared.is_dir() => {
+                html_files(&[shared.join("dev/input"), shared.join("tune/input")])
+            }
             "shared" => {
                 eprintln!("skipped: {} is not there", shared.display());
                 continue;
             }
             other => panic!("unknown set {other}"),
         };
-        assert_eq!(crc_of_output(&files, method, mode), crc, "{method} {mode} output over {set} changed");
+        assert_eq!(
+            crc_of_output(&files, method, mode),
+            crc,
+            "{method} {mode} output over {set} changed"
+        );
         checked += 1;
     }
     assert!(checked >= 8);

@@ -57,7 +57,12 @@ fn close_after_one_byte(args: &[&str]) -> (Option<i32>, String) {
     let mut byte = [0u8; 1];
     child.stdout.take().unwrap().read_exact(&mut byte).unwrap();
     let mut message = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut message).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut message)
+        .unwrap();
     (child.wait().unwrap().code(), message)
 }
 
@@ -73,7 +78,10 @@ fn a_closed_pipe_after_a_damaged_input_ends_quietly_with_status_0() {
         with_threads.extend(&args);
         let (status, message) = close_after_one_byte(&with_threads);
         assert_eq!(status, Some(0), "-j{threads}: {message}");
-        assert!(!message.contains("panicked") && !message.contains("Broken pipe"), "{message}");
+        assert!(
+            !message.contains("panicked") && !message.contains("Broken pipe"),
+            "{message}"
+        );
     }
 }
 
@@ -81,19 +89,37 @@ fn a_closed_pipe_after_a_damaged_input_ends_quietly_with_status_0() {
 fn empty_inputs_are_warnings_for_every_input_kind() {
     let dir = std::env::temp_dir().join(format!("ppl-filter-empty-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for name in ["empty.html", "empty.warc", "empty.jsonl", "empty.warc.gz", "empty.txt"] {
+    for name in [
+        "empty.html",
+        "empty.warc",
+        "empty.jsonl",
+        "empty.warc.gz",
+        "empty.txt",
+    ] {
         let path = dir.join(name);
         std::fs::write(&path, b"").unwrap();
         let out = ppl_filter(&[path.to_str().unwrap()], b"");
         let message = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{name}: {message}");
         assert_eq!(message.lines().count(), 1, "{name}: {message}");
-        assert!(message.contains(name) && message.contains("empty input"), "{name}: {message}");
+        assert!(
+            message.contains(name) && message.contains("empty input"),
+            "{name}: {message}"
+        );
     }
     for kind in ["warc", "jsonl", "html"] {
         let out = ppl_filter(&["--input", kind], b"");
-        assert_eq!(out.status.code(), Some(1), "--input {kind}: {}", stderr(&out));
-        assert!(stderr(&out).contains("<stdin>: empty input"), "--input {kind}: {}", stderr(&out));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "--input {kind}: {}",
+            stderr(&out)
+        );
+        assert!(
+            stderr(&out).contains("<stdin>: empty input"),
+            "--input {kind}: {}",
+            stderr(&out)
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -106,6 +132,10 @@ fn tiny_blocks_in_any_number_are_cleaned_alike_by_any_thread_count() {
     assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
     assert_eq!(one.stdout.iter().filter(|&&b| b == b'\n').count(), 200_000);
     for threads in ["2", "16"] {
-        assert_eq!(ppl_filter(&["-j", threads, "--mark"], page.as_bytes()).stdout, one.stdout, "-j{threads}");
+        assert_eq!(
+            ppl_filter(&["-j", threads, "--mark"], page.as_bytes()).stdout,
+            one.stdout,
+            "-j{threads}"
+        );
     }
 }

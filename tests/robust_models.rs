@@ -17,7 +17,8 @@ mod common;
 use common::*;
 
 const CLASSIFIER: &[u8] = include_bytes!("../model/en-classifier.bin");
-const PAGE: &[u8] = b"<html><body><p>The town council voted on Tuesday to approve a plan that will restore the \
+const PAGE: &[u8] =
+    b"<html><body><p>The town council voted on Tuesday to approve a plan that will restore the \
 banks of the river and reopen the old footpath between the mill and the bridge.</p>\
 <ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul></body></html>";
 
@@ -46,7 +47,10 @@ fn assert_refused(output: &Output, file: &Path, what: &str) {
     assert_eq!(output.status.code(), Some(2), "{what}: {err}");
     assert_eq!(err.lines().count(), 1, "{what}: {err}");
     let name = file.file_name().unwrap().to_str().unwrap();
-    assert!(err.starts_with("ppl-filter: ") && err.contains(name), "{what}: {err}");
+    assert!(
+        err.starts_with("ppl-filter: ") && err.contains(name),
+        "{what}: {err}"
+    );
     assert!(!err.contains("panicked"), "{what}: {err}");
     assert!(output.stdout.is_empty(), "{what}");
 }
@@ -54,7 +58,10 @@ fn assert_refused(output: &Output, file: &Path, what: &str) {
 /// Where the classifier's parameters start and end (after them: the boilerplate model).
 fn json_range(bytes: &[u8]) -> std::ops::Range<usize> {
     let line_end = bytes.iter().position(|&b| b == b'\n').unwrap();
-    let len: usize = std::str::from_utf8(&bytes[7..line_end]).unwrap().parse().unwrap();
+    let len: usize = std::str::from_utf8(&bytes[7..line_end])
+        .unwrap()
+        .parse()
+        .unwrap();
     line_end + 1..line_end + 1 + len
 }
 
@@ -69,16 +76,31 @@ fn boilerplate_model() -> &'static [u8] {
 /// The embedded classifier with its first tree replaced by `tree`.
 fn with_first_tree(tree: Vec<Node>) -> Vec<u8> {
     let mut weights = embedded_weights();
-    let Scorer::Trees(forest) = &mut weights.scorer else { panic!("the embedded classifier has trees") };
+    let Scorer::Trees(forest) = &mut weights.scorer else {
+        panic!("the embedded classifier has trees")
+    };
     forest.trees[0] = tree;
     Classifier::to_bytes(&weights, boilerplate_model()).unwrap()
 }
 
 /// 45 splits, each with both children the next node: 2^45 paths through 47 nodes.
 fn dag_tree() -> Vec<Node> {
-    let mut tree: Vec<Node> =
-        (0..45).map(|i| Node { feature: 3, threshold: 0.5, left: i + 1, right: i + 1, value: 0.0 }).collect();
-    tree.push(Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.1 });
+    let mut tree: Vec<Node> = (0..45)
+        .map(|i| Node {
+            feature: 3,
+            threshold: 0.5,
+            left: i + 1,
+            right: i + 1,
+            value: 0.0,
+        })
+        .collect();
+    tree.push(Node {
+        feature: LEAF,
+        threshold: 0.0,
+        left: 0,
+        right: 0,
+        value: 0.1,
+    });
     tree
 }
 
@@ -96,12 +118,20 @@ fn a_classifier_whose_trees_share_children_is_refused_at_once() {
     let bytes = with_first_tree(dag_tree());
     let started = Instant::now();
     let err = Classifier::from_bytes(&bytes).unwrap_err().to_string();
-    assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(err.contains("two parents"), "{err}");
     let dir = temp_dir("dag");
     let path = dir.join("dag.classifier");
     std::fs::write(&path, &bytes).unwrap();
-    let out = ppl_filter_within(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(
+        &["--classifier", path.to_str().unwrap()],
+        PAGE,
+        Duration::from_secs(20),
+    );
     assert_refused(&out, &path, "dag");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -117,15 +147,31 @@ fn an_oversized_classifier_is_refused_before_it_is_parsed() {
     assert!(err.contains("more than the limit"), "{err}");
     // And `learn` cannot write one: 600 complete trees of depth 10 are above the limit.
     let mut weights = embedded_weights();
-    let Scorer::Trees(forest) = &mut weights.scorer else { panic!("the embedded classifier has trees") };
+    let Scorer::Trees(forest) = &mut weights.scorer else {
+        panic!("the embedded classifier has trees")
+    };
     let complete: Vec<Node> = (0..2047)
         .map(|i| match i < 1023 {
-            true => Node { feature: 3, threshold: 0.123_456_79, left: 2 * i + 1, right: 2 * i + 2, value: 0.0 },
-            false => Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value: 0.123_456_79 },
+            true => Node {
+                feature: 3,
+                threshold: 0.123_456_79,
+                left: 2 * i + 1,
+                right: 2 * i + 2,
+                value: 0.0,
+            },
+            false => Node {
+                feature: LEAF,
+                threshold: 0.0,
+                left: 0,
+                right: 0,
+                value: 0.123_456_79,
+            },
         })
         .collect();
     forest.trees = vec![complete; 600];
-    let err = Classifier::to_bytes(&weights, boilerplate_model()).unwrap_err().to_string();
+    let err = Classifier::to_bytes(&weights, boilerplate_model())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("more than the limit"), "{err}");
 }
 
@@ -135,32 +181,96 @@ fn damaged_classifier_files_are_one_line_errors() {
     let json = json_range(CLASSIFIER);
     let mut huge_length = format!("PPLC 1 {}\n", u64::MAX).into_bytes();
     huge_length.extend_from_slice(&CLASSIFIER[json.start..]);
-    let leaf = |value| Node { feature: LEAF, threshold: 0.0, left: 0, right: 0, value };
-    let split = Node { feature: 3, threshold: 0.5, left: 1, right: 2, value: 0.0 };
+    let leaf = |value| Node {
+        feature: LEAF,
+        threshold: 0.0,
+        left: 0,
+        right: 0,
+        value,
+    };
+    let split = Node {
+        feature: 3,
+        threshold: 0.5,
+        left: 1,
+        right: 2,
+        value: 0.0,
+    };
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("huge-length", huge_length),
         ("cut-in-header", CLASSIFIER[..5].to_vec()),
-        ("cut-in-parameters", CLASSIFIER[..json.start + 1000].to_vec()),
+        (
+            "cut-in-parameters",
+            CLASSIFIER[..json.start + 1000].to_vec(),
+        ),
         ("cut-in-model", CLASSIFIER[..CLASSIFIER.len() - 1].to_vec()),
         ("no-model", CLASSIFIER[..json.end].to_vec()),
         ("extra-bytes", [CLASSIFIER, b"\0"].concat()),
-        ("feature-out-of-range", with_first_tree(vec![Node { feature: 9999, ..split }, leaf(0.1), leaf(0.2)])),
-        ("child-out-of-range", with_first_tree(vec![Node { right: 7, ..split }, leaf(0.1), leaf(0.2)])),
-        ("child-before-parent", with_first_tree(vec![leaf(0.1), Node { left: 0, right: 2, ..split }, leaf(0.2)])),
-        ("unreached-node", with_first_tree(vec![split, leaf(0.1), leaf(0.2), leaf(0.3)])),
+        (
+            "feature-out-of-range",
+            with_first_tree(vec![
+                Node {
+                    feature: 9999,
+                    ..split
+                },
+                leaf(0.1),
+                leaf(0.2),
+            ]),
+        ),
+        (
+            "child-out-of-range",
+            with_first_tree(vec![Node { right: 7, ..split }, leaf(0.1), leaf(0.2)]),
+        ),
+        (
+            "child-before-parent",
+            with_first_tree(vec![
+                leaf(0.1),
+                Node {
+                    left: 0,
+                    right: 2,
+                    ..split
+                },
+                leaf(0.2),
+            ]),
+        ),
+        (
+            "unreached-node",
+            with_first_tree(vec![split, leaf(0.1), leaf(0.2), leaf(0.3)]),
+        ),
         ("empty-tree", with_first_tree(vec![])),
-        ("overflowing-leaves", with_first_tree(vec![split, leaf(f32::MAX), leaf(f32::MAX)])),
-        ("infinite-leaf", edited_json(|j| with_number_after(j, "\"value\":-", "1e39"))),
-        ("infinite-threshold", edited_json(|j| with_number_after(j, "\"threshold\":", "1e39"))),
-        ("nan-text", edited_json(|j| with_number_after(j, "\"threshold\":", "NaN"))),
-        ("infinite-smoothing", edited_json(|j| j.replace("\"smoothing\":0.0", "\"smoothing\":1e39"))),
-        ("null-threshold", edited_json(|j| j.replace("\"threshold\":-1.0,", "\"threshold\":null,"))),
+        (
+            "overflowing-leaves",
+            with_first_tree(vec![split, leaf(f32::MAX), leaf(f32::MAX)]),
+        ),
+        (
+            "infinite-leaf",
+            edited_json(|j| with_number_after(j, "\"value\":-", "1e39")),
+        ),
+        (
+            "infinite-threshold",
+            edited_json(|j| with_number_after(j, "\"threshold\":", "1e39")),
+        ),
+        (
+            "nan-text",
+            edited_json(|j| with_number_after(j, "\"threshold\":", "NaN")),
+        ),
+        (
+            "infinite-smoothing",
+            edited_json(|j| j.replace("\"smoothing\":0.0", "\"smoothing\":1e39")),
+        ),
+        (
+            "null-threshold",
+            edited_json(|j| j.replace("\"threshold\":-1.0,", "\"threshold\":null,")),
+        ),
     ];
     for (name, bytes) in &cases {
         assert!(Classifier::from_bytes(bytes).is_err(), "{name}");
         let path = dir.join(format!("{name}.classifier"));
         std::fs::write(&path, bytes).unwrap();
-        let out = ppl_filter_within(&["--classifier", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(
+            &["--classifier", path.to_str().unwrap()],
+            PAGE,
+            Duration::from_secs(20),
+        );
         assert_refused(&out, &path, name);
     }
     #[cfg(unix)]
@@ -195,10 +305,18 @@ fn damaged_model_files_are_one_line_errors() {
     for (name, bytes) in &cases {
         let path = dir.join(format!("{name}.bin"));
         std::fs::write(&path, bytes).unwrap();
-        let out = ppl_filter_within(&["--model", path.to_str().unwrap()], PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(
+            &["--model", path.to_str().unwrap()],
+            PAGE,
+            Duration::from_secs(20),
+        );
         assert_refused(&out, &path, name);
     }
-    let out = ppl_filter_within(&["--model", dir.to_str().unwrap()], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(
+        &["--model", dir.to_str().unwrap()],
+        PAGE,
+        Duration::from_secs(20),
+    );
     assert_refused(&out, &dir, "a directory");
     #[cfg(unix)]
     if Path::new("/dev/zero").exists() {
@@ -231,13 +349,22 @@ fn a_model_file_cut_short_during_a_run_changes_nothing() {
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(pause));
-        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(full.len() as u64 / 3).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(full.len() as u64 / 3)
+            .unwrap();
         let mut input = child.stdin.take().unwrap();
         input.write_all(PAGE).unwrap();
         drop(input);
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.code().is_some(), "killed by a signal: {:?} {err}", out.status);
+        assert!(
+            out.status.code().is_some(),
+            "killed by a signal: {:?} {err}",
+            out.status
+        );
         if out.status.code() == Some(2) && err.contains("truncated") {
             continue; // cut before it was loaded: try again with a longer pause
         }
@@ -260,13 +387,28 @@ fn nan_thresholds_are_refused() {
         ["--max-link-density", "1.5"],
         ["--max-link-density", "inf"],
     ] {
-        let out = ppl_filter_within(&[&args[..], &["--method", "perplexity"]].concat(), PAGE, Duration::from_secs(20));
+        let out = ppl_filter_within(
+            &[&args[..], &["--method", "perplexity"]].concat(),
+            PAGE,
+            Duration::from_secs(20),
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains("invalid value"), "{args:?}: {err}");
         assert!(out.stdout.is_empty());
     }
-    let out = ppl_filter_within(&["-t", "1e9", "--max-link-density", "1", "--method", "perplexity"], PAGE, Duration::from_secs(20));
+    let out = ppl_filter_within(
+        &[
+            "-t",
+            "1e9",
+            "--max-link-density",
+            "1",
+            "--method",
+            "perplexity",
+        ],
+        PAGE,
+        Duration::from_secs(20),
+    );
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("The town council voted"));
 }
@@ -288,7 +430,13 @@ enum Damage {
 
 fn damage() -> impl Strategy<Value = Damage> {
     let share = 0.0..1.0f64;
-    let huge = prop_oneof![Just(u64::MAX), Just(u64::MAX - 1), Just(u64::from(u32::MAX)), Just(1 << 40), any::<u64>()];
+    let huge = prop_oneof![
+        Just(u64::MAX),
+        Just(u64::MAX - 1),
+        Just(u64::from(u32::MAX)),
+        Just(1 << 40),
+        any::<u64>()
+    ];
     prop_oneof![
         share.clone().prop_map(Damage::Truncate),
         (share.clone(), any::<u8>()).prop_map(|(at, b)| Damage::Set(at, b)),
@@ -301,7 +449,9 @@ fn damage() -> impl Strategy<Value = Damage> {
 /// Applies `damage` to `bytes[range]` (positions are shares of the range).
 fn apply(bytes: &mut Vec<u8>, range: std::ops::Range<usize>, damage: &Damage) {
     let range = range.start.min(bytes.len())..range.end.min(bytes.len());
-    let at = |share: f64| range.start + ((range.len() as f64 * share) as usize).min(range.len().saturating_sub(1));
+    let at = |share: f64| {
+        range.start + ((range.len() as f64 * share) as usize).min(range.len().saturating_sub(1))
+    };
     if range.is_empty() {
         return;
     }
@@ -337,8 +487,15 @@ fn check_classifier(bytes: &[u8], path: &Path, x: &[f32; INPUTS]) -> Result<(), 
     let loaded = Classifier::from_bytes(bytes);
     std::fs::write(path, bytes).unwrap();
     let opened = Classifier::open(path);
-    prop_assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
-    prop_assert_eq!(loaded.as_ref().err().map(ToString::to_string), opened.as_ref().err().map(ToString::to_string));
+    prop_assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    prop_assert_eq!(
+        loaded.as_ref().err().map(ToString::to_string),
+        opened.as_ref().err().map(ToString::to_string)
+    );
     if let (Ok(classifier), Ok(_)) = (loaded, opened) {
         let z = classifier.log_odds(x);
         match &classifier.weights.scorer {
@@ -347,13 +504,22 @@ fn check_classifier(bytes: &[u8], path: &Path, x: &[f32; INPUTS]) -> Result<(), 
                 // The padded layout gives the trees' own answer (up to the rounding of sums
                 // taken in another order, relative to the largest values summed).
                 let direct = forest.log_odds(x);
-                let largest = |tree: &Vec<Node>| tree.iter().map(|n| n.value.abs()).fold(0.0, f32::max);
+                let largest =
+                    |tree: &Vec<Node>| tree.iter().map(|n| n.value.abs()).fold(0.0, f32::max);
                 let scale = forest.base.abs() + forest.trees.iter().map(largest).sum::<f32>();
-                prop_assert!((z - direct).abs() <= 1e-5 * (1.0 + scale), "{} vs {}", z, direct);
+                prop_assert!(
+                    (z - direct).abs() <= 1e-5 * (1.0 + scale),
+                    "{} vs {}",
+                    z,
+                    direct
+                );
             }
             Scorer::Logistic { .. } => prop_assert!(!z.is_nan() || x.iter().any(|v| v.is_nan())),
         }
-        prop_assert!(!classifier.boilerplate.perplexity("Home | About us | Contact").is_nan());
+        prop_assert!(!classifier
+            .boilerplate
+            .perplexity("Home | About us | Contact")
+            .is_nan());
     } else {
         prop_assert!(bytes != CLASSIFIER);
     }
@@ -368,11 +534,34 @@ fn evidence() -> impl Strategy<Value = [f32; INPUTS]> {
 /// A node with random fields drawn to hit the limits of validation.
 fn node() -> impl Strategy<Value = (usize, Node)> {
     let index = prop_oneof![0..16u16, Just(u16::MAX), Just(LEAF - 1), any::<u16>()];
-    let number = prop_oneof![-2.0f32..2.0, Just(f32::MAX), Just(-f32::MAX), Just(1e30), Just(0.0)];
+    let number = prop_oneof![
+        -2.0f32..2.0,
+        Just(f32::MAX),
+        Just(-f32::MAX),
+        Just(1e30),
+        Just(0.0)
+    ];
     let feature = prop_oneof![Just(LEAF), 0..INPUTS as u16, INPUTS as u16..LEAF];
-    (0..16usize, feature, number.clone(), index.clone(), index, number).prop_map(
-        |(at, feature, threshold, left, right, value)| (at, Node { feature, threshold, left, right, value }),
+    (
+        0..16usize,
+        feature,
+        number.clone(),
+        index.clone(),
+        index,
+        number,
     )
+        .prop_map(|(at, feature, threshold, left, right, value)| {
+            (
+                at,
+                Node {
+                    feature,
+                    threshold,
+                    left,
+                    right,
+                    value,
+                },
+            )
+        })
 }
 
 /// A number in JSON text that a damaged file might hold.
@@ -397,7 +586,10 @@ fn json_number() -> impl Strategy<Value = &'static str> {
 fn replace_number(bytes: &[u8], share: f64, with: &str) -> Vec<u8> {
     let json = std::str::from_utf8(&bytes[json_range(bytes)]).unwrap();
     let from = ((json.len() as f64 * share) as usize).min(json.len() - 1);
-    let Some(start) = json[from..].find(|c: char| c.is_ascii_digit() || c == '-').map(|i| i + from) else {
+    let Some(start) = json[from..]
+        .find(|c: char| c.is_ascii_digit() || c == '-')
+        .map(|i| i + from)
+    else {
         return bytes.to_vec();
     };
     let end = json[start..]
@@ -410,8 +602,15 @@ fn replace_number(bytes: &[u8], share: f64, with: &str) -> Vec<u8> {
 }
 
 fn tiny_model() -> Vec<u8> {
-    let opts = TrainOptions { min_count: 1, ..TrainOptions::default() };
-    let sentences = ["the council approved the budget", "home about us contact", "the river and the mill"];
+    let opts = TrainOptions {
+        min_count: 1,
+        ..TrainOptions::default()
+    };
+    let sentences = [
+        "the council approved the budget",
+        "home about us contact",
+        "the river and the mill",
+    ];
     train_sentences(sentences, "test", &opts).unwrap().bytes
 }
 
@@ -429,10 +628,22 @@ fn check_model(bytes: &[u8], path: &Path) -> Result<(), TestCaseError> {
     let loaded = LanguageModel::from_bytes(bytes.to_vec());
     std::fs::write(path, bytes).unwrap();
     let opened = LanguageModel::open(path);
-    prop_assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
-    prop_assert_eq!(loaded.as_ref().err().map(ToString::to_string), opened.as_ref().err().map(ToString::to_string));
+    prop_assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    prop_assert_eq!(
+        loaded.as_ref().err().map(ToString::to_string),
+        opened.as_ref().err().map(ToString::to_string)
+    );
     if let Ok(model) = loaded {
-        for text in ["the council approved the budget", "zzz qqq", "", "Home | About | 2024"] {
+        for text in [
+            "the council approved the budget",
+            "zzz qqq",
+            "",
+            "Home | About | 2024",
+        ] {
             prop_assert!(!model.perplexity(text).is_nan());
         }
     }

@@ -31,7 +31,11 @@ fn all_text(blocks: &[Block]) -> String {
 }
 
 /// A page's text decoded by a [`Utf8Decoder`] fed `chunk` bytes at a time.
-fn decode(bytes: &[u8], encoding: Option<&'static encoding_rs::Encoding>, chunk: usize) -> (Result<String, DecodeError>, Utf8Decoder) {
+fn decode(
+    bytes: &[u8],
+    encoding: Option<&'static encoding_rs::Encoding>,
+    chunk: usize,
+) -> (Result<String, DecodeError>, Utf8Decoder) {
     let mut decoder = Utf8Decoder::new(encoding, Markup::Html);
     let mut text = String::new();
     for piece in bytes.chunks(chunk) {
@@ -44,7 +48,15 @@ fn decode(bytes: &[u8], encoding: Option<&'static encoding_rs::Encoding>, chunk:
 }
 
 fn utf16(text: &str, big_endian: bool) -> Vec<u8> {
-    text.encode_utf16().flat_map(|u| if big_endian { u.to_be_bytes() } else { u.to_le_bytes() }).collect()
+    text.encode_utf16()
+        .flat_map(|u| {
+            if big_endian {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            }
+        })
+        .collect()
 }
 
 /// Bytes that are no text: a simple xorshift stream, the same every run.
@@ -65,15 +77,27 @@ fn garbage(len: usize) -> Vec<u8> {
 
 #[test]
 fn long_text_nodes_of_multibyte_characters_do_not_panic() {
-    for (unit, count) in [("中", 100_000), ("—", 60_000), ("😀", 50_000), ("a—", 30_000), ("é&amp;中", 20_000)] {
+    for (unit, count) in [
+        ("中", 100_000),
+        ("—", 60_000),
+        ("😀", 50_000),
+        ("a—", 30_000),
+        ("é&amp;中", 20_000),
+    ] {
         let page = format!("<p>{}</p><p>after</p>", unit.repeat(count));
         for read_size in [1 << 20, 4093] {
-            let options = Options { read_size, ..Options::default() };
+            let options = Options {
+                read_size,
+                ..Options::default()
+            };
             let (blocks, problems) = read(page.as_bytes(), &options);
             assert!(problems.is_empty(), "{unit}: {problems:?}");
             // One word longer than a block: the block is cut after the pieces that fit.
             let want = unit.replace("&amp;", "&");
-            assert!(blocks[0].truncated && want.repeat(count).starts_with(&blocks[0].text), "{unit}");
+            assert!(
+                blocks[0].truncated && want.repeat(count).starts_with(&blocks[0].text),
+                "{unit}"
+            );
             assert!(blocks[0].text.len() > 16 * 1024, "{unit}");
             assert_eq!(blocks[1].text, "after");
         }
@@ -85,9 +109,15 @@ fn an_ascii_page_read_as_utf16_does_not_panic() {
     // Pairs of ASCII bytes read as UTF-16 are CJK and other 3-byte characters.
     let page = format!("<p>{}</p>", "plain ascii words ".repeat(5000));
     for encoding in [UTF_16LE, UTF_16BE] {
-        let options = Options { encoding: Some(encoding), ..Options::default() };
+        let options = Options {
+            encoding: Some(encoding),
+            ..Options::default()
+        };
         let (blocks, problems) = read(page.as_bytes(), &options);
-        assert!(!blocks.is_empty() && problems.iter().all(|p| !p.contains("binary")), "{problems:?}");
+        assert!(
+            !blocks.is_empty() && problems.iter().all(|p| !p.contains("binary")),
+            "{problems:?}"
+        );
     }
 }
 
@@ -96,7 +126,12 @@ fn an_ascii_page_read_as_utf16_does_not_panic() {
 
 #[test]
 fn undeclared_utf8_is_sniffed_as_utf8_wherever_the_window_ends() {
-    for sample in ["中文的网页内容，没有声明编码。", "Русский текст без объявления кодировки. ", "Ελληνικό κείμενο χωρίς δήλωση. ", "emoji 😀🎉 text "] {
+    for sample in [
+        "中文的网页内容，没有声明编码。",
+        "Русский текст без объявления кодировки. ",
+        "Ελληνικό κείμενο χωρίς δήλωση. ",
+        "emoji 😀🎉 text ",
+    ] {
         let body = sample.repeat(2 * SNIFF_BYTES / sample.len() + 1);
         let longest = sample.chars().map(char::len_utf8).max().unwrap();
         for pad in 0..longest {
@@ -104,7 +139,11 @@ fn undeclared_utf8_is_sniffed_as_utf8_wherever_the_window_ends() {
             for chunk in [page.len(), 1000, 7] {
                 let (text, decoder) = decode(page.as_bytes(), None, chunk);
                 assert_eq!(text.unwrap(), page, "{sample:?} pad {pad} chunk {chunk}");
-                assert_eq!(decoder.encoding(), Some((UTF_8, EncodingSource::Sniffed)), "{sample:?} pad {pad}");
+                assert_eq!(
+                    decoder.encoding(),
+                    Some((UTF_8, EncodingSource::Sniffed)),
+                    "{sample:?} pad {pad}"
+                );
                 assert!(!decoder.had_replacements());
             }
         }
@@ -130,18 +169,30 @@ fn declared_utf16_without_bom_is_text() {
         for chunk in [bytes.len(), 3] {
             let (text, decoder) = decode(&bytes, Some(encoding), chunk);
             assert_eq!(text.unwrap(), html);
-            assert_eq!(decoder.encoding(), Some((encoding, EncodingSource::Override)));
+            assert_eq!(
+                decoder.encoding(),
+                Some((encoding, EncodingSource::Override))
+            );
         }
-        let options = Options { encoding: Some(encoding), ..Options::default() };
+        let options = Options {
+            encoding: Some(encoding),
+            ..Options::default()
+        };
         let (blocks, problems) = read(&bytes, &options);
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(texts(&blocks), ["A page in UTF-16 with no byte-order mark: naïve café, 東京."]);
+        assert_eq!(
+            texts(&blocks),
+            ["A page in UTF-16 with no byte-order mark: naïve café, 東京."]
+        );
     }
 }
 
 #[test]
 fn long_utf16_page_with_bom_or_declared_is_text() {
-    let html = format!("<p>{}</p>", "Some English text in a long UTF-16 page. ".repeat(1000));
+    let html = format!(
+        "<p>{}</p>",
+        "Some English text in a long UTF-16 page. ".repeat(1000)
+    );
     let mut with_bom = vec![0xff, 0xfe];
     with_bom.extend(utf16(&html, false));
     let (text, _) = decode(&with_bom, None, 1000);
@@ -155,10 +206,18 @@ fn binary_garbage_is_still_refused() {
     let bytes = garbage(40_000);
     for encoding in [None, Some(UTF_16LE), Some(UTF_16BE)] {
         for chunk in [bytes.len(), 4096] {
-            assert_eq!(decode(&bytes, encoding, chunk).0, Err(DecodeError::Binary), "{encoding:?}");
+            assert_eq!(
+                decode(&bytes, encoding, chunk).0,
+                Err(DecodeError::Binary),
+                "{encoding:?}"
+            );
         }
         let short = &bytes[..3000];
-        assert_eq!(decode(short, encoding, 100).0, Err(DecodeError::Binary), "{encoding:?}");
+        assert_eq!(
+            decode(short, encoding, 100).0,
+            Err(DecodeError::Binary),
+            "{encoding:?}"
+        );
     }
 }
 
@@ -167,7 +226,8 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let path = std::env::temp_dir().join(format!("ppl-filter-robust-{}-{name}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("ppl-filter-robust-{}-{name}", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
     }
@@ -192,7 +252,8 @@ fn run(files: &[&TempFile], options: &Options, separator: &[u8]) -> (Vec<u8>, Ve
 
 #[test]
 fn warc_response_in_utf16le_is_read() {
-    let html = "<html><body><p>The museum opens a new wing for modern art this spring.</p></body></html>";
+    let html =
+        "<html><body><p>The museum opens a new wing for modern art this spring.</p></body></html>";
     let mut http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-16le\r\n\r\n".to_vec();
     http.extend(utf16(html, false));
     let mut warc = format!(
@@ -206,11 +267,19 @@ fn warc_response_in_utf16le_is_read() {
     warc.extend(http);
     warc.extend_from_slice(b"\r\n\r\n");
     let file = TempFile::new("utf16.warc", &warc);
-    let options = Options { input_format: InputFormat::Warc, mode: OutputMode::Mark, threads: 1, ..Options::default() };
+    let options = Options {
+        input_format: InputFormat::Warc,
+        mode: OutputMode::Mark,
+        threads: 1,
+        ..Options::default()
+    };
     let (out, problems) = run(&[&file], &options, b"\n");
     assert!(problems.is_empty(), "{problems:?}");
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("The museum opens a new wing for modern art this spring."), "{out}");
+    assert!(
+        out.contains("The museum opens a new wing for modern art this spring."),
+        "{out}"
+    );
 }
 
 // 4. NULs in a page's text reached the output (with `-0`, two documents gave three NULs).
@@ -226,8 +295,18 @@ fn nul_and_control_characters_never_reach_the_text() {
     let text = all_text(blocks);
     assert!(!text.chars().any(|c| c < ' '), "{text:?}");
     assert_eq!(texts(blocks), ["null te xt here \u{fffd}x", "a bc", "d"]);
-    let text_input = Options { input_format: InputFormat::Text, ..Options::default() };
-    let (blocks, _) = read(format!("one\0two\x03three\n\0\n\nfour\n\n{}", "filler words. ".repeat(30)).as_bytes(), &text_input);
+    let text_input = Options {
+        input_format: InputFormat::Text,
+        ..Options::default()
+    };
+    let (blocks, _) = read(
+        format!(
+            "one\0two\x03three\n\0\n\nfour\n\n{}",
+            "filler words. ".repeat(30)
+        )
+        .as_bytes(),
+        &text_input,
+    );
     let blocks = &blocks[..2];
     assert_eq!(texts(blocks), ["onetwo three", "four"]);
 }
@@ -235,14 +314,37 @@ fn nul_and_control_characters_never_reach_the_text() {
 #[test]
 fn nul_separated_output_has_one_nul_per_document_boundary() {
     let filler = "<p>The page goes on with ordinary words and sentences.</p>".repeat(10);
-    let first = TempFile::new("nul1.html", format!("<p>The first page has a NUL\0 in its text.</p>{filler}").as_bytes());
-    let second = TempFile::new("nul2.html", format!("<p>The second\0 page too, a\0few of them.</p>{filler}").as_bytes());
-    let options = Options { mode: OutputMode::Mark, threads: 1, ..Options::default() };
+    let first = TempFile::new(
+        "nul1.html",
+        format!("<p>The first page has a NUL\0 in its text.</p>{filler}").as_bytes(),
+    );
+    let second = TempFile::new(
+        "nul2.html",
+        format!("<p>The second\0 page too, a\0few of them.</p>{filler}").as_bytes(),
+    );
+    let options = Options {
+        mode: OutputMode::Mark,
+        threads: 1,
+        ..Options::default()
+    };
     let (out, _) = run(&[&first, &second], &options, b"\0");
-    assert_eq!(out.iter().filter(|&&b| b == 0).count(), 1, "{}", String::from_utf8_lossy(&out));
-    let plain = Options { input_format: InputFormat::Text, ..options };
+    assert_eq!(
+        out.iter().filter(|&&b| b == 0).count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    let plain = Options {
+        input_format: InputFormat::Text,
+        ..options
+    };
     let (out, _) = run(&[&first, &second], &plain, b"\0");
-    assert_eq!(out.iter().filter(|&&b| b == 0).count(), 1, "{}", String::from_utf8_lossy(&out));
+    assert_eq!(
+        out.iter().filter(|&&b| b == 0).count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
 }
 
 // 5. Many open elements (unclosed or deeply nested) filled lol_html's stack, charged to the
@@ -253,7 +355,11 @@ fn unclosed_items(n: usize) -> String {
 }
 
 fn nested(tag: &str, n: usize, text: &str) -> String {
-    format!("{}{text}{}<p>after all", format!("<{tag}>").repeat(n), format!("</{tag}>").repeat(n))
+    format!(
+        "{}{text}{}<p>after all",
+        format!("<{tag}>").repeat(n),
+        format!("</{tag}>").repeat(n)
+    )
 }
 
 fn assert_all_read(blocks: &[Block], problems: &[String], words: &[&str]) {
@@ -261,7 +367,12 @@ fn assert_all_read(blocks: &[Block], problems: &[String], words: &[&str]) {
     let text = all_text(blocks);
     let got: Vec<&str> = text.split(' ').collect();
     assert_eq!(got.len(), words.len());
-    assert!(got == words, "{:?} … {:?}", &got[..got.len().min(5)], &got[got.len().saturating_sub(5)..]);
+    assert!(
+        got == words,
+        "{:?} … {:?}",
+        &got[..got.len().min(5)],
+        &got[got.len().saturating_sub(5)..]
+    );
 }
 
 #[test]
@@ -291,7 +402,10 @@ fn deeply_nested_tables_are_read() {
 
 #[test]
 fn nesting_inside_skipped_elements_stays_skipped_and_ends() {
-    let page = format!("<p>before</p><svg>{}<text>vector</text></svg><p>after</p>", "<g>".repeat(100_000));
+    let page = format!(
+        "<p>before</p><svg>{}<text>vector</text></svg><p>after</p>",
+        "<g>".repeat(100_000)
+    );
     let (blocks, problems) = read(page.as_bytes(), &Options::default());
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(texts(&blocks), ["before", "after"]);
@@ -299,8 +413,14 @@ fn nesting_inside_skipped_elements_stays_skipped_and_ends() {
 
 #[test]
 fn a_small_parser_memory_limit_restarts_often_and_reads_everything() {
-    let html = HtmlSettings { max_parser_memory: 16 * 1024, ..HtmlSettings::default() };
-    let options = Options { html, ..Options::default() };
+    let html = HtmlSettings {
+        max_parser_memory: 16 * 1024,
+        ..HtmlSettings::default()
+    };
+    let options = Options {
+        html,
+        ..Options::default()
+    };
     let (blocks, problems) = read(unclosed_items(70_000).as_bytes(), &options);
     assert_all_read(&blocks, &problems, &["item"; 70_000]);
     let (blocks, problems) = read(nested("div", 100_000, "deep").as_bytes(), &options);
@@ -323,7 +443,10 @@ fn busy_page(items: usize) -> String {
 
 /// What a block tells later stages.
 fn summary(blocks: &[Block]) -> Vec<(String, ppl_filter::BlockKind, usize, u8)> {
-    blocks.iter().map(|b| (b.text.clone(), b.kind, b.link_bytes, b.hints.0)).collect()
+    blocks
+        .iter()
+        .map(|b| (b.text.clone(), b.kind, b.link_bytes, b.hints.0))
+        .collect()
 }
 
 #[test]
@@ -334,8 +457,17 @@ fn restarts_keep_the_tracked_elements() {
     let (reference, problems) = read(page.as_bytes(), &Options::default());
     assert!(problems.is_empty(), "{problems:?}");
     for memory in [8 * 1024, 64 * 1024] {
-        let html = HtmlSettings { max_parser_memory: memory, ..HtmlSettings::default() };
-        let (blocks, problems) = read(page.as_bytes(), &Options { html, ..Options::default() });
+        let html = HtmlSettings {
+            max_parser_memory: memory,
+            ..HtmlSettings::default()
+        };
+        let (blocks, problems) = read(
+            page.as_bytes(),
+            &Options {
+                html,
+                ..Options::default()
+            },
+        );
         assert!(problems.is_empty(), "{memory}: {problems:?}");
         assert!(summary(&blocks) == summary(&reference), "{memory}");
     }
@@ -343,13 +475,37 @@ fn restarts_keep_the_tracked_elements() {
 
 #[test]
 fn restarts_do_not_depend_on_the_read_size() {
-    let pages = [unclosed_items(20_000), nested("div", 30_000, "deep"), busy_page(2000)];
-    let html = HtmlSettings { max_parser_memory: 32 * 1024, ..HtmlSettings::default() };
+    let pages = [
+        unclosed_items(20_000),
+        nested("div", 30_000, "deep"),
+        busy_page(2000),
+    ];
+    let html = HtmlSettings {
+        max_parser_memory: 32 * 1024,
+        ..HtmlSettings::default()
+    };
     for page in &pages {
-        let whole = read(page.as_bytes(), &Options { html: html.clone(), read_size: 1 << 20, ..Options::default() });
+        let whole = read(
+            page.as_bytes(),
+            &Options {
+                html: html.clone(),
+                read_size: 1 << 20,
+                ..Options::default()
+            },
+        );
         for read_size in [1, 3, 1000, 16 * 1024 + 1] {
-            let chunked = read(page.as_bytes(), &Options { html: html.clone(), read_size, ..Options::default() });
-            assert!(summary(&chunked.0) == summary(&whole.0) && chunked.1 == whole.1, "read size {read_size}");
+            let chunked = read(
+                page.as_bytes(),
+                &Options {
+                    html: html.clone(),
+                    read_size,
+                    ..Options::default()
+                },
+            );
+            assert!(
+                summary(&chunked.0) == summary(&whole.0) && chunked.1 == whole.1,
+                "read size {read_size}"
+            );
         }
         // Straight into the parser, in pieces of every size around the piece boundary.
         for step in [5, 4096, 16 * 1024 - 1, 16 * 1024 + 3] {
@@ -372,7 +528,10 @@ fn restarts_do_not_depend_on_the_read_size() {
 
 #[test]
 fn a_huge_tag_still_ends_the_document() {
-    let page = format!("<p>before</p><div data-x=\"{}\">after</div>", "a".repeat(20 << 20));
+    let page = format!(
+        "<p>before</p><div data-x=\"{}\">after</div>",
+        "a".repeat(20 << 20)
+    );
     let (blocks, problems) = read(page.as_bytes(), &Options::default());
     assert_eq!(texts(&blocks), ["before"]);
     assert_eq!(problems.len(), 1, "{problems:?}");
@@ -380,5 +539,8 @@ fn a_huge_tag_still_ends_the_document() {
     let mut parser = BlockParser::new(HtmlSettings::default());
     let mut blocks = Vec::new();
     let result = parser.write(&page, &mut blocks);
-    assert!(matches!(result, Err(HtmlError::MemoryLimit(_))), "{result:?}");
+    assert!(
+        matches!(result, Err(HtmlError::MemoryLimit(_))),
+        "{result:?}"
+    );
 }

@@ -9,14 +9,17 @@ use std::process::{Command, Stdio};
 use proptest::prelude::Strategy;
 
 use ppl_filter::io::jsonl::{parse_line_bytes, Extra, JsonlError, JsonlLines};
-use ppl_filter::io::sink::{DirSink, DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
+use ppl_filter::io::sink::{
+    DirSink, DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink,
+};
 
 mod common;
 use common::*;
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ppl-robust-records-{}-{test}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("ppl-robust-records-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -24,15 +27,21 @@ fn scratch(test: &str) -> PathBuf {
 
 /// The names in `dir` (hidden ones included), sorted.
 fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     names
 }
 
 /// Sentences the perplexity method keeps at `-t 1e9`, `n` paragraphs of them.
 fn paragraphs(n: usize) -> String {
-    (0..n).map(|i| format!("The committee approved the new budget for the school year, item {i}.\n\n")).collect()
+    (0..n)
+        .map(|i| {
+            format!("The committee approved the new budget for the school year, item {i}.\n\n")
+        })
+        .collect()
 }
 
 const KEEP_ALL: [&str; 4] = ["--method", "perplexity", "-t", "1e9"];
@@ -42,8 +51,7 @@ const KEEP_ALL: [&str; 4] = ["--method", "perplexity", "-t", "1e9"];
 /// A JSONL line as Python's `json.dumps` writes it for strings holding unpaired surrogates
 /// (`json.dumps({"id": 7, "html": "<p>…\ud800…</p>", "meta": "\udc00"})`).
 fn python_line() -> String {
-    let html =
-        r#"<p>Caf\u00e9 \ud800 menu: the committee approved the new budget \ud83d\ude00 for the school year \\ud800.</p>"#;
+    let html = r#"<p>Caf\u00e9 \ud800 menu: the committee approved the new budget \ud83d\ude00 for the school year \\ud800.</p>"#;
     format!(r#"{{"id": 7, "html": "{html}", "meta": "\udc00", "n": 1.50}}"#)
 }
 
@@ -56,7 +64,10 @@ fn lone_surrogate_escapes_are_parsed_as_replacement_characters() {
         "<p>Caf\u{e9} \u{fffd} menu: the committee approved the new budget \u{1f600} for the school year \\ud800.</p>"
     );
     let out = record.with_field("clean", &[("sentences_kept", Extra::UInt(1))]);
-    assert_eq!(out, r#"{"id": 7, "html": "clean", "meta": "\udc00", "n": 1.50,"sentences_kept":1}"#);
+    assert_eq!(
+        out,
+        r#"{"id": 7, "html": "clean", "meta": "\udc00", "n": 1.50,"sentences_kept":1}"#
+    );
 
     // Every combination of a high and a low escape, with and without an escaped backslash.
     for (json, want) in [
@@ -72,7 +83,8 @@ fn lone_surrogate_escapes_are_parsed_as_replacement_characters() {
         (r#""\uD83D\uDE00""#, "\u{1f600}"),
     ] {
         let line = format!(r#"{{"f":{json}}}"#);
-        let record = parse_line_bytes(line.as_bytes(), 1, "f").unwrap_or_else(|e| panic!("{line}: {e}"));
+        let record =
+            parse_line_bytes(line.as_bytes(), 1, "f").unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(record.value(), want, "{line}");
     }
 }
@@ -88,7 +100,9 @@ fn utf16_lossy(json: &str) -> String {
             continue;
         }
         let unit = match chars.next() {
-            Some('u') => u16::from_str_radix(&chars.by_ref().take(4).collect::<String>(), 16).unwrap(),
+            Some('u') => {
+                u16::from_str_radix(&chars.by_ref().take(4).collect::<String>(), 16).unwrap()
+            }
             Some('n') => 10,
             Some(c) => c as u16,
             None => unreachable!(),
@@ -121,17 +135,36 @@ proptest::proptest! {
 fn lone_surrogate_lines_are_cleaned_not_passed_through() {
     let line = python_line();
     let input = format!("{line}\n{{\"id\": 8, \"html\": \"<p>Plain page.</p>\"}}\n");
-    let out = ppl_filter(&[&KEEP_ALL[..], &["--input", "jsonl", "-j", "1"]].concat(), input.as_bytes());
+    let out = ppl_filter(
+        &[&KEEP_ALL[..], &["--input", "jsonl", "-j", "1"]].concat(),
+        input.as_bytes(),
+    );
     let err = stderr(&out);
     assert!(!err.contains("line 1"), "{err}");
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert_ne!(lines[0], line, "cleaned, not passed through");
-    assert!(!lines[0].contains("<p>") && lines[0].contains("committee approved"), "{}", lines[0]);
-    assert!(lines[0].contains('\u{fffd}') && lines[0].contains('\u{1f600}'), "{}", lines[0]);
-    assert!(lines[0].starts_with(r#"{"id": 7, "html": ""#), "{}", lines[0]);
-    assert!(lines[0].ends_with(r#"", "meta": "\udc00", "n": 1.50}"#), "{}", lines[0]);
+    assert!(
+        !lines[0].contains("<p>") && lines[0].contains("committee approved"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].contains('\u{fffd}') && lines[0].contains('\u{1f600}'),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].starts_with(r#"{"id": 7, "html": ""#),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[0].ends_with(r#"", "meta": "\udc00", "n": 1.50}"#),
+        "{}",
+        lines[0]
+    );
 }
 
 // Row 15: the line reader and its messages.
@@ -144,7 +177,9 @@ struct Repeat {
 
 impl Read for Repeat {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         buf[..n].fill(self.fill);
         self.left -= n as u64;
         Ok(n)
@@ -155,13 +190,28 @@ impl Read for Repeat {
 fn an_over_long_line_reports_its_real_length() {
     let ten_mb = 10 * 1024 * 1024;
     let input = io::Cursor::new(b"{\"t\":\"a\"}\n".to_vec())
-        .chain(Repeat { fill: b'x', left: ten_mb })
+        .chain(Repeat {
+            fill: b'x',
+            left: ten_mb,
+        })
         .chain(io::Cursor::new(b"\r\n{\"t\":\"b\"}".to_vec()));
-    let lines: Vec<_> = JsonlLines::new(io::BufReader::new(input), 65536).map(|l| l.unwrap()).collect();
+    let lines: Vec<_> = JsonlLines::new(io::BufReader::new(input), 65536)
+        .map(|l| l.unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
     let error = lines[1].1.as_ref().unwrap_err();
-    assert_eq!(*error, JsonlError::TooLong { line: 2, limit: 65536, length: ten_mb });
-    assert_eq!(error.to_string(), "line 2: 10485760 bytes, longer than the 65536-byte limit");
+    assert_eq!(
+        *error,
+        JsonlError::TooLong {
+            line: 2,
+            limit: 65536,
+            length: ten_mb
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "line 2: 10485760 bytes, longer than the 65536-byte limit"
+    );
     assert_eq!(lines[2], (3, Ok(b"{\"t\":\"b\"}".to_vec())));
 }
 
@@ -170,7 +220,10 @@ fn an_over_long_line_is_skipped_with_a_true_message() {
     let limit = 16 * 1024 * 1024;
     let long = format!("{{\"html\": \"{}\"}}", "x".repeat(limit + 1000));
     let input = format!("{{\"html\": \"<p>One.</p>\"}}\n{long}\n{{\"html\": \"<p>Three.</p>\"}}\n");
-    let out = ppl_filter(&[&KEEP_ALL[..], &["--input", "jsonl"]].concat(), input.as_bytes());
+    let out = ppl_filter(
+        &[&KEEP_ALL[..], &["--input", "jsonl"]].concat(),
+        input.as_bytes(),
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     let length = long.len();
@@ -183,14 +236,28 @@ fn an_over_long_line_is_skipped_with_a_true_message() {
 /// as read (or dropped with `--skip-bad-lines`); good lines around them are cleaned.
 #[test]
 fn odd_lines_are_reported_on_one_line_and_passed_through_or_skipped() {
-    let good = |n: u32| format!("{{\"id\":{n},\"html\":\"<p>The committee approved the new budget.</p>\"}}");
+    let good = |n: u32| {
+        format!("{{\"id\":{n},\"html\":\"<p>The committee approved the new budget.</p>\"}}")
+    };
     let odd: [(&[u8], &str); 6] = [
         (b"", "line 2: empty line"),
         (b" \t ", "line 4: empty line"),
-        (b"{\"id\":5,\"html\":\"<p>a\x00b</p>\"}", "line 6: invalid JSON: control character"),
-        (b"{\"id\":7,\x00\"html\":\"x\"}", "line 8: invalid JSON: key must be a string"),
-        (b"{\"id\":9,\"html\":\"caf\xe9\"}", "line 10: not valid UTF-8 (column 20)"),
-        (b"{\"id\":11,\"html\":\"<p>cut here", "line 12: invalid JSON: EOF while parsing a string"),
+        (
+            b"{\"id\":5,\"html\":\"<p>a\x00b</p>\"}",
+            "line 6: invalid JSON: control character",
+        ),
+        (
+            b"{\"id\":7,\x00\"html\":\"x\"}",
+            "line 8: invalid JSON: key must be a string",
+        ),
+        (
+            b"{\"id\":9,\"html\":\"caf\xe9\"}",
+            "line 10: not valid UTF-8 (column 20)",
+        ),
+        (
+            b"{\"id\":11,\"html\":\"<p>cut here",
+            "line 12: invalid JSON: EOF while parsing a string",
+        ),
     ];
     let mut input = Vec::new();
     for (i, (line, _)) in odd.iter().enumerate() {
@@ -202,32 +269,56 @@ fn odd_lines_are_reported_on_one_line_and_passed_through_or_skipped() {
         }
     }
     for skip in [false, true] {
-        let args = [&KEEP_ALL[..], &["--input", "jsonl"], if skip { &["--skip-bad-lines"][..] } else { &[] }].concat();
+        let args = [
+            &KEEP_ALL[..],
+            &["--input", "jsonl"],
+            if skip { &["--skip-bad-lines"][..] } else { &[] },
+        ]
+        .concat();
         let out = ppl_filter(&args, &input);
         assert_eq!(out.status.code(), Some(1));
         let err = stderr(&out);
         let messages: Vec<&str> = err.lines().collect();
         assert_eq!(messages.len(), odd.len(), "{err}");
-        let action = if skip { "(skipped)" } else { "(passed through)" };
+        let action = if skip {
+            "(skipped)"
+        } else {
+            "(passed through)"
+        };
         for (message, (_, want)) in messages.iter().zip(&odd) {
-            assert!(message.starts_with(&format!("ppl-filter: <stdin>: {want}")), "{message}");
+            assert!(
+                message.starts_with(&format!("ppl-filter: <stdin>: {want}")),
+                "{message}"
+            );
             assert!(message.ends_with(action), "{message}");
         }
         let lines: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
-        assert_eq!(lines.last(), Some(&&b""[..]), "every line ends with a newline");
+        assert_eq!(
+            lines.last(),
+            Some(&&b""[..]),
+            "every line ends with a newline"
+        );
         let lines = &lines[..lines.len() - 1];
         if skip {
             assert_eq!(lines.len(), odd.len());
         } else {
             assert_eq!(lines.len(), 2 * odd.len());
             for (i, (line, _)) in odd.iter().enumerate() {
-                assert_eq!(lines[2 * i + 1], *line, "line {} passes through byte for byte", 2 * i + 2);
+                assert_eq!(
+                    lines[2 * i + 1],
+                    *line,
+                    "line {} passes through byte for byte",
+                    2 * i + 2
+                );
             }
         }
         for (i, line) in lines.iter().enumerate().filter(|(i, _)| skip || i % 2 == 0) {
             let line = std::str::from_utf8(line).unwrap();
             let id = if skip { 2 * i + 1 } else { i + 1 };
-            assert_eq!(line, format!("{{\"id\":{id},\"html\":\"The committee approved the new budget.\"}}"));
+            assert_eq!(
+                line,
+                format!("{{\"id\":{id},\"html\":\"The committee approved the new budget.\"}}")
+            );
         }
     }
 }
@@ -237,12 +328,19 @@ fn odd_lines_are_reported_on_one_line_and_passed_through_or_skipped() {
 #[test]
 fn dir_sink_writes_a_document_under_its_name_only_once_complete() {
     let dir = scratch("atomic");
-    let names = vec![PathBuf::from("a.txt"), PathBuf::from("sub/b.txt"), PathBuf::from("c.txt")];
+    let names = vec![
+        PathBuf::from("a.txt"),
+        PathBuf::from("sub/b.txt"),
+        PathBuf::from("c.txt"),
+    ];
     std::fs::write(dir.join("c.txt"), b"from an earlier run").unwrap();
     let mut sink = DirSink::new(&dir, names.clone());
     sink.begin(0, &DocumentMeta::Input).unwrap();
     sink.write(b"first").unwrap();
-    let partial: Vec<String> = listing(&dir).into_iter().filter(|n| n.starts_with(".a.txt.")).collect();
+    let partial: Vec<String> = listing(&dir)
+        .into_iter()
+        .filter(|n| n.starts_with(".a.txt."))
+        .collect();
     assert_eq!(partial.len(), 1, "{:?}", listing(&dir));
     assert!(partial[0].ends_with(".partial") && !dir.join("a.txt").exists());
     sink.end(&DocumentStats::default()).unwrap();
@@ -256,7 +354,11 @@ fn dir_sink_writes_a_document_under_its_name_only_once_complete() {
     assert_eq!(listing(&dir), ["a.txt", "c.txt", "sub"]);
     assert_eq!(listing(&dir.join("sub")), ["b.txt"]);
     assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"first");
-    assert_eq!(std::fs::read(dir.join("c.txt")).unwrap(), b"from an earlier run", "not truncated");
+    assert_eq!(
+        std::fs::read(dir.join("c.txt")).unwrap(),
+        b"from an earlier run",
+        "not truncated"
+    );
 
     // `finish` also drops a document that was begun and not ended.
     let mut sink = DirSink::new(&dir, names);
@@ -279,7 +381,12 @@ fn dir_sink_error_removes_the_temporary_file_and_keeps_finished_ones() {
     sink.begin(1, &DocumentMeta::Input).unwrap();
     sink.write(b"lost").unwrap();
     let error = sink.end(&DocumentStats::default()).unwrap_err();
-    assert!(error.to_string().starts_with(&dir.join("b.txt").display().to_string()), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with(&dir.join("b.txt").display().to_string()),
+        "{error}"
+    );
     assert_eq!(listing(&dir), ["a.txt", "b.txt"]);
     assert_eq!(std::fs::read(dir.join("a.txt")).unwrap(), b"done");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -311,13 +418,19 @@ fn output_dir_leaves_no_truncated_file_on_a_write_error_or_a_kill() {
         let err = stderr(&out);
         if ignore {
             assert_eq!(out.status.code(), Some(2), "{err}");
-            assert!(err.contains("cannot write output") && err.contains("b.txt"), "{err}");
+            assert!(
+                err.contains("cannot write output") && err.contains("b.txt"),
+                "{err}"
+            );
             assert_eq!(listing(&out_dir), ["a.txt"]);
         } else {
             assert_eq!(out.status.code(), None, "killed by SIGXFSZ: {err}");
             let left = listing(&out_dir);
             assert_eq!(left.len(), 2, "{left:?}");
-            assert!(left[0].starts_with(".b.txt.") && left[0].ends_with(".partial"), "{left:?}");
+            assert!(
+                left[0].starts_with(".b.txt.") && left[0].ends_with(".partial"),
+                "{left:?}"
+            );
             assert_eq!(left[1], "a.txt");
         }
         let a = std::fs::read_to_string(out_dir.join("a.txt")).unwrap();
@@ -339,19 +452,39 @@ fn response(record_id: &str) -> DocumentMeta {
 #[test]
 fn jsonl_objects_write_a_missing_record_id_as_null() {
     let mut sink = RecordSink::new(Vec::new(), RecordFormat::JsonlObjects);
-    for (i, id) in ["<urn:uuid:1>", "", "  ", "<urn:uuid:1>"].iter().enumerate() {
+    for (i, id) in ["<urn:uuid:1>", "", "  ", "<urn:uuid:1>"]
+        .iter()
+        .enumerate()
+    {
         sink.begin(i, &response(id)).unwrap();
         sink.write(b"Some text.\n").unwrap();
         // More kept than counted must not underflow.
-        sink.end(&DocumentStats { sentences: 1, kept: 2, kept_perplexity_sum: 3.0 }).unwrap();
+        sink.end(&DocumentStats {
+            sentences: 1,
+            kept: 2,
+            kept_perplexity_sum: 3.0,
+        })
+        .unwrap();
     }
     sink.finish().unwrap();
     let out = String::from_utf8(sink.into_inner()).unwrap();
-    let objects: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let ids: Vec<&serde_json::Value> = objects.iter().map(|o| &o["warc_record_id"]).collect();
     let (id, null) = (serde_json::json!("<urn:uuid:1>"), serde_json::Value::Null);
-    assert_eq!(ids, [&id, &null, &null, &id], "an id missing or blank is null; a repeated one is kept");
-    assert!(objects.iter().all(|o| o["sentences_dropped"] == 0 && o["text"] == "Some text."), "{out}");
+    assert_eq!(
+        ids,
+        [&id, &null, &null, &id],
+        "an id missing or blank is null; a repeated one is kept"
+    );
+    assert!(
+        objects
+            .iter()
+            .all(|o| o["sentences_dropped"] == 0 && o["text"] == "Some text."),
+        "{out}"
+    );
 }
 
 #[test]
@@ -363,11 +496,21 @@ fn warc_response_without_a_record_id_gets_a_null_id() {
          Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n",
         http.len()
     );
-    let out = ppl_filter(&[&KEEP_ALL[..], &["--input", "warc", "--format", "jsonl"]].concat(), warc.as_bytes());
+    let out = ppl_filter(
+        &[&KEEP_ALL[..], &["--input", "warc", "--format", "jsonl"]].concat(),
+        warc.as_bytes(),
+    );
     let text = String::from_utf8(out.stdout.clone()).unwrap();
-    let objects: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(objects.len(), 1, "{text}{}", stderr(&out));
-    assert_eq!(objects[0]["warc_record_id"], serde_json::Value::Null, "{text}");
+    assert_eq!(
+        objects[0]["warc_record_id"],
+        serde_json::Value::Null,
+        "{text}"
+    );
     assert_eq!(objects[0]["url"], "http://example.com/");
 }
 
@@ -398,21 +541,42 @@ impl Write for Failing {
 }
 
 fn failing(room: usize, kind: io::ErrorKind) -> Failing {
-    Failing { written: Vec::new(), room, kind }
+    Failing {
+        written: Vec::new(),
+        room,
+        kind,
+    }
 }
 
 #[test]
 fn sinks_pass_broken_pipe_up_unchanged() {
-    let stats = DocumentStats { sentences: 2, kept: 1, kept_perplexity_sum: 10.0 };
+    let stats = DocumentStats {
+        sentences: 2,
+        kept: 1,
+        kept_perplexity_sum: 10.0,
+    };
     let mut stream = StreamSink::new(failing(3, io::ErrorKind::BrokenPipe), b"\n");
     stream.begin(0, &DocumentMeta::Input).unwrap();
-    assert_eq!(stream.write(b"abcdef").unwrap_err().kind(), io::ErrorKind::BrokenPipe);
-    assert_eq!(stream.into_inner().written, b"abc", "what went out before the error stays");
+    assert_eq!(
+        stream.write(b"abcdef").unwrap_err().kind(),
+        io::ErrorKind::BrokenPipe
+    );
+    assert_eq!(
+        stream.into_inner().written,
+        b"abc",
+        "what went out before the error stays"
+    );
 
     let line = parse_line_bytes(br#"{"html":"<p>x</p>"}"#, 1, "html").unwrap();
     let cases = [
-        (RecordFormat::JsonlRewrite { add_scores: true }, DocumentMeta::JsonlLine(line)),
-        (RecordFormat::JsonlRewrite { add_scores: false }, DocumentMeta::Passthrough(b"not json".to_vec())),
+        (
+            RecordFormat::JsonlRewrite { add_scores: true },
+            DocumentMeta::JsonlLine(line),
+        ),
+        (
+            RecordFormat::JsonlRewrite { add_scores: false },
+            DocumentMeta::Passthrough(b"not json".to_vec()),
+        ),
         (RecordFormat::JsonlObjects, response("<urn:uuid:2>")),
         (RecordFormat::Warc, response("<urn:uuid:2>")),
     ];
@@ -437,7 +601,11 @@ fn sinks_pass_broken_pipe_up_unchanged() {
             result = sink.end(&stats);
         }
         assert_eq!(result.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
-        assert_eq!(sink.into_inner().written[..one.len()], one[..], "{format:?}");
+        assert_eq!(
+            sink.into_inner().written[..one.len()],
+            one[..],
+            "{format:?}"
+        );
     }
 }
 
@@ -446,7 +614,13 @@ fn a_closed_output_pipe_ends_jsonl_output_quietly() {
     let line = |i| format!("{{\"id\":{i},\"text\":\"The budget was approved.\"}}\n");
     let input: String = (0..20_000).map(line).collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args([&KEEP_ALL[..], &["--input", "jsonl", "--field", "text", "-q"]].concat())
+        .args(
+            [
+                &KEEP_ALL[..],
+                &["--input", "jsonl", "--field", "text", "-q"],
+            ]
+            .concat(),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -7,7 +7,9 @@ use std::io::{BufReader, Cursor, Read, Write};
 use std::sync::Mutex;
 
 use flate2::write::GzEncoder;
-use ppl_filter::io::warc::{http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord, WarcWriter};
+use ppl_filter::io::warc::{
+    http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord, WarcWriter,
+};
 use ppl_filter::io::{gzip, maybe_gunzip, Input};
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
@@ -53,7 +55,10 @@ fn gz(bytes: &[u8]) -> Vec<u8> {
 fn read(bytes: Vec<u8>, max_record_bytes: u64) -> (Vec<WarcRecord>, Vec<WarcError>) {
     let content = maybe_gunzip(Box::new(Cursor::new(bytes))).unwrap();
     let (mut recs, mut errors) = (Vec::new(), Vec::new());
-    for result in WarcReader::new(BufReader::new(content)).with_max_record_bytes(max_record_bytes).take(10_000) {
+    for result in WarcReader::new(BufReader::new(content))
+        .with_max_record_bytes(max_record_bytes)
+        .take(10_000)
+    {
         match result {
             Ok(rec) => recs.push(rec),
             Err(e) => errors.push(e),
@@ -71,7 +76,9 @@ fn messages(errors: &[WarcError]) -> Vec<String> {
 /// is wrong.
 fn check_intact(recs: &[WarcRecord], n: usize, damaged: Option<usize>) -> Result<(), String> {
     let intact = |r: &WarcRecord, i: usize| {
-        r.record_id == id(i) && r.payload == http(i) && r.target_uri.as_deref() == Some(&format!("http://example.com/{i}")[..])
+        r.record_id == id(i)
+            && r.payload == http(i)
+            && r.target_uri.as_deref() == Some(&format!("http://example.com/{i}")[..])
     };
     let mut got = Vec::new();
     let mut others = Vec::new();
@@ -84,7 +91,9 @@ fn check_intact(recs: &[WarcRecord], n: usize, damaged: Option<usize>) -> Result
     let all: Vec<usize> = (0..n).collect();
     let but_damaged: Vec<usize> = (0..n).filter(|&i| Some(i) != damaged).collect();
     if got != all && got != but_damaged {
-        return Err(format!("intact records {got:?}, want {but_damaged:?} (others: {others:?})"));
+        return Err(format!(
+            "intact records {got:?}, want {but_damaged:?} (others: {others:?})"
+        ));
     }
     if others.len() > usize::from(damaged.is_some()) {
         return Err(format!("records that are not intact: {others:?}"));
@@ -114,13 +123,19 @@ fn gz_damage() -> impl Strategy<Value = GzDamage> {
         proptest::collection::vec((0.0..1.0f64, 1u8..), 1..4).prop_map(GzDamage::Flip),
         (0.0..1.0f64).prop_map(GzDamage::Cut),
         proptest::collection::vec(any::<u8>(), 1..24).prop_map(GzDamage::Junk),
-        Just(GzDamage::Junk(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff".to_vec())),
+        Just(GzDamage::Junk(
+            b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff".to_vec()
+        )),
     ]
 }
 
 /// One member per record, member `k` damaged: the records and errors read, and the compressed
 /// offset of the damage.
-fn read_damaged_gz(n: usize, k: usize, damage: &GzDamage) -> (Vec<WarcRecord>, Vec<WarcError>, usize) {
+fn read_damaged_gz(
+    n: usize,
+    k: usize,
+    damage: &GzDamage,
+) -> (Vec<WarcRecord>, Vec<WarcError>, usize) {
     let mut members: Vec<Vec<u8>> = records(n).iter().map(|r| gz(r)).collect();
     let at = members[..k].iter().map(Vec::len).sum::<usize>();
     let mut at_damage = at;
@@ -155,9 +170,18 @@ fn gz_corrupt_member_loses_only_its_record() {
         let (recs, errors, _) = read_damaged_gz(n, k, &flip);
         check_intact(&recs, n, Some(k)).unwrap();
         let all = messages(&errors).join("\n");
-        assert!(all.contains(&format!("damaged gzip member at compressed byte {start} (")), "{k}: {all}");
+        assert!(
+            all.contains(&format!("damaged gzip member at compressed byte {start} (")),
+            "{k}: {all}"
+        );
         if k + 1 < n {
-            assert!(all.contains(&format!("resumed at the next member, at byte {}", start + members[k].len())), "{all}");
+            assert!(
+                all.contains(&format!(
+                    "resumed at the next member, at byte {}",
+                    start + members[k].len()
+                )),
+                "{all}"
+            );
         }
         assert!(errors.iter().all(|e| e.to_string().lines().count() == 1));
     }
@@ -174,7 +198,13 @@ fn gz_junk_between_members_loses_nothing() {
             at + 7
         );
         assert_eq!(messages(&errors), [want]);
-        assert!(matches!(errors[0], WarcError::Damaged { record_id: None, .. }));
+        assert!(matches!(
+            errors[0],
+            WarcError::Damaged {
+                record_id: None,
+                ..
+            }
+        ));
     }
 }
 
@@ -184,8 +214,15 @@ fn gz_member_cut_short_inside_the_file_loses_only_its_record() {
     for k in 0..n - 1 {
         for cut in [0.1, 0.5, 0.9] {
             let (recs, errors, at) = read_damaged_gz(n, k, &GzDamage::Cut(cut));
-            check_intact(&recs, n, Some(k)).unwrap_or_else(|e| panic!("{k} {cut}: {e}: {:?}", messages(&errors)));
-            assert!(messages(&errors).join("\n").contains(&format!("compressed byte {at}")), "{:?}", messages(&errors));
+            check_intact(&recs, n, Some(k))
+                .unwrap_or_else(|e| panic!("{k} {cut}: {e}: {:?}", messages(&errors)));
+            assert!(
+                messages(&errors)
+                    .join("\n")
+                    .contains(&format!("compressed byte {at}")),
+                "{:?}",
+                messages(&errors)
+            );
         }
     }
 }
@@ -231,9 +268,17 @@ fn gzipped_html_keeps_text_read_before_the_damage() {
     let mut reader = maybe_gunzip(Box::new(Cursor::new(bytes))).unwrap();
     let mut text = Vec::new();
     let err = reader.read_to_end(&mut text).unwrap_err();
-    assert!(text.starts_with(b"<p>First part.</p>"), "{}", String::from_utf8_lossy(&text));
+    assert!(
+        text.starts_with(b"<p>First part.</p>"),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
     assert!(gzip::is_resumable(&err));
-    assert!(err.to_string().starts_with(&format!("damaged gzip member at compressed byte {start} (")), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("damaged gzip member at compressed byte {start} (")),
+        "{err}"
+    );
     // A reader that goes on gets the rest.
     let mut rest = Vec::new();
     reader.read_to_end(&mut rest).unwrap();
@@ -249,11 +294,22 @@ fn pipeline_warns_with_file_name_and_compressed_offset() {
     members[2][len / 2] ^= 0x55;
     let path = std::env::temp_dir().join(format!("ppl-robust-warc-{}.warc.gz", std::process::id()));
     std::fs::write(&path, members.concat()).unwrap();
-    let options = Options { input_format: InputFormat::Warc, mode: OutputMode::Mark, ..Options::default() };
+    let options = Options {
+        input_format: InputFormat::Warc,
+        mode: OutputMode::Mark,
+        ..Options::default()
+    };
     let mut sink = ppl_filter::io::sink::StreamSink::new(Vec::new(), b"\n");
     let problems = Mutex::new(Vec::new());
     let observe = |p: &Problem| problems.lock().unwrap().push(p.clone());
-    pipeline::run(&[Input::File(path.clone())], lm::model::embedded(), &options, &mut sink, &observe).unwrap();
+    pipeline::run(
+        &[Input::File(path.clone())],
+        lm::model::embedded(),
+        &options,
+        &mut sink,
+        &observe,
+    )
+    .unwrap();
     std::fs::remove_file(&path).unwrap();
     let text = String::from_utf8(sink.into_inner()).unwrap();
     for i in [0, 1, 3, 4] {
@@ -261,10 +317,12 @@ fn pipeline_warns_with_file_name_and_compressed_offset() {
     }
     let problems = problems.into_inner().unwrap();
     assert!(
-        problems.iter().any(|p| p.input == path.display().to_string()
-            && p.severity == Severity::Warning
-            && p.message.contains(&format!("compressed byte {start}"))
-            && !p.message.contains('\n')),
+        problems
+            .iter()
+            .any(|p| p.input == path.display().to_string()
+                && p.severity == Severity::Warning
+                && p.message.contains(&format!("compressed byte {start}"))
+                && !p.message.contains('\n')),
         "{problems:?}"
     );
 }
@@ -313,7 +371,11 @@ fn damage() -> impl Strategy<Value = Damage> {
         proptest::collection::vec((any::<Index>(), 1u8..), 1..5).prop_map(Damage::Flip),
         (any::<Index>(), any::<Index>()).prop_map(|(a, b)| Damage::CutMidLine(a, b)),
         proptest::option::of(1u32..2_000_000).prop_map(Damage::HugeLength),
-        (any::<Index>(), proptest::collection::vec(any::<u8>(), 1..40)).prop_map(|(a, b)| Damage::Junk(a, b)),
+        (
+            any::<Index>(),
+            proptest::collection::vec(any::<u8>(), 1..40)
+        )
+            .prop_map(|(a, b)| Damage::Junk(a, b)),
     ]
 }
 
@@ -336,9 +398,20 @@ fn apply(rec: &mut Vec<u8>, damage: &Damage) {
         }
         Damage::HugeLength(more) => {
             let text = String::from_utf8(rec[..head].to_vec()).unwrap();
-            let len: u64 = text.split("Content-Length: ").nth(1).unwrap().split('\r').next().unwrap().parse().unwrap();
+            let len: u64 = text
+                .split("Content-Length: ")
+                .nth(1)
+                .unwrap()
+                .split('\r')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
             let huge = more.map_or(1_000_000_000_000_000_000, |m| len + u64::from(m));
-            let text = text.replace(&format!("Content-Length: {len}\r"), &format!("Content-Length: {huge}\r"));
+            let text = text.replace(
+                &format!("Content-Length: {len}\r"),
+                &format!("Content-Length: {huge}\r"),
+            );
             rec.splice(..head, text.into_bytes());
         }
         Damage::Junk(at, junk) => {
@@ -394,20 +467,33 @@ fn header_cut_mid_line_glued_to_the_next_record_is_reported_and_the_next_kept() 
     assert!(memchr::memmem::find(&bytes, b"WARC-Refers-To: <urn:uuid:WARC/1.0\r\n").is_some());
     let (got, errors) = read(bytes, 16 << 20);
     check_intact(&got, 5, Some(2)).unwrap();
-    assert!(got.iter().all(|r| r.record_id != id(2)), "the cut record does not come out");
+    assert!(
+        got.iter().all(|r| r.record_id != id(2)),
+        "the cut record does not come out"
+    );
     let all = messages(&errors);
     assert_eq!(all.len(), 1, "{all:?}");
-    assert!(all[0].contains(&id(2)) && all[0].contains("header cut short"), "{all:?}");
+    assert!(
+        all[0].contains(&id(2)) && all[0].contains("header cut short"),
+        "{all:?}"
+    );
 }
 
 #[test]
 fn header_cut_inside_a_name_glued_to_the_next_record() {
-    for cut_in in ["WARC-Type", "WARC-Date: 20", "Content-Length", "WARC/1", "\r\n\r"] {
+    for cut_in in [
+        "WARC-Type",
+        "WARC-Date: 20",
+        "Content-Length",
+        "WARC/1",
+        "\r\n\r",
+    ] {
         let mut recs = records(4);
         let at = memchr::memmem::find(&recs[1], cut_in.as_bytes()).unwrap() + cut_in.len() - 1;
         recs[1].truncate(at);
         let (got, errors) = read(recs.concat(), 16 << 20);
-        check_intact(&got, 4, Some(1)).unwrap_or_else(|e| panic!("{cut_in:?}: {e} {:?}", messages(&errors)));
+        check_intact(&got, 4, Some(1))
+            .unwrap_or_else(|e| panic!("{cut_in:?}: {e} {:?}", messages(&errors)));
         assert!(!errors.is_empty());
     }
 }
@@ -420,7 +506,12 @@ fn huge_content_length_is_truncation_and_the_records_inside_come_out() {
     check_intact(&got, 6, Some(1)).unwrap();
     let all = messages(&errors);
     assert_eq!(all.len(), 1, "{all:?}");
-    assert!(all[0].contains(&id(1)) && all[0].contains("truncated") && all[0].contains("1000000000000000000"), "{all:?}");
+    assert!(
+        all[0].contains(&id(1))
+            && all[0].contains("truncated")
+            && all[0].contains("1000000000000000000"),
+        "{all:?}"
+    );
     // With a record bound smaller than the file: the records inside the span still come out.
     let mut recs = records(40);
     apply(&mut recs[1], &Damage::HugeLength(None));
@@ -436,9 +527,14 @@ fn block_shorter_than_its_content_length_does_not_swallow_the_next_record() {
         let head = header_len(&recs[2]);
         recs[2].truncate(head + keep);
         let (got, errors) = read(recs.concat(), 16 << 20);
-        check_intact(&got, 5, Some(2)).unwrap_or_else(|e| panic!("{keep}: {e} {:?}", messages(&errors)));
+        check_intact(&got, 5, Some(2))
+            .unwrap_or_else(|e| panic!("{keep}: {e} {:?}", messages(&errors)));
         assert!(got.iter().all(|r| r.record_id != id(2)));
-        assert!(messages(&errors).iter().any(|m| m.contains(&id(2))), "{:?}", messages(&errors));
+        assert!(
+            messages(&errors).iter().any(|m| m.contains(&id(2))),
+            "{:?}",
+            messages(&errors)
+        );
     }
 }
 
@@ -452,7 +548,10 @@ fn block_not_ended_by_a_blank_line_is_damage() {
     check_intact(&got, 3, Some(1)).unwrap();
     assert!(got.iter().all(|r| r.record_id != id(1)));
     let all = messages(&errors);
-    assert!(all[0].contains(&id(1)) && all[0].contains("not followed by \\r\\n\\r\\n"), "{all:?}");
+    assert!(
+        all[0].contains(&id(1)) && all[0].contains("not followed by \\r\\n\\r\\n"),
+        "{all:?}"
+    );
 }
 
 #[test]
@@ -464,13 +563,23 @@ fn a_long_header_line_is_reported_with_its_real_size() {
     let (got, errors) = read(recs.concat(), 16 << 20);
     check_intact(&got, 3, Some(1)).unwrap();
     let all = messages(&errors);
-    assert!(all[0].contains(&format!("header line of {} bytes, longer than the limit of 65536", long.len())), "{all:?}");
+    assert!(
+        all[0].contains(&format!(
+            "header line of {} bytes, longer than the limit of 65536",
+            long.len()
+        )),
+        "{all:?}"
+    );
     assert!(!all.iter().any(|m| m.contains("65536 bytes")), "{all:?}");
 }
 
 #[test]
 fn a_header_cut_at_the_end_is_truncated() {
-    for cut_in in ["WARC-Type: resp", "WARC-Record-ID: <urn:uuid:0000", "Content-Length: 1"] {
+    for cut_in in [
+        "WARC-Type: resp",
+        "WARC-Record-ID: <urn:uuid:0000",
+        "Content-Length: 1",
+    ] {
         let mut recs = records(3);
         let at = memchr::memmem::find(&recs[2], cut_in.as_bytes()).unwrap() + cut_in.len();
         recs[2].truncate(at);
@@ -489,13 +598,25 @@ fn garbage_glued_to_a_version_line_is_skipped_and_the_record_kept() {
     recs[1].splice(0..0, b"junk without a line end ".iter().copied());
     let (got, errors) = read(recs.concat(), 16 << 20);
     check_intact(&got, 3, None).unwrap();
-    assert_eq!(messages(&errors), [format!("byte {}: malformed WARC record: 24 bytes that are not a record", recs[0].len())]);
+    assert_eq!(
+        messages(&errors),
+        [format!(
+            "byte {}: malformed WARC record: 24 bytes that are not a record",
+            recs[0].len()
+        )]
+    );
     // And after a garbage line too long to keep.
     let mut recs = records(3);
     recs[1].splice(0..0, vec![b'#'; 100_000]);
     let (got, errors) = read(recs.concat(), 16 << 20);
     check_intact(&got, 3, None).unwrap();
-    assert_eq!(messages(&errors), [format!("byte {}: malformed WARC record: 100000 bytes that are not a record", recs[0].len())]);
+    assert_eq!(
+        messages(&errors),
+        [format!(
+            "byte {}: malformed WARC record: 100000 bytes that are not a record",
+            recs[0].len()
+        )]
+    );
 }
 
 #[test]
@@ -507,7 +628,18 @@ fn too_large_records_are_still_skipped_by_their_length() {
     recs[1] = record(1, &big);
     let (got, errors) = read(recs.concat(), 1000);
     check_intact(&got, 3, Some(1)).unwrap();
-    assert!(matches!(errors[..], [WarcError::TooLarge { length: 5045, limit: 1000, .. }]), "{:?}", messages(&errors));
+    assert!(
+        matches!(
+            errors[..],
+            [WarcError::TooLarge {
+                length: 5045,
+                limit: 1000,
+                ..
+            }]
+        ),
+        "{:?}",
+        messages(&errors)
+    );
 }
 
 // Row 13: HTTP parts and conversion records.
@@ -517,16 +649,27 @@ fn interim_100_continue_is_skipped() {
     let payload = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>x</p>";
     let parts = http_response_parts(payload).unwrap();
     assert_eq!(parts.status, 200);
-    assert_eq!(parts.content_type.as_deref(), Some("text/html; charset=utf-8"));
+    assert_eq!(
+        parts.content_type.as_deref(),
+        Some("text/html; charset=utf-8")
+    );
     assert_eq!(parts.charset.as_deref(), Some("utf-8"));
     assert_eq!(&parts.decoded_body().unwrap()[..], b"<p>x</p>");
     assert!(parts.is_html());
     let two = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.0 404 Not Found\nContent-Type: text/plain\n\nnope";
     let parts = http_response_parts(two).unwrap();
-    assert_eq!((parts.status, &parts.decoded_body().unwrap()[..]), (404, &b"nope"[..]));
+    assert_eq!(
+        (parts.status, &parts.decoded_body().unwrap()[..]),
+        (404, &b"nope"[..])
+    );
     assert!(!parts.is_html());
     // A lone interim response stays what it is.
-    assert_eq!(http_response_parts(b"HTTP/1.1 100 Continue\r\n\r\n").unwrap().status, 100);
+    assert_eq!(
+        http_response_parts(b"HTTP/1.1 100 Continue\r\n\r\n")
+            .unwrap()
+            .status,
+        100
+    );
 }
 
 #[test]
@@ -548,12 +691,20 @@ fn missing_content_type_is_sniffed() {
     ] {
         assert!(html(body), "{:?}", String::from_utf8_lossy(body));
     }
-    for body in [&b"\x89PNG\r\n\x1a\n"[..], b"{\"json\": 1}", b"plain text", b"<?xml version=\"1.0\"?><rss>", b"<pre", b""] {
+    for body in [
+        &b"\x89PNG\r\n\x1a\n"[..],
+        b"{\"json\": 1}",
+        b"plain text",
+        b"<?xml version=\"1.0\"?><rss>",
+        b"<pre",
+        b"",
+    ] {
         assert!(!html(body), "{:?}", String::from_utf8_lossy(body));
     }
     assert!(looks_like_html(b"  <div class=x>"));
     // A Content-Type, when there is one, decides.
-    let parts = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n<html>").unwrap();
+    let parts =
+        http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n<html>").unwrap();
     assert!(!parts.is_html());
     let parts = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: \r\n\r\n<html>").unwrap();
     assert!(parts.is_html());
@@ -565,7 +716,10 @@ fn conversion_ids_are_unique_and_refers_to_never_empty() {
         let mut w = WarcWriter::new(Vec::new());
         let ids: Vec<String> = ["<urn:uuid:a>", "<urn:uuid:a>", "", "", "<urn:uuid:b>"]
             .iter()
-            .map(|source| w.write_conversion(source, Some("http://e.com/"), None, "Same text.").unwrap())
+            .map(|source| {
+                w.write_conversion(source, Some("http://e.com/"), None, "Same text.")
+                    .unwrap()
+            })
             .collect();
         (ids, w.into_inner())
     };
@@ -576,9 +730,26 @@ fn conversion_ids_are_unique_and_refers_to_never_empty() {
     unique.dedup();
     assert_eq!(unique.len(), ids.len(), "{ids:?}");
     let text = String::from_utf8(bytes.clone()).unwrap();
-    assert!(!text.contains("WARC-Refers-To: \r\n") && !text.contains("WARC-Refers-To:\r\n"), "{text}");
-    let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(&bytes)).map(|r| r.unwrap()).collect();
+    assert!(
+        !text.contains("WARC-Refers-To: \r\n") && !text.contains("WARC-Refers-To:\r\n"),
+        "{text}"
+    );
+    let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(&bytes))
+        .map(|r| r.unwrap())
+        .collect();
     let refers: Vec<Option<&str>> = recs.iter().map(|r| r.header("WARC-Refers-To")).collect();
-    assert_eq!(refers, [Some("<urn:uuid:a>"), Some("<urn:uuid:a>"), None, None, Some("<urn:uuid:b>")]);
-    assert_eq!(recs.iter().map(|r| r.record_id.clone()).collect::<Vec<_>>(), ids);
+    assert_eq!(
+        refers,
+        [
+            Some("<urn:uuid:a>"),
+            Some("<urn:uuid:a>"),
+            None,
+            None,
+            Some("<urn:uuid:b>")
+        ]
+    );
+    assert_eq!(
+        recs.iter().map(|r| r.record_id.clone()).collect::<Vec<_>>(),
+        ids
+    );
 }

@@ -14,7 +14,11 @@ use proptest::prelude::*;
 /// The fixture pages, in name order.
 fn fixture_pages() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pages");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_file()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
     files.sort();
     files
 }
@@ -26,7 +30,12 @@ fn inputs() -> Vec<Input> {
 /// Cleans `inputs` with the given read size and threads: the output, and how many problems
 /// were reported.
 fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, usize) {
-    let options = Options { read_size, threads, mode: OutputMode::Mark, ..Options::default() };
+    let options = Options {
+        read_size,
+        threads,
+        mode: OutputMode::Mark,
+        ..Options::default()
+    };
     let mut sink = StreamSink::new(Vec::new(), b"\n");
     let problems = AtomicUsize::new(0);
     let count = |_: &Problem| {
@@ -50,17 +59,25 @@ proptest! {
 /// A fixture page damaged the way crawls damage pages: bytes overwritten at random places
 /// (broken tags, split or invalid UTF-8, stray NULs), and half the time the end cut off.
 fn damaged_page() -> impl Strategy<Value = Vec<u8>> {
-    let pages: Vec<Vec<u8>> = fixture_pages().iter().map(|path| std::fs::read(path).unwrap()).collect();
+    let pages: Vec<Vec<u8>> = fixture_pages()
+        .iter()
+        .map(|path| std::fs::read(path).unwrap())
+        .collect();
     let edits = proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..64);
-    (0..pages.len(), edits, prop_oneof![Just(1.0f64), 0.0f64..1.0]).prop_map(move |(page, edits, keep)| {
-        let mut bytes = pages[page].clone();
-        for (at, byte) in edits {
-            let i = at.index(bytes.len());
-            bytes[i] = byte;
-        }
-        bytes.truncate((bytes.len() as f64 * keep) as usize);
-        bytes
-    })
+    (
+        0..pages.len(),
+        edits,
+        prop_oneof![Just(1.0f64), 0.0f64..1.0],
+    )
+        .prop_map(move |(page, edits, keep)| {
+            let mut bytes = pages[page].clone();
+            for (at, byte) in edits {
+                let i = at.index(bytes.len());
+                bytes[i] = byte;
+            }
+            bytes.truncate((bytes.len() as f64 * keep) as usize);
+            bytes
+        })
 }
 
 proptest! {

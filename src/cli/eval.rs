@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-
 const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad arguments, missing \
                            or unreadable directory or file, unwritable output).";
 

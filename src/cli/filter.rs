@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-
 const EXIT_CODES: &str = "\
 Exit status:
   0  every input was cleaned
@@ -311,7 +310,10 @@ impl CleanArgs {
         }
         let all_named = |suffixes: &[&str]| {
             !self.files.is_empty()
-                && self.files.iter().all(|f| suffixes.iter().any(|s| f.to_string_lossy().ends_with(s)))
+                && self
+                    .files
+                    .iter()
+                    .all(|f| suffixes.iter().any(|s| f.to_string_lossy().ends_with(s)))
         };
         if all_named(&[".warc", ".warc.gz"]) {
             InputKind::Warc

@@ -7,7 +7,9 @@ pub mod filter;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::classify::{Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+use crate::classify::{
+    Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY,
+};
 use crate::lm::model::{embedded, LanguageModel};
 
 /// The embedded model, or the one at `path`; the error is one line naming the file.
@@ -89,7 +91,10 @@ impl PolicyArgs {
             MethodKind::Perplexity => DEFAULT_MAX_PERPLEXITY,
             MethodKind::Combined => Policy::for_combined().max_perplexity,
         };
-        Policy { max_perplexity: self.threshold.unwrap_or(method_default), max_link_density: self.max_link_density }
+        Policy {
+            max_perplexity: self.threshold.unwrap_or(method_default),
+            max_link_density: self.max_link_density,
+        }
     }
 
     /// The combined method's leaning and comments (and the default document bound).
@@ -99,7 +104,11 @@ impl PolicyArgs {
             (_, true) => Favor::Recall,
             _ => Favor::Balanced,
         };
-        Choices { favor, comments: self.comments, ..Choices::default() }
+        Choices {
+            favor,
+            comments: self.comments,
+            ..Choices::default()
+        }
     }
 
     /// The decision method, loading the classifier file if one is given; the error is one
@@ -129,7 +138,11 @@ pub enum Generate {
 }
 
 /// Writes the man page or a completion script for `command` to `out`.
-pub fn generate(what: Generate, mut command: clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+pub fn generate(
+    what: Generate,
+    mut command: clap::Command,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     use clap_complete::Shell;
     let name = command.get_name().to_string();
     let shell = match what {

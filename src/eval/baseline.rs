@@ -132,7 +132,8 @@ impl std::hash::Hasher for PackedHasher {
         }
     }
     fn write_u128(&mut self, v: u128) {
-        self.0 = ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 =
+            ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
     fn finish(&self) -> u64 {
         self.0
@@ -150,7 +151,11 @@ impl Stopwords {
     /// skipped, words are lower-cased.
     pub fn from_list(list: &str) -> Stopwords {
         let mut stopwords = Stopwords::default();
-        for word in list.lines().map(str::trim).filter(|w| !w.is_empty() && !w.starts_with('#')) {
+        for word in list
+            .lines()
+            .map(str::trim)
+            .filter(|w| !w.is_empty() && !w.starts_with('#'))
+        {
             let word = word.to_lowercase();
             match pack(&word) {
                 Some(key) => stopwords.short.insert(key),
@@ -193,7 +198,11 @@ impl Stopwords {
     /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
     /// lower-cased copy when one is needed).
     pub fn contains_word(&self, word: &str, scratch: &mut String) -> bool {
-        if let Some(key) = word.is_ascii().then(|| pack_lowercase_ascii(word)).flatten() {
+        if let Some(key) = word
+            .is_ascii()
+            .then(|| pack_lowercase_ascii(word))
+            .flatten()
+        {
             return self.short.contains(&key);
         }
         scratch.clear();

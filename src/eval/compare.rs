@@ -33,7 +33,12 @@ pub enum Method {
 
 impl Method {
     /// Every method, in table order.
-    pub const ALL: [Method; 4] = [Method::NoCleaning, Method::Baseline, Method::PplFilterPerplexity, Method::PplFilterCombined];
+    pub const ALL: [Method; 4] = [
+        Method::NoCleaning,
+        Method::Baseline,
+        Method::PplFilterPerplexity,
+        Method::PplFilterCombined,
+    ];
 
     /// The row label.
     pub fn name(self) -> &'static str {
@@ -67,7 +72,10 @@ impl MethodResult {
 
 /// The pages of a directory: every `*.html` file, sorted by name.
 pub fn html_pages(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| EvalError::Read { path: dir.to_path_buf(), source })?;
+    let entries = std::fs::read_dir(dir).map_err(|source| EvalError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let mut pages: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
@@ -85,14 +93,23 @@ pub fn clean_dir(
     options: &Options,
 ) -> Result<(f64, u64, usize), EvalError> {
     let pages = html_pages(input_dir)?;
-    std::fs::create_dir_all(out_dir).map_err(|source| EvalError::Write { path: out_dir.to_path_buf(), source })?;
+    std::fs::create_dir_all(out_dir).map_err(|source| EvalError::Write {
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
     let stopwords = Stopwords::english();
     let params = JustextParams::default();
     // A sentence threshold left at one method's default takes the other method's default.
-    let (perplexity_default, combined_default) = (classify::Policy::default(), classify::Policy::for_combined());
+    let (perplexity_default, combined_default) = (
+        classify::Policy::default(),
+        classify::Policy::for_combined(),
+    );
     let policy_for = |default: classify::Policy, other: classify::Policy| {
         if options.policy.max_perplexity == other.max_perplexity {
-            classify::Policy { max_perplexity: default.max_perplexity, ..options.policy }
+            classify::Policy {
+                max_perplexity: default.max_perplexity,
+                ..options.policy
+            }
         } else {
             options.policy
         }
@@ -112,23 +129,34 @@ pub fn clean_dir(
     };
     let (mut seconds, mut bytes) = (0.0, 0u64);
     for page in &pages {
-        let html = std::fs::read(page).map_err(|source| EvalError::Read { path: page.clone(), source })?;
+        let html = std::fs::read(page).map_err(|source| EvalError::Read {
+            path: page.clone(),
+            source,
+        })?;
         let started = Instant::now();
         let text: Vec<u8> = match method {
             Method::NoCleaning => {
                 let (blocks, _) = read_blocks(&html, options);
-                blocks.iter().flat_map(|b| b.text.bytes().chain(Some(b'\n'))).collect()
+                blocks
+                    .iter()
+                    .flat_map(|b| b.text.bytes().chain(Some(b'\n')))
+                    .collect()
             }
             Method::Baseline => {
                 let (blocks, _) = read_blocks(&html, options);
                 let keep = baseline::classify(&blocks, stopwords, &params);
                 baseline::render(&blocks, &keep).into_bytes()
             }
-            Method::PplFilterPerplexity | Method::PplFilterCombined => clean_bytes(&html, model, options).0,
+            Method::PplFilterPerplexity | Method::PplFilterCombined => {
+                clean_bytes(&html, model, options).0
+            }
         };
         seconds += started.elapsed().as_secs_f64();
         bytes += html.len() as u64;
-        let name = page.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = page
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let path = out_dir.join(format!("{name}.txt"));
         std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
     }
@@ -149,7 +177,13 @@ pub fn compare(
         let out_dir = work_dir.join(method.name().replace(" --method ", "-").replace(' ', "-"));
         let (seconds, bytes, pages) = clean_dir(method, input_dir, &out_dir, model, options)?;
         let summary = score_dirs(&out_dir, gold_dir)?;
-        results.push(MethodResult { method, summary, seconds, bytes, pages });
+        results.push(MethodResult {
+            method,
+            summary,
+            seconds,
+            bytes,
+            pages,
+        });
     }
     Ok(results)
 }

@@ -13,8 +13,8 @@
 //! [`report`].
 
 pub mod baseline;
-pub mod compare;
 mod bits;
+pub mod compare;
 pub mod lcs;
 pub mod lev;
 pub mod normalize;

@@ -215,7 +215,8 @@ impl<R: BufRead> GzipReader<R> {
     fn consume(&mut self, n: usize, record: bool) {
         if self.pending_pos < self.pending.len() {
             if record {
-                self.history.extend_from_slice(&self.pending[self.pending_pos..self.pending_pos + n]);
+                self.history
+                    .extend_from_slice(&self.pending[self.pending_pos..self.pending_pos + n]);
             }
             self.pending_pos += n;
             if self.pending_pos == self.pending.len() {
@@ -239,7 +240,9 @@ impl<R: BufRead> GzipReader<R> {
     }
 
     fn next_byte(&mut self) -> io::Result<Option<u8>> {
-        let Some(&b) = self.input()?.first() else { return Ok(None) };
+        let Some(&b) = self.input()?.first() else {
+            return Ok(None);
+        };
         self.consume(1, true);
         Ok(Some(b))
     }
@@ -301,7 +304,11 @@ impl<R: BufRead> GzipReader<R> {
                 None => return Ok(Step::Fail(self.eof_kind())),
             }
         }
-        let not_gzip = if self.at_boundary { DamageKind::Junk } else { DamageKind::Corrupt("bad header") };
+        let not_gzip = if self.at_boundary {
+            DamageKind::Junk
+        } else {
+            DamageKind::Corrupt("bad header")
+        };
         if fixed[0] != 0x1f || fixed[1] != 0x8b || fixed[2] != 8 || fixed[3] & 0xe0 != 0 {
             return Ok(Step::Fail(not_gzip));
         }
@@ -323,7 +330,9 @@ impl<R: BufRead> GzipReader<R> {
                     match self.next_byte()? {
                         None => return Ok(Step::Fail(self.eof_kind())),
                         Some(0) => break,
-                        Some(_) if n >= MAX_HEADER_FIELD => return Ok(Step::Fail(DamageKind::Corrupt("bad header"))),
+                        Some(_) if n >= MAX_HEADER_FIELD => {
+                            return Ok(Step::Fail(DamageKind::Corrupt("bad header")))
+                        }
                         Some(_) => n += 1,
                     }
                 }
@@ -341,7 +350,11 @@ impl<R: BufRead> GzipReader<R> {
 
     fn body(&mut self) -> io::Result<Step> {
         // Fields borrowed one by one: the input may be `pending` or `inner`'s buffer.
-        let target = if self.holding { &mut self.held } else { &mut self.out };
+        let target = if self.holding {
+            &mut self.held
+        } else {
+            &mut self.out
+        };
         target.reserve(CHUNK);
         let input: &[u8] = if self.pending_pos < self.pending.len() {
             &self.pending[self.pending_pos..]
@@ -358,8 +371,14 @@ impl<R: BufRead> GzipReader<R> {
         if input.is_empty() {
             return Ok(Step::Fail(DamageKind::Truncated));
         }
-        let (in_before, out_before, len_before) = (self.inflate.total_in(), self.inflate.total_out(), target.len());
-        let status = self.inflate.decompress_vec(input, target, FlushDecompress::None);
+        let (in_before, out_before, len_before) = (
+            self.inflate.total_in(),
+            self.inflate.total_out(),
+            target.len(),
+        );
+        let status = self
+            .inflate
+            .decompress_vec(input, target, FlushDecompress::None);
         let consumed = (self.inflate.total_in() - in_before) as usize;
         let produced = (self.inflate.total_out() - out_before) as usize;
         self.crc.update(&target[len_before..]);
@@ -374,7 +393,9 @@ impl<R: BufRead> GzipReader<R> {
                 self.state = State::Trailer;
                 Ok(Step::Progress)
             }
-            Ok(_) if consumed == 0 && produced == 0 => Ok(Step::Fail(DamageKind::Corrupt("invalid deflate data"))),
+            Ok(_) if consumed == 0 && produced == 0 => {
+                Ok(Step::Fail(DamageKind::Corrupt("invalid deflate data")))
+            }
             Ok(_) => {
                 if self.holding && self.held.len() >= HOLD_BYTES {
                     self.release();
@@ -429,11 +450,23 @@ impl<R: BufRead> GzipReader<R> {
         if self.damage.is_none() && !self.holding {
             let at = self.pos();
             let emitted = self.member_out;
-            self.damage = Some(Damage { start: self.member_start, at, kind, resumed: None, end: at, emitted });
+            self.damage = Some(Damage {
+                start: self.member_start,
+                at,
+                kind,
+                resumed: None,
+                end: at,
+                emitted,
+            });
         }
         self.holding = true;
-        let restart = (self.member_start + 1).max(self.history_off).min(self.pos());
-        let keep = self.history.get(restart.saturating_sub(self.history_off) as usize..).unwrap_or(&[]);
+        let restart = (self.member_start + 1)
+            .max(self.history_off)
+            .min(self.pos());
+        let keep = self
+            .history
+            .get(restart.saturating_sub(self.history_off) as usize..)
+            .unwrap_or(&[]);
         if self.pending_pos < self.pending.len() && restart >= self.pending_off {
             // Everything this member read came from `pending`, so it is still there.
             self.pending_pos = (restart - self.pending_off) as usize;
@@ -557,24 +590,41 @@ mod tests {
             a.len(),
             a.len() + 7
         );
-        assert_eq!(read_all(&bytes, 5), [Ok("first ".into()), Err(message), Ok("second".into())]);
+        assert_eq!(
+            read_all(&bytes, 5),
+            [Ok("first ".into()), Err(message), Ok("second".into())]
+        );
         bytes.extend(b"trailing");
         let last = read_all(&bytes, 5).pop().unwrap().unwrap_err();
-        assert!(last.contains("8 bytes at compressed byte") && last.contains("and no member follows"), "{last}");
+        assert!(
+            last.contains("8 bytes at compressed byte") && last.contains("and no member follows"),
+            "{last}"
+        );
     }
 
     #[test]
     fn corrupt_member_is_reported_and_the_next_one_read() {
-        let members: Vec<Vec<u8>> = (0..5).map(|i| member(&format!("member {i} {}\n", "text ".repeat(40)))).collect();
-        let starts: Vec<usize> = members.iter().scan(0, |at, m| Some(std::mem::replace(at, *at + m.len()))).collect();
+        let members: Vec<Vec<u8>> = (0..5)
+            .map(|i| member(&format!("member {i} {}\n", "text ".repeat(40))))
+            .collect();
+        let starts: Vec<usize> = members
+            .iter()
+            .scan(0, |at, m| Some(std::mem::replace(at, *at + m.len())))
+            .collect();
         for spot in [0, 3, 12, 30] {
             let mut bytes = members.concat();
             let at = starts[2] + spot;
             bytes[at] ^= 0x55;
             let results = read_all(&bytes, 64);
             let err = results.iter().find_map(|r| r.clone().err()).unwrap();
-            assert!(err.contains(&format!("at compressed byte {}", starts[2])), "{err}");
-            assert!(err.contains(&format!("next member, at byte {}", starts[3])), "{err}");
+            assert!(
+                err.contains(&format!("at compressed byte {}", starts[2])),
+                "{err}"
+            );
+            assert!(
+                err.contains(&format!("next member, at byte {}", starts[3])),
+                "{err}"
+            );
             let text: String = results.iter().filter_map(|r| r.clone().ok()).collect();
             for i in [0, 1, 3, 4] {
                 assert!(text.contains(&format!("member {i} ")), "{i}: {results:?}");
@@ -595,13 +645,23 @@ mod tests {
         bytes.extend(&cut[..cut.len() / 2]);
         let results = read_all(&bytes, 100);
         let last = results.last().unwrap().as_ref().unwrap_err();
-        assert!(last.starts_with("EOF: gzip member at compressed byte ") && last.contains("is truncated"), "{last}");
-        assert!(results[0].as_ref().unwrap().starts_with("whole 0 1 2 3"), "{results:?}");
+        assert!(
+            last.starts_with("EOF: gzip member at compressed byte ")
+                && last.contains("is truncated"),
+            "{last}"
+        );
+        assert!(
+            results[0].as_ref().unwrap().starts_with("whole 0 1 2 3"),
+            "{results:?}"
+        );
         // Cut inside the header too.
         let mut bytes = member("whole");
         let start = bytes.len();
         bytes.extend(&cut[..5]);
-        let message = format!("EOF: gzip member at compressed byte {start} is truncated (the input ends at byte {})", start + 5);
+        let message = format!(
+            "EOF: gzip member at compressed byte {start} is truncated (the input ends at byte {})",
+            start + 5
+        );
         assert_eq!(read_all(&bytes, 100), [Ok("whole".into()), Err(message)]);
     }
 
@@ -615,9 +675,16 @@ mod tests {
         bytes.extend(member("after"));
         let results = read_all(&bytes, 100);
         let text: String = results.iter().filter_map(|r| r.clone().ok()).collect();
-        assert!(text.starts_with("before ") && text.ends_with("after"), "{results:?}");
+        assert!(
+            text.starts_with("before ") && text.ends_with("after"),
+            "{results:?}"
+        );
         let err = results.iter().find_map(|r| r.clone().err()).unwrap();
-        assert!(err.contains(&format!("compressed byte {start}")) && err.contains(&format!("byte {next}")), "{err}");
+        assert!(
+            err.contains(&format!("compressed byte {start}"))
+                && err.contains(&format!("byte {next}")),
+            "{err}"
+        );
     }
 
     mod prop {
@@ -675,7 +742,10 @@ mod tests {
         let results = read_all(&bytes, 100);
         assert_eq!(results.len(), 3, "{results:?}");
         assert_eq!(results[0], Ok("one ".into()));
-        assert!(results[1].as_ref().unwrap_err().contains(&format!("compressed byte {at}")));
+        assert!(results[1]
+            .as_ref()
+            .unwrap_err()
+            .contains(&format!("compressed byte {at}")));
         assert_eq!(results[2], Ok("two".into()));
     }
 }

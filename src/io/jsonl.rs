@@ -27,7 +27,11 @@ pub enum JsonlError {
     /// Longer than the line limit: `length` bytes without the line ending (its bytes were
     /// counted, not kept).
     #[error("line {line}: {length} bytes, longer than the {limit}-byte limit")]
-    TooLong { line: u64, limit: usize, length: u64 },
+    TooLong {
+        line: u64,
+        limit: usize,
+        length: u64,
+    },
     /// Not UTF-8: the first invalid byte is at `column` (1-based).
     #[error("line {line}: not valid UTF-8 (column {column})")]
     NotUtf8 { line: u64, column: usize },
@@ -42,7 +46,11 @@ pub enum JsonlError {
     MissingField { line: u64, field: String },
     /// The field is there but not a string.
     #[error("line {line}: field \"{field}\" is {kind}, not a string")]
-    NotString { line: u64, field: String, kind: &'static str },
+    NotString {
+        line: u64,
+        field: String,
+        kind: &'static str,
+    },
 }
 
 impl JsonlError {
@@ -94,7 +102,9 @@ impl Extra<'_> {
             Extra::UInt(n) => {
                 let _ = write!(out, "{n}");
             }
-            Extra::Float(x) => out.push_str(&serde_json::to_string(&x).unwrap_or_else(|_| "null".into())),
+            Extra::Float(x) => {
+                out.push_str(&serde_json::to_string(&x).unwrap_or_else(|_| "null".into()))
+            }
             Extra::Null => out.push_str("null"),
         }
     }
@@ -181,17 +191,22 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
         });
     }
     let mut de = serde_json::Deserializer::from_str(line);
-    let entries =
-        Entries::deserialize(&mut de).and_then(|e| de.end().map(|()| e)).map_err(|e| invalid(line_no, &e, 0))?;
+    let entries = Entries::deserialize(&mut de)
+        .and_then(|e| de.end().map(|()| e))
+        .map_err(|e| invalid(line_no, &e, 0))?;
 
     // RawValue borrows from `line`; its offset is a pointer difference, checked anyway.
     let base = line.as_ptr() as usize;
     let span_of = |raw: &RawValue| {
         let text = raw.get();
         let start = (text.as_ptr() as usize).checked_sub(base);
-        start.map(|s| s..s + text.len()).filter(|r| line.get(r.clone()) == Some(text)).ok_or_else(|| {
-            JsonlError::Invalid { line: line_no, message: "value outside the line".into() }
-        })
+        start
+            .map(|s| s..s + text.len())
+            .filter(|r| line.get(r.clone()) == Some(text))
+            .ok_or_else(|| JsonlError::Invalid {
+                line: line_no,
+                message: "value outside the line".into(),
+            })
     };
     let mut spans = Vec::with_capacity(entries.0.len());
     for (key, raw) in entries.0 {
@@ -202,7 +217,10 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
     let close = line.trim_end().len().saturating_sub(1);
 
     let Some((_, span)) = spans.iter().rev().find(|(k, _)| k == field) else {
-        return Err(JsonlError::MissingField { line: line_no, field: field.to_string() });
+        return Err(JsonlError::MissingField {
+            line: line_no,
+            field: field.to_string(),
+        });
     };
     let raw = line.get(span.clone()).unwrap_or("");
     if !raw.starts_with('"') {
@@ -213,7 +231,11 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
             Some(b'n') => "null",
             _ => "a number",
         };
-        return Err(JsonlError::NotString { line: line_no, field: field.to_string(), kind });
+        return Err(JsonlError::NotString {
+            line: line_no,
+            field: field.to_string(),
+            kind,
+        });
     }
     let value = decode_string(raw).map_err(|e| invalid(line_no, &e, span.start))?;
     Ok(JsonRecord {
@@ -230,7 +252,10 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
 pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     match std::str::from_utf8(line) {
         Ok(text) => parse_line(text, line_no, field),
-        Err(e) => Err(JsonlError::NotUtf8 { line: line_no, column: e.valid_up_to() + 1 }),
+        Err(e) => Err(JsonlError::NotUtf8 {
+            line: line_no,
+            column: e.valid_up_to() + 1,
+        }),
     }
 }
 
@@ -239,10 +264,17 @@ pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRe
 fn invalid(line_no: u64, e: &serde_json::Error, offset: usize) -> JsonlError {
     let full = e.to_string();
     let message = match full.rfind(" at line ") {
-        Some(i) => format!("{} (column {})", &full[..i], e.column().saturating_add(offset)),
+        Some(i) => format!(
+            "{} (column {})",
+            &full[..i],
+            e.column().saturating_add(offset)
+        ),
         None => full,
     };
-    JsonlError::Invalid { line: line_no, message }
+    JsonlError::Invalid {
+        line: line_no,
+        message,
+    }
 }
 
 /// Decodes a JSON string literal (quotes included), reading an escape of an unpaired UTF-16
@@ -300,7 +332,9 @@ fn replace_lone_surrogates(raw: &str) -> Option<String> {
 /// The four hex digits at `at`, if there are four.
 fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
     let digits = bytes.get(at..at + 4)?;
-    digits.iter().try_fold(0u16, |n, &b| Some(n << 4 | (b as char).to_digit(16)? as u16))
+    digits.iter().try_fold(0u16, |n, &b| {
+        Some(n << 4 | (b as char).to_digit(16)? as u16)
+    })
 }
 
 /// The object's entries in order, keys and values left as raw JSON text borrowed from the line.
@@ -340,11 +374,17 @@ pub fn jsonl_object(
 ) -> String {
     let fields = [
         ("url", url.map_or(Extra::Null, Extra::Str)),
-        ("warc_record_id", warc_record_id.map_or(Extra::Null, Extra::Str)),
+        (
+            "warc_record_id",
+            warc_record_id.map_or(Extra::Null, Extra::Str),
+        ),
         ("text", Extra::Str(text)),
         ("sentences_kept", Extra::UInt(kept)),
         ("sentences_dropped", Extra::UInt(dropped)),
-        ("mean_perplexity", mean_perplexity.map_or(Extra::Null, Extra::Float)),
+        (
+            "mean_perplexity",
+            mean_perplexity.map_or(Extra::Null, Extra::Float),
+        ),
     ];
     let mut out = String::with_capacity(text.len() + 160);
     out.push('{');
@@ -376,7 +416,11 @@ pub struct JsonlLines<R: BufRead> {
 impl<R: BufRead> JsonlLines<R> {
     /// Lines of `inner`, at most `max_line_bytes` each.
     pub fn new(inner: R, max_line_bytes: usize) -> Self {
-        JsonlLines { inner, max_line_bytes, line_no: 0 }
+        JsonlLines {
+            inner,
+            max_line_bytes,
+            line_no: 0,
+        }
     }
 
     /// The next line: `Ok((line_no, Ok(bytes)))`, `Ok((line_no, Err(TooLong)))`, `Err` on a
@@ -407,7 +451,11 @@ impl<R: BufRead> JsonlLines<R> {
                 None => (buf.len(), false),
             };
             if found {
-                let before = if take >= 2 { buf.get(take - 2).copied() } else { last };
+                let before = if take >= 2 {
+                    buf.get(take - 2).copied()
+                } else {
+                    last
+                };
                 ending = if before == Some(b'\r') { 2 } else { 1 };
             }
             last = buf.get(take - 1).copied();
@@ -435,7 +483,14 @@ impl<R: BufRead> JsonlLines<R> {
         }
         let length = read - ending;
         if too_long || length > self.max_line_bytes as u64 {
-            return Some(Ok((n, Err(JsonlError::TooLong { line: n, limit: self.max_line_bytes, length }))));
+            return Some(Ok((
+                n,
+                Err(JsonlError::TooLong {
+                    line: n,
+                    limit: self.max_line_bytes,
+                    length,
+                }),
+            )));
         }
         Some(Ok((n, Ok(line))))
     }
@@ -454,12 +509,18 @@ mod tests {
     use std::io::Cursor;
 
     fn fixture() -> Vec<u8> {
-        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/jsonl/pages.jsonl")).expect("fixture")
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/jsonl/pages.jsonl"
+        ))
+        .expect("fixture")
     }
 
     #[test]
     fn fixture_counts_and_untouched_fields() {
-        let lines: Vec<_> = JsonlLines::new(Cursor::new(fixture()), 1 << 20).map(|l| l.unwrap()).collect();
+        let lines: Vec<_> = JsonlLines::new(Cursor::new(fixture()), 1 << 20)
+            .map(|l| l.unwrap())
+            .collect();
         assert_eq!(lines.len(), 5);
         let mut good = Vec::new();
         let mut bad = Vec::new();
@@ -470,36 +531,76 @@ mod tests {
             }
         }
         assert_eq!(good.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [1, 2, 5]);
-        assert!(matches!(&bad[0], JsonlError::Invalid { line: 3, .. }), "{:?}", bad[0]);
-        assert_eq!(bad[1], JsonlError::MissingField { line: 4, field: "html".into() });
+        assert!(
+            matches!(&bad[0], JsonlError::Invalid { line: 3, .. }),
+            "{:?}",
+            bad[0]
+        );
+        assert_eq!(
+            bad[1],
+            JsonlError::MissingField {
+                line: 4,
+                field: "html".into()
+            }
+        );
         assert_eq!(bad[1].to_string(), "line 4: no field \"html\"");
         assert!(!bad[0].to_string().contains('\n'));
 
         let (_, first) = &good[0];
-        assert!(first.value().starts_with("<html><body><nav><a href=\"/\">Home</a>"), "{}", first.value());
-        let out = first
-            .with_field("Clean.", &[("mean_perplexity", Extra::Float(1234.5)), ("sentences_kept", Extra::UInt(1))]);
+        assert!(
+            first
+                .value()
+                .starts_with("<html><body><nav><a href=\"/\">Home</a>"),
+            "{}",
+            first.value()
+        );
+        let out = first.with_field(
+            "Clean.",
+            &[
+                ("mean_perplexity", Extra::Float(1234.5)),
+                ("sentences_kept", Extra::UInt(1)),
+            ],
+        );
         let original = first.original();
         // Undo the edits: what is left is the original, byte for byte.
         let restored = out
             .replace("\"Clean.\"", &original[first.field_span.clone()])
             .replace(",\"mean_perplexity\":1234.5,\"sentences_kept\":1}", "}");
         assert_eq!(restored, original);
-        assert!(out.contains("\"score\": 1.50") && out.contains("1e3"), "{out}");
+        assert!(
+            out.contains("\"score\": 1.50") && out.contains("1e3"),
+            "{out}"
+        );
 
         // JSON-escaped HTML is decoded; the rewritten value is escaped again.
         let (_, second) = &good[1];
-        assert!(second.value().contains("caf\u{e9} &amp; \"quotes\"</p>\n<nav>"), "{}", second.value());
-        let v: serde_json::Value = serde_json::from_str(&second.with_field("a \"b\"\n", &[])).unwrap();
+        assert!(
+            second
+                .value()
+                .contains("caf\u{e9} &amp; \"quotes\"</p>\n<nav>"),
+            "{}",
+            second.value()
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&second.with_field("a \"b\"\n", &[])).unwrap();
         assert_eq!(v["html"], "a \"b\"\n");
     }
 
     #[test]
     fn existing_score_fields_are_replaced_not_duplicated() {
         let rec = parse_line("{\"text\": \"x\", \"ppl\": 3, \"n\": [1,2]}\r\n", 7, "text").unwrap();
-        let out =
-            rec.with_field("y", &[("ppl", Extra::Float(f64::NAN)), ("kept", Extra::Int(-2)), ("text", Extra::Null)]);
-        assert_eq!(out, "{\"text\": \"y\", \"ppl\": null, \"n\": [1,2],\"kept\":-2}");
+        let out = rec.with_field(
+            "y",
+            &[
+                ("ppl", Extra::Float(f64::NAN)),
+                ("kept", Extra::Int(-2)),
+                ("text", Extra::Null),
+            ],
+        );
+        assert_eq!(
+            out,
+            "{\"text\": \"y\", \"ppl\": null, \"n\": [1,2],\"kept\":-2}"
+        );
         let empty = parse_line("{\"t\":\"\"} ", 1, "t").unwrap();
         assert_eq!(
             empty.with_field("z", &[("a", Extra::Str("é")), ("b", Extra::UInt(1))]),
@@ -512,33 +613,70 @@ mod tests {
         let e = |s: &str| parse_line(s, 9, "text").unwrap_err();
         assert_eq!(e("   "), JsonlError::Blank { line: 9 });
         assert_eq!(e("[1, 2]"), JsonlError::NotObject { line: 9 });
-        assert_eq!(e("{\"text\": 3}"), JsonlError::NotString { line: 9, field: "text".into(), kind: "a number" });
-        assert_eq!(e("{\"text\": {\"a\": 1}}").to_string(), "line 9: field \"text\" is an object, not a string");
-        assert!(matches!(e("{\"text\": \"a\"} x"), JsonlError::Invalid { .. }));
-        assert!(matches!(e("{\"text\": \"a\",}"), JsonlError::Invalid { .. }));
+        assert_eq!(
+            e("{\"text\": 3}"),
+            JsonlError::NotString {
+                line: 9,
+                field: "text".into(),
+                kind: "a number"
+            }
+        );
+        assert_eq!(
+            e("{\"text\": {\"a\": 1}}").to_string(),
+            "line 9: field \"text\" is an object, not a string"
+        );
+        assert!(matches!(
+            e("{\"text\": \"a\"} x"),
+            JsonlError::Invalid { .. }
+        ));
+        assert!(matches!(
+            e("{\"text\": \"a\",}"),
+            JsonlError::Invalid { .. }
+        ));
         assert!(matches!(e("nope"), JsonlError::Invalid { .. }));
         let not_utf8 = parse_line_bytes(b"{\"text\": \"\xff\"}", 2, "text").unwrap_err();
-        assert_eq!(not_utf8, JsonlError::NotUtf8 { line: 2, column: 11 });
+        assert_eq!(
+            not_utf8,
+            JsonlError::NotUtf8 {
+                line: 2,
+                column: 11
+            }
+        );
         assert_eq!(not_utf8.to_string(), "line 2: not valid UTF-8 (column 11)");
-        assert_eq!(parse_line("\u{feff}{\"text\":\"a\",\"text\":\"b\"}", 1, "text").unwrap().value(), "b");
+        assert_eq!(
+            parse_line("\u{feff}{\"text\":\"a\",\"text\":\"b\"}", 1, "text")
+                .unwrap()
+                .value(),
+            "b"
+        );
     }
 
     #[test]
     fn long_lines_are_reported_and_skipped() {
         let input = b"{\"a\":\"x\"}\n0123456789012345678901234567890\r\n{}\n\nlast".to_vec();
-        let got: Vec<_> = JsonlLines::new(Cursor::new(input), 12).map(|l| l.unwrap()).collect();
+        let got: Vec<_> = JsonlLines::new(Cursor::new(input), 12)
+            .map(|l| l.unwrap())
+            .collect();
         let show: Vec<String> = got
             .iter()
             .map(|(n, l)| {
                 format!(
                     "{n}:{}",
-                    l.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_else(|e| e.to_string())
+                    l.as_ref()
+                        .map(|b| String::from_utf8_lossy(b).into_owned())
+                        .unwrap_or_else(|e| e.to_string())
                 )
             })
             .collect();
         assert_eq!(
             show,
-            ["1:{\"a\":\"x\"}", "2:line 2: 31 bytes, longer than the 12-byte limit", "3:{}", "4:", "5:last"]
+            [
+                "1:{\"a\":\"x\"}",
+                "2:line 2: 31 bytes, longer than the 12-byte limit",
+                "3:{}",
+                "4:",
+                "5:last"
+            ]
         );
     }
 
@@ -546,9 +684,12 @@ mod tests {
     fn long_lines_report_their_real_length() {
         // Cut at every position of the line ending across the reader's buffer.
         for capacity in [1, 2, 3, 7, 64] {
-            let input = b"0123456789\r\n01234567890123\r\n0123456789012\n\r\n\r0123456789012345".to_vec();
+            let input =
+                b"0123456789\r\n01234567890123\r\n0123456789012\n\r\n\r0123456789012345".to_vec();
             let reader = io::BufReader::with_capacity(capacity, Cursor::new(input));
-            let got: Vec<_> = JsonlLines::new(reader, 12).map(|l| l.unwrap().1.map_err(|e| e.to_string())).collect();
+            let got: Vec<_> = JsonlLines::new(reader, 12)
+                .map(|l| l.unwrap().1.map_err(|e| e.to_string()))
+                .collect();
             assert_eq!(
                 got,
                 [
@@ -567,28 +708,59 @@ mod tests {
     fn unpaired_surrogate_escapes_read_as_replacement_characters() {
         let value = |line: &str| parse_line(line, 1, "t").map(|r| r.value().to_string());
         assert_eq!(value(r#"{"t": "a\ud800b"}"#).unwrap(), "a\u{fffd}b");
-        assert_eq!(value(r#"{"t": "\udc00\uD800"}"#).unwrap(), "\u{fffd}\u{fffd}");
-        assert_eq!(value(r#"{"t": "\ud800\ud83d\ude00\ud800\n"}"#).unwrap(), "\u{fffd}\u{1f600}\u{fffd}\n");
-        assert_eq!(value(r#"{"t": "\\ud800 \\\ud800"}"#).unwrap(), "\\ud800 \\\u{fffd}");
-        assert_eq!(value(r#"{"t": "\ud800\u0041\ud800\\udc00"}"#).unwrap(), "\u{fffd}A\u{fffd}\\udc00");
+        assert_eq!(
+            value(r#"{"t": "\udc00\uD800"}"#).unwrap(),
+            "\u{fffd}\u{fffd}"
+        );
+        assert_eq!(
+            value(r#"{"t": "\ud800\ud83d\ude00\ud800\n"}"#).unwrap(),
+            "\u{fffd}\u{1f600}\u{fffd}\n"
+        );
+        assert_eq!(
+            value(r#"{"t": "\\ud800 \\\ud800"}"#).unwrap(),
+            "\\ud800 \\\u{fffd}"
+        );
+        assert_eq!(
+            value(r#"{"t": "\ud800\u0041\ud800\\udc00"}"#).unwrap(),
+            "\u{fffd}A\u{fffd}\\udc00"
+        );
         // A key with one is read the same way; other values keep theirs as written.
         let rec = parse_line(r#"{"k\udfff": "\ud800", "t": "x"}"#, 1, "k\u{fffd}").unwrap();
         assert_eq!(rec.value(), "\u{fffd}");
         let out = rec.with_field("y", &[("t", Extra::Str("z"))]);
         assert_eq!(out, r#"{"k\udfff": "y", "t": "z"}"#);
         let other = parse_line(r#"{"a": "\ud800", "t": "x"}"#, 1, "t").unwrap();
-        assert_eq!(other.with_field("\u{fffd}", &[]), "{\"a\": \"\\ud800\", \"t\": \"\u{fffd}\"}");
+        assert_eq!(
+            other.with_field("\u{fffd}", &[]),
+            "{\"a\": \"\\ud800\", \"t\": \"\u{fffd}\"}"
+        );
         // Still errors: a broken escape, and a key that is not a string.
-        assert!(matches!(value(r#"{"t": "\ud80"}"#), Err(JsonlError::Invalid { .. })));
-        assert!(matches!(value(r#"{1: "a"}"#), Err(JsonlError::Invalid { .. })));
+        assert!(matches!(
+            value(r#"{"t": "\ud80"}"#),
+            Err(JsonlError::Invalid { .. })
+        ));
+        assert!(matches!(
+            value(r#"{1: "a"}"#),
+            Err(JsonlError::Invalid { .. })
+        ));
     }
 
     #[test]
     fn warc_jsonl_object() {
-        let line = jsonl_object(Some("http://e.com/"), Some("<urn:uuid:1>"), "Text \"q\"\n", 3, 1, Some(250.0));
+        let line = jsonl_object(
+            Some("http://e.com/"),
+            Some("<urn:uuid:1>"),
+            "Text \"q\"\n",
+            3,
+            1,
+            Some(250.0),
+        );
         assert_eq!(line, "{\"url\":\"http://e.com/\",\"warc_record_id\":\"<urn:uuid:1>\",\"text\":\"Text \\\"q\\\"\\n\",\"sentences_kept\":3,\"sentences_dropped\":1,\"mean_perplexity\":250.0}");
         let none = jsonl_object(None, None, "", 0, 0, None);
-        assert!(none.starts_with("{\"url\":null,\"warc_record_id\":null,"), "{none}");
+        assert!(
+            none.starts_with("{\"url\":null,\"warc_record_id\":null,"),
+            "{none}"
+        );
         assert!(none.ends_with("\"mean_perplexity\":null}"), "{none}");
     }
 

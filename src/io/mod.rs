@@ -68,7 +68,11 @@ pub fn expand(args: &[PathBuf]) -> (Vec<NamedInput>, Vec<(PathBuf, io::Error)>) 
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     let stdin_only = [PathBuf::from("-")];
-    for arg in if args.is_empty() { &stdin_only[..] } else { args } {
+    for arg in if args.is_empty() {
+        &stdin_only[..]
+    } else {
+        args
+    } {
         if arg.as_os_str() == "-" {
             inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
         } else if arg.is_dir() {
@@ -81,7 +85,12 @@ pub fn expand(args: &[PathBuf]) -> (Vec<NamedInput>, Vec<(PathBuf, io::Error)>) 
     (inputs, errors)
 }
 
-fn walk(root: &Path, dir: &Path, inputs: &mut Vec<NamedInput>, errors: &mut Vec<(PathBuf, io::Error)>) {
+fn walk(
+    root: &Path,
+    dir: &Path,
+    inputs: &mut Vec<NamedInput>,
+    errors: &mut Vec<(PathBuf, io::Error)>,
+) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
@@ -91,11 +100,17 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<NamedInput>, errors: &mut Vec<
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| !path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|path| {
+            !path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     paths.sort();
     for path in paths {
-        let is_link = path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        let is_link = path
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
         if path.is_dir() {
             if !is_link {
                 walk(root, &path, inputs, errors);
@@ -169,10 +184,16 @@ mod tests {
             bytes.extend(enc.finish().unwrap());
         }
         let mut text = String::new();
-        maybe_gunzip(Box::new(io::Cursor::new(bytes))).unwrap().read_to_string(&mut text).unwrap();
+        maybe_gunzip(Box::new(io::Cursor::new(bytes)))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, "hello world");
         let mut plain = String::new();
-        maybe_gunzip(Box::new(io::Cursor::new(b"<p>x".to_vec()))).unwrap().read_to_string(&mut plain).unwrap();
+        maybe_gunzip(Box::new(io::Cursor::new(b"<p>x".to_vec())))
+            .unwrap()
+            .read_to_string(&mut plain)
+            .unwrap();
         assert_eq!(plain, "<p>x");
     }
 
@@ -192,7 +213,10 @@ mod tests {
         enc.write_all(b"<p>trickled</p>").unwrap();
         let trickle = Trickle(io::Cursor::new(enc.finish().unwrap()));
         let mut text = String::new();
-        maybe_gunzip(Box::new(BufReader::with_capacity(1, trickle))).unwrap().read_to_string(&mut text).unwrap();
+        maybe_gunzip(Box::new(BufReader::with_capacity(1, trickle)))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, "<p>trickled</p>");
     }
 
@@ -210,7 +234,10 @@ mod tests {
             let mut reader = maybe_gunzip(Box::new(io::Cursor::new(bytes))).unwrap();
             let mut text = String::new();
             let err = reader.read_to_string(&mut text).unwrap_err();
-            assert!(gzip::is_resumable(&err) && err.to_string().contains("at compressed byte 0 "), "{err}");
+            assert!(
+                gzip::is_resumable(&err) && err.to_string().contains("at compressed byte 0 "),
+                "{err}"
+            );
             reader.read_to_string(&mut text).unwrap();
             assert_eq!(text, "kept");
         }
@@ -219,14 +246,23 @@ mod tests {
     #[test]
     fn directories_are_walked_in_order() {
         let root = std::env::temp_dir().join(format!("ppl-expand-{}", std::process::id()));
-        for file in ["b/2.html.gz", "a.html", "b/1.htm", ".hidden/x.html", "b/.skip.html"] {
+        for file in [
+            "b/2.html.gz",
+            "a.html",
+            "b/1.htm",
+            ".hidden/x.html",
+            "b/.skip.html",
+        ] {
             let path = root.join(file);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, b"x").unwrap();
         }
         let (inputs, errors) = expand(&[root.clone(), PathBuf::from("-")]);
         assert!(errors.is_empty());
-        let names: Vec<String> = inputs.iter().map(|(_, n)| n.display().to_string()).collect();
+        let names: Vec<String> = inputs
+            .iter()
+            .map(|(_, n)| n.display().to_string())
+            .collect();
         assert_eq!(names, ["a.txt", "b/1.txt", "b/2.txt", "stdin.txt"]);
         assert_eq!(inputs[3].0, Input::Stdin);
         let (_, errors) = expand(&[root.join("no-such-dir/")]);

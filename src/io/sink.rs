@@ -23,7 +23,11 @@ pub enum DocumentMeta {
     /// A whole input (file or standard input).
     Input,
     /// An HTML `response` record of a WARC file.
-    WarcResponse { record_id: String, target_uri: Option<String>, date: Option<String> },
+    WarcResponse {
+        record_id: String,
+        target_uri: Option<String>,
+        date: Option<String>,
+    },
     /// A JSONL line whose field is cleaned and written back.
     JsonlLine(JsonRecord),
     /// A JSONL line that could not be parsed, written out as it was read.
@@ -76,7 +80,10 @@ pub struct StreamSink<W: Write + Send> {
 impl<W: Write + Send> StreamSink<W> {
     /// A stream sink writing `separator` between two documents.
     pub fn new(out: W, separator: &[u8]) -> StreamSink<W> {
-        StreamSink { out, separator: separator.to_vec() }
+        StreamSink {
+            out,
+            separator: separator.to_vec(),
+        }
     }
 
     /// The underlying writer.
@@ -131,7 +138,12 @@ impl Partial {
             Ok(file) => file,
             Err(e) => {
                 let (error, file) = e.into_parts();
-                Partial { path: path.clone(), temp, file }.discard();
+                Partial {
+                    path: path.clone(),
+                    temp,
+                    file,
+                }
+                .discard();
                 return Err(with_path(&path, error));
             }
         };
@@ -153,7 +165,11 @@ impl Partial {
 impl DirSink {
     /// A sink writing document `i` to `dir/names[i]`.
     pub fn new(dir: &Path, names: Vec<PathBuf>) -> DirSink {
-        DirSink { dir: dir.to_path_buf(), names, current: None }
+        DirSink {
+            dir: dir.to_path_buf(),
+            names,
+            current: None,
+        }
     }
 
     /// Removes the document being written, if one was begun and not ended.
@@ -188,19 +204,29 @@ impl Sink for DirSink {
     fn begin(&mut self, index: usize, _meta: &DocumentMeta) -> io::Result<()> {
         // A document that never ended is incomplete: it gets no file.
         self.discard();
-        let name = self.names.get(index).cloned().unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
+        let name = self
+            .names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
         let path = self.dir.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
         }
         let temp = temp_path(&path);
         let file = File::create(&temp).map_err(|e| with_path(&path, e))?;
-        self.current = Some(Partial { path, temp, file: BufWriter::new(file) });
+        self.current = Some(Partial {
+            path,
+            temp,
+            file: BufWriter::new(file),
+        });
         Ok(())
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let Some(partial) = &mut self.current else { return Ok(()) };
+        let Some(partial) = &mut self.current else {
+            return Ok(());
+        };
         if let Err(e) = partial.file.write_all(bytes) {
             let e = with_path(&partial.path, e);
             self.discard();
@@ -254,7 +280,12 @@ pub struct RecordSink<W: Write + Send> {
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
-        RecordSink { format, out: WarcWriter::new(out), meta: None, text: Vec::new() }
+        RecordSink {
+            format,
+            out: WarcWriter::new(out),
+            meta: None,
+            text: Vec::new(),
+        }
     }
 
     /// The underlying writer.
@@ -276,7 +307,9 @@ impl<W: Write + Send> Sink for RecordSink<W> {
     }
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        let Some(meta) = self.meta.take() else { return Ok(()) };
+        let Some(meta) = self.meta.take() else {
+            return Ok(());
+        };
         let text = String::from_utf8_lossy(&self.text);
         let text = text.trim_end_matches('\n');
         let dropped = stats.sentences.saturating_sub(stats.kept);
@@ -290,16 +323,40 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 let scores = [
                     ("sentences_kept", Extra::UInt(stats.kept)),
                     ("sentences_dropped", Extra::UInt(dropped)),
-                    ("mean_perplexity", stats.mean_kept_perplexity().map_or(Extra::Null, Extra::Float)),
+                    (
+                        "mean_perplexity",
+                        stats
+                            .mean_kept_perplexity()
+                            .map_or(Extra::Null, Extra::Float),
+                    ),
                 ];
                 record.with_field(text, if add_scores { &scores[..] } else { &[] })
             }
-            (DocumentMeta::WarcResponse { record_id, target_uri, date }, RecordFormat::Warc) => {
-                self.out.write_conversion(record_id, target_uri.as_deref(), date.as_deref(), text)?;
+            (
+                DocumentMeta::WarcResponse {
+                    record_id,
+                    target_uri,
+                    date,
+                },
+                RecordFormat::Warc,
+            ) => {
+                self.out.write_conversion(
+                    record_id,
+                    target_uri.as_deref(),
+                    date.as_deref(),
+                    text,
+                )?;
                 return Ok(());
             }
             // A response without a record id gets `"warc_record_id":null`, not `""`.
-            (DocumentMeta::WarcResponse { record_id, target_uri, .. }, RecordFormat::JsonlObjects) => jsonl_object(
+            (
+                DocumentMeta::WarcResponse {
+                    record_id,
+                    target_uri,
+                    ..
+                },
+                RecordFormat::JsonlObjects,
+            ) => jsonl_object(
                 target_uri.as_deref(),
                 Some(record_id.as_str()).filter(|id| !id.trim().is_empty()),
                 text,
@@ -343,12 +400,20 @@ mod tests {
     #[test]
     fn temporary_names_are_hidden_and_short_enough() {
         let temp = temp_path(Path::new("out/sub/page.txt"));
-        assert_eq!(temp, Path::new(&format!("out/sub/.page.txt.{}.partial", std::process::id())));
+        assert_eq!(
+            temp,
+            Path::new(&format!("out/sub/.page.txt.{}.partial", std::process::id()))
+        );
         let long = "é".repeat(127);
         let temp = temp_path(&Path::new("d").join(&long));
         let name = temp.file_name().unwrap().to_str().unwrap();
-        assert!(name.starts_with(".\u{e9}") && name.ends_with(".partial") && name.len() <= 255, "{name}");
-        assert!(temp_path(Path::new("..")).to_string_lossy().ends_with(".partial"));
+        assert!(
+            name.starts_with(".\u{e9}") && name.ends_with(".partial") && name.len() <= 255,
+            "{name}"
+        );
+        assert!(temp_path(Path::new(".."))
+            .to_string_lossy()
+            .ends_with(".partial"));
     }
 
     #[test]
@@ -357,7 +422,10 @@ mod tests {
         let mut sink = DirSink::new(&dir, vec![PathBuf::from("x/1.txt"), PathBuf::from("2.txt")]);
         sink.begin(0, &DocumentMeta::Input).unwrap();
         sink.write(b"one").unwrap();
-        assert!(!dir.join("x/1.txt").exists(), "not under its name before it ends");
+        assert!(
+            !dir.join("x/1.txt").exists(),
+            "not under its name before it ends"
+        );
         sink.end(&DocumentStats::default()).unwrap();
         sink.begin(1, &DocumentMeta::Input).unwrap();
         sink.end(&DocumentStats::default()).unwrap();
@@ -366,7 +434,10 @@ mod tests {
         sink.finish().unwrap();
         assert_eq!(std::fs::read(dir.join("x/1.txt")).unwrap(), b"one");
         assert_eq!(std::fs::read(dir.join("2.txt")).unwrap(), b"");
-        let mut left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         left.sort();
         assert_eq!(left, ["2.txt", "x"]);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -38,26 +38,44 @@ pub enum WarcError {
     Truncated { record_id: String },
     /// The block is larger than `max_record_bytes`; it was skipped and reading goes on.
     #[error("record {record_id}: {length} bytes is more than the limit of {limit}; skipped")]
-    TooLarge { record_id: String, length: u64, limit: u64 },
+    TooLarge {
+        record_id: String,
+        length: u64,
+        limit: u64,
+    },
     /// Not a well-formed record at this offset (of the decompressed stream); the reader skips
     /// to the next `WARC/` line.
     #[error("byte {offset}: malformed WARC record{}: {reason}", fmt_id(.record_id))]
-    Malformed { offset: u64, record_id: Option<String>, reason: String },
+    Malformed {
+        offset: u64,
+        record_id: Option<String>,
+        reason: String,
+    },
     /// Reading failed (other than a plain early end); the reader then ends.
     #[error("read error{}: {source}", fmt_id(.record_id))]
-    Io { record_id: Option<String>, source: io::Error },
+    Io {
+        record_id: Option<String>,
+        source: io::Error,
+    },
     /// The decompressor skipped damaged input (its message names the compressed byte offsets),
     /// inside this record when there is one (the record is lost); reading goes on.
     #[error("{source}{}", fmt_lost(.record_id))]
-    Damaged { record_id: Option<String>, source: io::Error },
+    Damaged {
+        record_id: Option<String>,
+        source: io::Error,
+    },
 }
 
 fn fmt_id(id: &Option<String>) -> String {
-    id.as_ref().map(|id| format!(" in record {id}")).unwrap_or_default()
+    id.as_ref()
+        .map(|id| format!(" in record {id}"))
+        .unwrap_or_default()
 }
 
 fn fmt_lost(id: &Option<String>) -> String {
-    id.as_ref().map(|id| format!("; record {id}, cut by it, is skipped")).unwrap_or_default()
+    id.as_ref()
+        .map(|id| format!("; record {id}, cut by it, is skipped"))
+        .unwrap_or_default()
 }
 
 /// One WARC record, its block read whole (bounded by `max_record_bytes`).
@@ -84,7 +102,10 @@ pub struct WarcRecord {
 impl WarcRecord {
     /// The first header named `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// A `response` record holding an HTTP response (the kind whose HTML we clean).
@@ -93,10 +114,9 @@ impl WarcRecord {
             && self.content_type.as_deref().is_some_and(|ct| {
                 let ct = ct.to_ascii_lowercase();
                 mime_essence(&ct) == "application/http"
-                    && ct
-                        .split(';')
-                        .skip(1)
-                        .all(|p| !p.trim().starts_with("msgtype=") || p.trim() == "msgtype=response")
+                    && ct.split(';').skip(1).all(|p| {
+                        !p.trim().starts_with("msgtype=") || p.trim() == "msgtype=response"
+                    })
             })
     }
 }
@@ -119,7 +139,10 @@ pub struct WarcReader<R: BufRead> {
 enum Line {
     Eof,
     /// A line longer than the limit, consumed whole: its length and its last bytes.
-    TooLong { len: u64, tail: Vec<u8> },
+    TooLong {
+        len: u64,
+        tail: Vec<u8>,
+    },
     Text(Vec<u8>),
 }
 
@@ -172,7 +195,10 @@ impl<R: BufRead> WarcReader<R> {
             return None;
         }
         let result = self.read_record();
-        if matches!(result, None | Some(Err(WarcError::Truncated { .. } | WarcError::Io { .. }))) {
+        if matches!(
+            result,
+            None | Some(Err(WarcError::Truncated { .. } | WarcError::Io { .. }))
+        ) {
             self.done = true;
         }
         result
@@ -192,7 +218,11 @@ impl<R: BufRead> WarcReader<R> {
                 Err(e) => return Some(Err(self.boundary_error(e))),
                 Ok(Line::Eof) => {
                     if garbage > 0 {
-                        return Some(Err(self.malformed(start, None, format!("{garbage} bytes of trailing garbage"))));
+                        return Some(Err(self.malformed(
+                            start,
+                            None,
+                            format!("{garbage} bytes of trailing garbage"),
+                        )));
                     }
                     return None;
                 }
@@ -226,7 +256,9 @@ impl<R: BufRead> WarcReader<R> {
             }
         };
         let record_start = self.offset - version.len() as u64;
-        let version = String::from_utf8_lossy(trim_eol(&version)).trim_end().to_string();
+        let version = String::from_utf8_lossy(trim_eol(&version))
+            .trim_end()
+            .to_string();
 
         // Headers up to the blank line. A version line glued to the end of a header line may be
         // the next record's, the header cut short: `glued` remembers where it starts in `raw`
@@ -240,7 +272,13 @@ impl<R: BufRead> WarcReader<R> {
                 Err(e) => return Some(Err(self.record_error(find_id(&headers), e))),
                 Ok(Line::Eof) => {
                     if let Some(at) = glued {
-                        return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                        return Some(Err(self.back_to_glued(
+                            record_start,
+                            &headers,
+                            &raw,
+                            at,
+                            &[],
+                        )));
                     }
                     return Some(Err(truncated(&headers)));
                 }
@@ -248,7 +286,9 @@ impl<R: BufRead> WarcReader<R> {
                     if let Some(i) = glued_version(&tail) {
                         self.unread(&tail[i..]);
                     }
-                    let reason = format!("header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}");
+                    let reason = format!(
+                        "header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}"
+                    );
                     return Some(Err(self.malformed(record_start, find_id(&headers), reason)));
                 }
                 Ok(Line::Text(line)) => line,
@@ -256,13 +296,20 @@ impl<R: BufRead> WarcReader<R> {
             if !line.ends_with(b"\n") {
                 // The input ended inside this line.
                 if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&line])));
+                    return Some(Err(self.back_to_glued(
+                        record_start,
+                        &headers,
+                        &raw,
+                        at,
+                        &[&line],
+                    )));
                 }
                 return Some(Err(truncated(&headers)));
             }
             if raw.len() + line.len() > MAX_HEADER_BYTES {
                 let id = find_id(&headers);
-                let reason = format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
+                let reason =
+                    format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
                 return Some(Err(self.malformed(record_start, id, reason)));
             }
             raw.extend_from_slice(&line);
@@ -274,10 +321,16 @@ impl<R: BufRead> WarcReader<R> {
                 // A record without its blank line or block: report it and restart here.
                 let id = find_id(&headers);
                 self.unread(&line);
-                return Some(Err(self.malformed(record_start, id, "header section not ended by a blank line".into())));
+                return Some(Err(self.malformed(
+                    record_start,
+                    id,
+                    "header section not ended by a blank line".into(),
+                )));
             }
             let glue = glued_version(&line);
-            let glue_at = |headers: &Vec<(String, String)>| glue.map(|i| (raw.len() - line.len() + i, headers.len()));
+            let glue_at = |headers: &Vec<(String, String)>| {
+                glue.map(|i| (raw.len() - line.len() + i, headers.len()))
+            };
             let text = String::from_utf8_lossy(content);
             if content[0] == b' ' || content[0] == b'\t' {
                 if let Some((_, value)) = headers.last_mut() {
@@ -297,11 +350,20 @@ impl<R: BufRead> WarcReader<R> {
                     if let Some(i) = glue {
                         // Cut inside the line, and the next record follows.
                         self.unread(&line[i..]);
-                        let reason = format!("header line cut short by the next record, at byte {}", self.offset);
+                        let reason = format!(
+                            "header line cut short by the next record, at byte {}",
+                            self.offset
+                        );
                         return Some(Err(self.malformed(record_start, id, reason)));
                     }
                     if let Some(at) = glued {
-                        return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                        return Some(Err(self.back_to_glued(
+                            record_start,
+                            &headers,
+                            &raw,
+                            at,
+                            &[],
+                        )));
                     }
                     return Some(Err(self.malformed(
                         record_start,
@@ -314,24 +376,53 @@ impl<R: BufRead> WarcReader<R> {
         // A header name both before and after a glued version line: two records' headers.
         if let Some((at, before)) = glued {
             let (first, second) = headers.split_at(before);
-            if second.iter().any(|(name, _)| first.iter().any(|(other, _)| other.eq_ignore_ascii_case(name))) {
-                return Some(Err(self.back_to_glued(record_start, &headers, &raw, (at, before), &[])));
+            if second.iter().any(|(name, _)| {
+                first
+                    .iter()
+                    .any(|(other, _)| other.eq_ignore_ascii_case(name))
+            }) {
+                return Some(Err(self.back_to_glued(
+                    record_start,
+                    &headers,
+                    &raw,
+                    (at, before),
+                    &[],
+                )));
             }
         }
 
-        let get = |name: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+        let get = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+        };
         let record_id = get("WARC-Record-ID").unwrap_or_default();
         let id = Some(record_id.clone()).filter(|s| !s.is_empty());
         let length = match get("Content-Length").map(|v| v.parse::<u64>()) {
             Some(Ok(n)) => n,
             _ => {
                 if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[])));
+                    return Some(Err(self.back_to_glued(
+                        record_start,
+                        &headers,
+                        &raw,
+                        at,
+                        &[],
+                    )));
                 }
-                return Some(Err(self.malformed(record_start, id, "missing or bad Content-Length".into())));
+                return Some(Err(self.malformed(
+                    record_start,
+                    id,
+                    "missing or bad Content-Length".into(),
+                )));
             }
         };
-        let display_id = if record_id.is_empty() { "(no WARC-Record-ID)".to_string() } else { record_id.clone() };
+        let display_id = if record_id.is_empty() {
+            "(no WARC-Record-ID)".to_string()
+        } else {
+            record_id.clone()
+        };
 
         // The block, at most `max_record_bytes` of it kept. Grown as bytes arrive, so a lying
         // Content-Length costs no memory up front.
@@ -344,7 +435,13 @@ impl<R: BufRead> WarcReader<R> {
         if !whole {
             // The input ended inside the block: a record found in what arrived is read next.
             if let Some(at) = glued {
-                return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&payload])));
+                return Some(Err(self.back_to_glued(
+                    record_start,
+                    &headers,
+                    &raw,
+                    at,
+                    &[&payload],
+                )));
             }
             if let Some(i) = find_version_line(&payload, payload.len()) {
                 self.unread(&payload[i..]);
@@ -354,7 +451,9 @@ impl<R: BufRead> WarcReader<R> {
                 );
                 return Some(Err(self.malformed(record_start, id, reason)));
             }
-            return Some(Err(WarcError::Truncated { record_id: display_id }));
+            return Some(Err(WarcError::Truncated {
+                record_id: display_id,
+            }));
         }
         if length > limit {
             // Too large to keep: skipped, unless a record starts inside it (the Content-Length
@@ -368,10 +467,16 @@ impl<R: BufRead> WarcReader<R> {
                     );
                     Some(Err(self.malformed(record_start, id, reason)))
                 }
-                Ok(Skip::Eof) => Some(Err(WarcError::Truncated { record_id: display_id })),
+                Ok(Skip::Eof) => Some(Err(WarcError::Truncated {
+                    record_id: display_id,
+                })),
                 Ok(Skip::Done(tail)) => match self.read_trailer() {
                     Err(e) => Some(Err(self.record_error(id, e))),
-                    Ok((_, true)) => Some(Err(WarcError::TooLarge { record_id: display_id, length, limit })),
+                    Ok((_, true)) => Some(Err(WarcError::TooLarge {
+                        record_id: display_id,
+                        length,
+                        limit,
+                    })),
                     Ok((trailer, false)) => {
                         self.unread(&trailer);
                         let reason = match self.resync_inside(&tail) {
@@ -411,7 +516,13 @@ impl<R: BufRead> WarcReader<R> {
             Ok((trailer, false)) => {
                 self.unread(&trailer);
                 if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(record_start, &headers, &raw, at, &[&payload])));
+                    return Some(Err(self.back_to_glued(
+                        record_start,
+                        &headers,
+                        &raw,
+                        at,
+                        &[&payload],
+                    )));
                 }
                 let reason = match self.resync_inside(&payload) {
                     Some(at) => {
@@ -456,7 +567,10 @@ impl<R: BufRead> WarcReader<R> {
             self.unread(bytes);
         }
         self.unread(&raw[at..]);
-        let reason = format!("header cut short: the next record starts inside a header line, at byte {}", self.offset);
+        let reason = format!(
+            "header cut short: the next record starts inside a header line, at byte {}",
+            self.offset
+        );
         self.malformed(record_start, find_id(&headers[..before]), reason)
     }
 
@@ -484,7 +598,11 @@ impl<R: BufRead> WarcReader<R> {
     fn skip_scanning(&mut self, mut rest: u64, mut window: Vec<u8>) -> io::Result<Skip> {
         let mut eof = false;
         loop {
-            let decided = if eof { window.len() } else { window.len().saturating_sub(VERSION_LOOKAHEAD) };
+            let decided = if eof {
+                window.len()
+            } else {
+                window.len().saturating_sub(VERSION_LOOKAHEAD)
+            };
             if let Some(i) = find_version_line(&window, decided) {
                 self.unread(&window[i..]);
                 return Ok(Skip::Found(self.offset));
@@ -561,7 +679,9 @@ impl<R: BufRead> WarcReader<R> {
     /// input). A read error here is reported next, unless it spoils the record.
     fn record_follows(&mut self) -> io::Result<bool> {
         match self.fill() {
-            Ok(buf) => Ok(buf.first().map_or(true, |b| matches!(b, b'W' | b'\r' | b'\n'))),
+            Ok(buf) => Ok(buf
+                .first()
+                .map_or(true, |b| matches!(b, b'W' | b'\r' | b'\n'))),
             Err(e) if spoils_record(&e) => Err(e),
             Err(e) => {
                 self.deferred = Some(e);
@@ -573,9 +693,15 @@ impl<R: BufRead> WarcReader<R> {
     /// A read error between records.
     fn boundary_error(&self, e: io::Error) -> WarcError {
         if gzip::damage(&e).is_some() {
-            WarcError::Damaged { record_id: None, source: e }
+            WarcError::Damaged {
+                record_id: None,
+                source: e,
+            }
         } else {
-            WarcError::Io { record_id: None, source: e }
+            WarcError::Io {
+                record_id: None,
+                source: e,
+            }
         }
     }
 
@@ -583,20 +709,36 @@ impl<R: BufRead> WarcReader<R> {
     /// reading goes on), an early end (truncation), or an I/O error.
     fn record_error(&self, record_id: Option<String>, e: io::Error) -> WarcError {
         if gzip::is_resumable(&e) {
-            WarcError::Damaged { record_id, source: e }
+            WarcError::Damaged {
+                record_id,
+                source: e,
+            }
         } else if e.kind() == io::ErrorKind::UnexpectedEof {
-            WarcError::Truncated { record_id: record_id.unwrap_or_else(|| "(no WARC-Record-ID)".into()) }
+            WarcError::Truncated {
+                record_id: record_id.unwrap_or_else(|| "(no WARC-Record-ID)".into()),
+            }
         } else {
-            WarcError::Io { record_id, source: e }
+            WarcError::Io {
+                record_id,
+                source: e,
+            }
         }
     }
 
     fn malformed(&self, offset: u64, record_id: Option<String>, reason: String) -> WarcError {
-        WarcError::Malformed { offset, record_id, reason }
+        WarcError::Malformed {
+            offset,
+            record_id,
+            reason,
+        }
     }
 
     fn not_a_record(&self, offset: u64, garbage: u64) -> WarcError {
-        self.malformed(offset, None, format!("{garbage} bytes that are not a record"))
+        self.malformed(
+            offset,
+            None,
+            format!("{garbage} bytes that are not a record"),
+        )
     }
 
     /// The next bytes: given-back ones first, then the input's.
@@ -623,7 +765,9 @@ impl<R: BufRead> WarcReader<R> {
     /// Gives back `bytes`, the last ones consumed, to be read again.
     fn unread(&mut self, bytes: &[u8]) {
         let n = bytes.len();
-        if self.pushback_pos >= n && self.pushback[self.pushback_pos - n..self.pushback_pos] == *bytes {
+        if self.pushback_pos >= n
+            && self.pushback[self.pushback_pos - n..self.pushback_pos] == *bytes
+        {
             self.pushback_pos -= n;
         } else {
             let mut pushback = Vec::with_capacity(n + self.pushback.len() - self.pushback_pos);
@@ -659,14 +803,22 @@ impl<R: BufRead> WarcReader<R> {
             len += take as u64;
             let too_long = len > limit as u64;
             // Of a line too long, only its last bytes are kept.
-            let keep = if too_long { take.saturating_sub(LINE_TAIL) } else { 0 };
+            let keep = if too_long {
+                take.saturating_sub(LINE_TAIL)
+            } else {
+                0
+            };
             line.extend_from_slice(&buf[keep..take]);
             self.consume(take);
             if too_long && line.len() > 2 * LINE_TAIL {
                 line.drain(..line.len() - LINE_TAIL);
             }
             if found {
-                return Ok(if too_long { Line::TooLong { len, tail: line } } else { Line::Text(line) });
+                return Ok(if too_long {
+                    Line::TooLong { len, tail: line }
+                } else {
+                    Line::Text(line)
+                });
             }
         }
     }
@@ -700,23 +852,28 @@ fn glued_version(line: &[u8]) -> Option<usize> {
 /// glued to other bytes) followed by what looks like a header name and its colon. A candidate
 /// that `buf` ends too soon to check is taken.
 fn find_version_line(buf: &[u8], before: usize) -> Option<usize> {
-    memchr::memmem::find_iter(buf, b"WARC/1.").take_while(|&i| i < before).find(|&i| {
-        let rest = &buf[i + 7..];
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        let rest = &rest[digits..];
-        let rest = match rest {
-            [] => return true,
-            [b'\r'] => return digits > 0,
-            [b'\r', b'\n', rest @ ..] | [b'\n', rest @ ..] if digits > 0 => rest,
-            _ => return false,
-        };
-        let name = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_').count();
-        match rest.get(name) {
-            None => name <= 64,
-            Some(b':') => (1..=64).contains(&name),
-            Some(_) => false,
-        }
-    })
+    memchr::memmem::find_iter(buf, b"WARC/1.")
+        .take_while(|&i| i < before)
+        .find(|&i| {
+            let rest = &buf[i + 7..];
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            let rest = &rest[digits..];
+            let rest = match rest {
+                [] => return true,
+                [b'\r'] => return digits > 0,
+                [b'\r', b'\n', rest @ ..] | [b'\n', rest @ ..] if digits > 0 => rest,
+                _ => return false,
+            };
+            let name = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-' || **b == b'_')
+                .count();
+            match rest.get(name) {
+                None => name <= 64,
+                Some(b':') => (1..=64).contains(&name),
+                Some(_) => false,
+            }
+        })
 }
 
 /// Whether a read error met just after a record's block means the record itself is not to be
@@ -729,11 +886,16 @@ fn spoils_record(e: &io::Error) -> bool {
 }
 
 fn find_id(headers: &[(String, String)]) -> Option<String> {
-    headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("WARC-Record-ID")).map(|(_, v)| v.clone())
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("WARC-Record-ID"))
+        .map(|(_, v)| v.clone())
 }
 
 fn truncated(headers: &[(String, String)]) -> WarcError {
-    WarcError::Truncated { record_id: find_id(headers).unwrap_or_else(|| "(no WARC-Record-ID)".into()) }
+    WarcError::Truncated {
+        record_id: find_id(headers).unwrap_or_else(|| "(no WARC-Record-ID)".into()),
+    }
 }
 
 /// An HTTP response split into what the cleaner needs.
@@ -775,9 +937,15 @@ impl HttpParts<'_> {
         let body = &self.body[..];
         match self.coding {
             BodyCoding::Identity => Box::new(body),
-            BodyCoding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
-            BodyCoding::Zlib => Box::new(flate2::read::ZlibDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
-            BodyCoding::Deflate => Box::new(flate2::read::DeflateDecoder::new(body).take(MAX_DECODED_BODY_BYTES)),
+            BodyCoding::Gzip => {
+                Box::new(flate2::read::MultiGzDecoder::new(body).take(MAX_DECODED_BODY_BYTES))
+            }
+            BodyCoding::Zlib => {
+                Box::new(flate2::read::ZlibDecoder::new(body).take(MAX_DECODED_BODY_BYTES))
+            }
+            BodyCoding::Deflate => {
+                Box::new(flate2::read::DeflateDecoder::new(body).take(MAX_DECODED_BODY_BYTES))
+            }
         }
     }
 
@@ -798,11 +966,20 @@ pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
             return None;
         }
         let (head_end, body_start) = find_header_end(payload)?;
-        let status_line = &payload[..memchr::memchr(b'\n', payload).unwrap_or(head_end).min(head_end)];
+        let status_line = &payload[..memchr::memchr(b'\n', payload)
+            .unwrap_or(head_end)
+            .min(head_end)];
         let status_line = String::from_utf8_lossy(status_line);
-        let status: u16 = status_line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let status: u16 = status_line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         let next = &payload[body_start..];
-        let next_start = next.iter().position(|b| *b != b'\r' && *b != b'\n').unwrap_or(next.len());
+        let next_start = next
+            .iter()
+            .position(|b| *b != b'\r' && *b != b'\n')
+            .unwrap_or(next.len());
         if (100..200).contains(&status) && next[next_start..].starts_with(b"HTTP/") {
             payload = &next[next_start..];
             continue;
@@ -813,7 +990,9 @@ pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
     let lines = head.split('\n').map(|l| l.trim_end_matches('\r')).skip(1);
     let (mut content_type, mut transfer, mut encoding) = (None, String::new(), String::new());
     for line in lines {
-        let Some((name, value)) = line.split_once(':') else { continue };
+        let Some((name, value)) = line.split_once(':') else {
+            continue;
+        };
         let (name, value) = (name.trim(), value.trim());
         if name.eq_ignore_ascii_case("content-type") && content_type.is_none() {
             content_type = Some(value.to_string());
@@ -839,7 +1018,14 @@ pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
         "deflate" => (BodyCoding::Deflate, None),
         other => (BodyCoding::Identity, Some(other.to_string())),
     };
-    Some(HttpParts { status, content_type, charset, unhandled_encoding, body, coding })
+    Some(HttpParts {
+        status,
+        content_type,
+        charset,
+        unhandled_encoding,
+        body,
+        coding,
+    })
 }
 
 /// How an HTTP body is compressed (`Content-Encoding`), decoded as it is read.
@@ -889,7 +1075,10 @@ fn dechunk(mut raw: &[u8]) -> Option<Vec<u8>> {
         if raw.is_empty() {
             return Some(out);
         }
-        raw = raw.strip_prefix(b"\r\n").or_else(|| raw.strip_prefix(b"\n")).unwrap_or(raw);
+        raw = raw
+            .strip_prefix(b"\r\n")
+            .or_else(|| raw.strip_prefix(b"\n"))
+            .unwrap_or(raw);
     }
 }
 
@@ -917,9 +1106,35 @@ pub fn is_html(content_type: &str) -> bool {
 /// white space, `>` or `/`.
 pub fn looks_like_html(body: &[u8]) -> bool {
     const TAGS: &[&[u8]] = &[
-        b"!doctype html", b"html", b"head", b"body", b"script", b"iframe", b"h1", b"h2", b"h3", b"div",
-        b"font", b"table", b"a", b"style", b"title", b"b", b"br", b"p", b"meta", b"link", b"span",
-        b"center", b"form", b"img", b"ul", b"header", b"nav", b"main", b"noscript",
+        b"!doctype html",
+        b"html",
+        b"head",
+        b"body",
+        b"script",
+        b"iframe",
+        b"h1",
+        b"h2",
+        b"h3",
+        b"div",
+        b"font",
+        b"table",
+        b"a",
+        b"style",
+        b"title",
+        b"b",
+        b"br",
+        b"p",
+        b"meta",
+        b"link",
+        b"span",
+        b"center",
+        b"form",
+        b"img",
+        b"ul",
+        b"header",
+        b"nav",
+        b"main",
+        b"noscript",
     ];
     let head = &body[..body.len().min(4096)];
     // As ASCII: UTF-16 (told by its byte order mark) keeps every other byte.
@@ -930,10 +1145,16 @@ pub fn looks_like_html(body: &[u8]) -> bool {
     } else {
         head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head).to_vec()
     };
-    let skip_space = |s: &[u8]| s.iter().position(|b| !b" \t\r\n\x0c".contains(b)).unwrap_or(s.len());
+    let skip_space = |s: &[u8]| {
+        s.iter()
+            .position(|b| !b" \t\r\n\x0c".contains(b))
+            .unwrap_or(s.len())
+    };
     let mut rest = &ascii[skip_space(&ascii)..];
     if rest.len() >= 5 && rest[..5].eq_ignore_ascii_case(b"<?xml") {
-        let Some(end) = memchr::memmem::find(rest, b"?>") else { return false };
+        let Some(end) = memchr::memmem::find(rest, b"?>") else {
+            return false;
+        };
         rest = &rest[end + 2..];
         rest = &rest[skip_space(rest)..];
     }
@@ -966,7 +1187,11 @@ pub struct WarcWriter<W: Write> {
 impl<W: Write> WarcWriter<W> {
     /// Plain WARC output.
     pub fn new(out: W) -> Self {
-        WarcWriter { out, gzip: None, conversions: 0 }
+        WarcWriter {
+            out,
+            gzip: None,
+            conversions: 0,
+        }
     }
 
     /// The underlying writer, for output that is not a WARC record.
@@ -976,17 +1201,32 @@ impl<W: Write> WarcWriter<W> {
 
     /// `.warc.gz` output: one gzip member per record, as WARC readers expect.
     pub fn new_gzip(out: W, level: flate2::Compression) -> Self {
-        WarcWriter { out, gzip: Some(level), conversions: 0 }
+        WarcWriter {
+            out,
+            gzip: Some(level),
+            conversions: 0,
+        }
     }
 
     /// A `warcinfo` record (`application/warc-fields`) with these fields; returns its ID.
-    pub fn write_warcinfo(&mut self, filename: Option<&str>, fields: &[(&str, &str)]) -> io::Result<String> {
+    pub fn write_warcinfo(
+        &mut self,
+        filename: Option<&str>,
+        fields: &[(&str, &str)],
+    ) -> io::Result<String> {
         let mut block = String::new();
         for (name, value) in fields {
-            block.push_str(&format!("{}: {}\r\n", clean_header(name), clean_header(value)));
+            block.push_str(&format!(
+                "{}: {}\r\n",
+                clean_header(name),
+                clean_header(value)
+            ));
         }
         let id = record_id(&["warcinfo", filename.unwrap_or(""), &block]);
-        let mut headers = vec![("WARC-Type", "warcinfo".to_string()), ("WARC-Record-ID", id.clone())];
+        let mut headers = vec![
+            ("WARC-Type", "warcinfo".to_string()),
+            ("WARC-Record-ID", id.clone()),
+        ];
         headers.push(("WARC-Date", FALLBACK_DATE.to_string()));
         if let Some(name) = filename {
             headers.push(("WARC-Filename", clean_header(name)));
@@ -1059,7 +1299,12 @@ impl<W: Write> WarcWriter<W> {
 
 /// Header values may not hold line breaks or other controls; they become spaces.
 fn clean_header(value: &str) -> String {
-    value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().trim().to_string()
+    value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// `<urn:uuid:…>`: a version-8 UUID from the xxh3-128 of the parts (NUL-separated).
@@ -1073,7 +1318,14 @@ fn record_id(parts: &[&str]) -> String {
     b[6] = (b[6] & 0x0f) | 0x80;
     b[8] = (b[8] & 0x3f) | 0x80;
     let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
-    format!("<urn:uuid:{}-{}-{}-{}-{}>", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32])
+    format!(
+        "<urn:uuid:{}-{}-{}-{}-{}>",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
 }
 
 #[cfg(test)]
@@ -1083,7 +1335,11 @@ mod tests {
     use std::io::{BufReader, Cursor};
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/fixtures/warc/{name}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
+        std::fs::read(format!(
+            "{}/fixtures/warc/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("fixture")
     }
 
     fn read_all<R: BufRead>(reader: WarcReader<R>) -> Vec<Result<WarcRecord, WarcError>> {
@@ -1111,34 +1367,53 @@ mod tests {
         );
         let html = results[2].as_ref().unwrap();
         assert!(html.is_http_response());
-        assert_eq!(html.target_uri.as_deref(), Some("http://example.com/caf%C3%A9"));
+        assert_eq!(
+            html.target_uri.as_deref(),
+            Some("http://example.com/caf%C3%A9")
+        );
         let parts = http_response_parts(&html.payload).unwrap();
         assert_eq!(parts.status, 200);
         assert!(is_html(parts.content_type.as_deref().unwrap()));
         assert_eq!(parts.charset.as_deref(), Some("iso-8859-1"));
-        assert!(parts.decoded_body().unwrap().windows(4).any(|w| w == b"caf\xe9"), "latin-1 bytes kept as they are");
+        assert!(
+            parts
+                .decoded_body()
+                .unwrap()
+                .windows(4)
+                .any(|w| w == b"caf\xe9"),
+            "latin-1 bytes kept as they are"
+        );
         let png = http_response_parts(&results[3].as_ref().unwrap().payload).unwrap();
         assert!(!is_html(png.content_type.as_deref().unwrap()));
         let chunked = http_response_parts(&results[4].as_ref().unwrap().payload).unwrap();
-        assert_eq!(&chunked.decoded_body().unwrap()[..], b"<html><body><p>Chunked page.</p></body></html>");
+        assert_eq!(
+            &chunked.decoded_body().unwrap()[..],
+            b"<html><body><p>Chunked page.</p></body></html>"
+        );
         assert_eq!(chunked.charset, None);
         assert!(!results[1].as_ref().unwrap().is_http_response());
     }
 
     #[test]
     fn reads_small_warc() {
-        check_small(read_all(WarcReader::new(Cursor::new(fixture("small.warc")))));
+        check_small(read_all(WarcReader::new(Cursor::new(fixture(
+            "small.warc",
+        )))));
     }
 
     #[test]
     fn reads_small_warc_gz_with_cut_last_member() {
         let gz = fixture("small.warc.gz");
-        check_small(read_all(WarcReader::new(BufReader::new(MultiGzDecoder::new(Cursor::new(gz))))));
+        check_small(read_all(WarcReader::new(BufReader::new(
+            MultiGzDecoder::new(Cursor::new(gz)),
+        ))));
     }
 
     #[test]
     fn too_large_record_is_skipped_and_reading_goes_on() {
-        let results = read_all(WarcReader::new(Cursor::new(fixture("small.warc"))).with_max_record_bytes(200));
+        let results = read_all(
+            WarcReader::new(Cursor::new(fixture("small.warc"))).with_max_record_bytes(200),
+        );
         let kinds: Vec<&str> = results
             .iter()
             .map(|r| match r {
@@ -1150,7 +1425,9 @@ mod tests {
             .collect();
         assert_eq!(kinds, ["ok", "ok", "large", "ok", "ok", "truncated"]);
         match &results[2] {
-            Err(e) => assert!(e.to_string().contains("00000000-0000-4000-8000-000000000003")),
+            Err(e) => assert!(e
+                .to_string()
+                .contains("00000000-0000-4000-8000-000000000003")),
             Ok(_) => unreachable!(),
         }
     }
@@ -1159,13 +1436,20 @@ mod tests {
     fn garbage_between_records_is_reported_once_then_skipped() {
         let mut bytes = b"junk line\r\nmore junk\r\n".to_vec();
         bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <a>\r\nContent-Length: 2\r\n\r\nhi\r\n\r\n");
-        bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <b>\r\nContent-Length: x\r\n\r\n");
+        bytes.extend(
+            b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <b>\r\nContent-Length: x\r\n\r\n",
+        );
         bytes.extend(b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Record-ID: <c>\r\n  continued\r\nContent-Length: 0\r\n\r\n\r\n\r\n");
         let results = read_all(WarcReader::new(Cursor::new(bytes)));
         assert_eq!(results.len(), 4);
-        assert!(matches!(&results[0], Err(WarcError::Malformed { offset: 0, .. })));
+        assert!(matches!(
+            &results[0],
+            Err(WarcError::Malformed { offset: 0, .. })
+        ));
         assert_eq!(results[1].as_ref().unwrap().payload, b"hi");
-        assert!(matches!(&results[2], Err(WarcError::Malformed { record_id: Some(id), .. }) if id == "<b>"));
+        assert!(
+            matches!(&results[2], Err(WarcError::Malformed { record_id: Some(id), .. }) if id == "<b>")
+        );
         assert_eq!(results[3].as_ref().unwrap().record_id, "<c> continued");
     }
 
@@ -1173,7 +1457,8 @@ mod tests {
     fn conversion_records_are_deterministic_and_read_back() {
         let write = || {
             let mut w = WarcWriter::new(Vec::new());
-            w.write_warcinfo(Some("out.warc"), &[("software", "ppl-filter")]).unwrap();
+            w.write_warcinfo(Some("out.warc"), &[("software", "ppl-filter")])
+                .unwrap();
             let id = w
                 .write_conversion(
                     "<urn:uuid:x>",
@@ -1186,7 +1471,9 @@ mod tests {
         };
         let (id, bytes) = write();
         assert_eq!(write().1, bytes);
-        let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(&bytes)).map(|r| r.unwrap()).collect();
+        let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(&bytes))
+            .map(|r| r.unwrap())
+            .collect();
         assert_eq!(recs.len(), 2);
         let conv = &recs[1];
         assert_eq!(conv.record_type, "conversion");
@@ -1194,31 +1481,56 @@ mod tests {
         assert_eq!(conv.header("warc-refers-to"), Some("<urn:uuid:x>"));
         assert_eq!(conv.target_uri.as_deref(), Some("http://e.com/  X: y"));
         assert_eq!(conv.payload, b"Clean text.\n");
-        assert!(id.starts_with("<urn:uuid:") && id.len() == 47 && &id[24..25] == "8", "{id}");
+        assert!(
+            id.starts_with("<urn:uuid:") && id.len() == 47 && &id[24..25] == "8",
+            "{id}"
+        );
 
         let mut gz = WarcWriter::new_gzip(Vec::new(), flate2::Compression::fast());
         gz.write_conversion("<a>", None, None, "one").unwrap();
         gz.write_conversion("<b>", None, None, "two").unwrap();
         let gz = gz.into_inner();
-        let recs: Vec<_> = WarcReader::new(BufReader::new(MultiGzDecoder::new(&gz[..]))).map(|r| r.unwrap()).collect();
-        assert_eq!(recs.iter().map(|r| r.payload.clone()).collect::<Vec<_>>(), [b"one".to_vec(), b"two".to_vec()]);
+        let recs: Vec<_> = WarcReader::new(BufReader::new(MultiGzDecoder::new(&gz[..])))
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(
+            recs.iter().map(|r| r.payload.clone()).collect::<Vec<_>>(),
+            [b"one".to_vec(), b"two".to_vec()]
+        );
         assert_eq!(recs[0].date.as_deref(), Some(FALLBACK_DATE));
     }
 
     #[test]
     fn http_helpers() {
-        assert_eq!(charset_param("text/html; Charset=\"UTF-8\""), Some("utf-8".into()));
+        assert_eq!(
+            charset_param("text/html; Charset=\"UTF-8\""),
+            Some("utf-8".into())
+        );
         assert_eq!(charset_param("text/html;charset="), None);
-        assert!(is_html("Text/HTML; charset=x") && is_html("application/xhtml+xml") && !is_html("text/plain"));
+        assert!(
+            is_html("Text/HTML; charset=x")
+                && is_html("application/xhtml+xml")
+                && !is_html("text/plain")
+        );
         assert!(http_response_parts(b"GET / HTTP/1.1\r\n\r\n").is_none());
         assert!(http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Type: text/html").is_none());
-        let lf = http_response_parts(b"HTTP/1.0 404 Not Found\nContent-Type: text/html\n\n<p>x").unwrap();
-        assert_eq!((lf.status, &lf.decoded_body().unwrap()[..]), (404, &b"<p>x"[..]));
+        let lf = http_response_parts(b"HTTP/1.0 404 Not Found\nContent-Type: text/html\n\n<p>x")
+            .unwrap();
+        assert_eq!(
+            (lf.status, &lf.decoded_body().unwrap()[..]),
+            (404, &b"<p>x"[..])
+        );
         let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(b"<p>zipped</p>").unwrap();
         let mut payload = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
         payload.extend(gz.finish().unwrap());
-        assert_eq!(&http_response_parts(&payload).unwrap().decoded_body().unwrap()[..], b"<p>zipped</p>");
+        assert_eq!(
+            &http_response_parts(&payload)
+                .unwrap()
+                .decoded_body()
+                .unwrap()[..],
+            b"<p>zipped</p>"
+        );
         let br = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx").unwrap();
         assert_eq!(br.unhandled_encoding.as_deref(), Some("br"));
     }

@@ -215,14 +215,20 @@ fn parse_preamble(bytes: &[u8]) -> Result<u64, ModelError> {
         if bytes.len() >= 4 && &bytes[..4] != MAGIC {
             return Err(ModelError::BadMagic);
         }
-        return Err(ModelError::TooShort { len: bytes.len(), min: PREAMBLE_LEN });
+        return Err(ModelError::TooShort {
+            len: bytes.len(),
+            min: PREAMBLE_LEN,
+        });
     }
     if &bytes[..4] != MAGIC {
         return Err(ModelError::BadMagic);
     }
     let version = read_u16(bytes, 4).unwrap_or(0);
     if version != FORMAT_VERSION {
-        return Err(ModelError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
+        return Err(ModelError::UnsupportedVersion {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
     }
     Ok(read_u64(bytes, 8).unwrap_or(0))
 }
@@ -230,10 +236,16 @@ fn parse_preamble(bytes: &[u8]) -> Result<u64, ModelError> {
 /// Checks that a model of `actual` bytes has the recorded `total` length.
 fn check_length(total: u64, actual: u64) -> Result<(), ModelError> {
     if actual < total {
-        return Err(ModelError::Truncated { expected: total, actual });
+        return Err(ModelError::Truncated {
+            expected: total,
+            actual,
+        });
     }
     if actual > total {
-        return Err(corrupt(format!("{} bytes after the recorded end of the model", actual - total)));
+        return Err(corrupt(format!(
+            "{} bytes after the recorded end of the model",
+            actual - total
+        )));
     }
     Ok(())
 }
@@ -247,7 +259,9 @@ fn check_length(total: u64, actual: u64) -> Result<(), ModelError> {
 /// with the magic bytes is refused after 24 bytes.
 pub(crate) fn read_model(reader: &mut dyn Read, size: Option<u64>) -> Result<Vec<u8>, ModelError> {
     let mut bytes = Vec::with_capacity(PREAMBLE_LEN);
-    (&mut *reader).take(PREAMBLE_LEN as u64).read_to_end(&mut bytes)?;
+    (&mut *reader)
+        .take(PREAMBLE_LEN as u64)
+        .read_to_end(&mut bytes)?;
     if bytes.len() < PREAMBLE_LEN {
         // Too short to hold a model: `from_bytes` says why.
         return Ok(bytes);
@@ -256,11 +270,16 @@ pub(crate) fn read_model(reader: &mut dyn Read, size: Option<u64>) -> Result<Vec
     let rest = total.saturating_sub(PREAMBLE_LEN as u64);
     if let Some(size) = size {
         check_length(total, size)?;
-        let rest = usize::try_from(rest).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
-        bytes.try_reserve_exact(rest).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        let rest = usize::try_from(rest)
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+        bytes
+            .try_reserve_exact(rest)
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
     }
     // One byte more than recorded, to notice a stream that goes on.
-    (&mut *reader).take(rest.saturating_add(1)).read_to_end(&mut bytes)?;
+    (&mut *reader)
+        .take(rest.saturating_add(1))
+        .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > total {
         return Err(corrupt("more bytes follow the recorded end of the model"));
     }
@@ -297,7 +316,9 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     if provenance.end > bytes.len() {
         return Err(short());
     }
-    if std::str::from_utf8(&bytes[credit.clone()]).is_err() || std::str::from_utf8(&bytes[provenance.clone()]).is_err() {
+    if std::str::from_utf8(&bytes[credit.clone()]).is_err()
+        || std::str::from_utf8(&bytes[provenance.clone()]).is_err()
+    {
         return Err(corrupt("credit or provenance text is not UTF-8"));
     }
     at = provenance.end;
@@ -310,10 +331,14 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         let has_backoff = *bytes.get(at + 5).ok_or_else(short)?;
         at += 8;
         if bucket_bits > MAX_BUCKET_BITS {
-            return Err(corrupt(format!("order-{n} table has {bucket_bits} bucket bits (max {MAX_BUCKET_BITS})")));
+            return Err(corrupt(format!(
+                "order-{n} table has {bucket_bits} bucket bits (max {MAX_BUCKET_BITS})"
+            )));
         }
         if has_backoff != u8::from(n < order) {
-            return Err(corrupt(format!("order-{n} table backoff flag is {has_backoff}")));
+            return Err(corrupt(format!(
+                "order-{n} table backoff flag is {has_backoff}"
+            )));
         }
         let mut prob_codebook = [0f32; LEVELS];
         let mut backoff_codebook = [0f32; LEVELS];
@@ -327,27 +352,49 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
             }
             at += 4 * LEVELS;
         }
-        if prob_codebook.iter().chain(&backoff_codebook).any(|v| !v.is_finite()) {
-            return Err(corrupt(format!("order-{n} codebook holds a non-finite value")));
+        if prob_codebook
+            .iter()
+            .chain(&backoff_codebook)
+            .any(|v| !v.is_finite())
+        {
+            return Err(corrupt(format!(
+                "order-{n} codebook holds a non-finite value"
+            )));
         }
-        descriptors.push((entries, bucket_bits, has_backoff == 1, prob_codebook, backoff_codebook));
+        descriptors.push((
+            entries,
+            bucket_bits,
+            has_backoff == 1,
+            prob_codebook,
+            backoff_codebook,
+        ));
     }
 
     // Body: compute each table's arrays and check they exactly fill the file.
     let mut tables = Vec::with_capacity(order);
-    for (n, (entries, bucket_bits, has_backoff, prob_codebook, backoff_codebook)) in descriptors.into_iter().enumerate() {
+    for (n, (entries, bucket_bits, has_backoff, prob_codebook, backoff_codebook)) in
+        descriptors.into_iter().enumerate()
+    {
         let offsets_at = at;
         let records_at = offsets_at + offsets_len(bucket_bits);
         let record_len = if has_backoff { 6 } else { 5 };
-        let end = records_at.checked_add(entries.checked_mul(record_len).ok_or_else(short)?).ok_or_else(short)?;
+        let end = records_at
+            .checked_add(entries.checked_mul(record_len).ok_or_else(short)?)
+            .ok_or_else(short)?;
         if end > bytes.len() {
-            return Err(corrupt(format!("order-{} table runs past the end of the file", n + 1)));
+            return Err(corrupt(format!(
+                "order-{} table runs past the end of the file",
+                n + 1
+            )));
         }
         // Bucket offsets must start at 0, never decrease, and end at the entry count.
         let buckets = 1usize << bucket_bits;
         let mut prev = 0u32;
         if read_u32(bytes, offsets_at) != Some(0) {
-            return Err(corrupt(format!("order-{} bucket offsets do not start at 0", n + 1)));
+            return Err(corrupt(format!(
+                "order-{} bucket offsets do not start at 0",
+                n + 1
+            )));
         }
         for chunk in bytes[offsets_at..offsets_at + 4 * (buckets + 1)].chunks_exact(4) {
             let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
@@ -357,7 +404,10 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
             prev = v;
         }
         if prev as usize != entries {
-            return Err(corrupt(format!("order-{} bucket offsets end at {prev}, not at {entries} entries", n + 1)));
+            return Err(corrupt(format!(
+                "order-{} bucket offsets end at {prev}, not at {entries} entries",
+                n + 1
+            )));
         }
         tables.push(Table {
             entries,
@@ -371,9 +421,19 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         at = end;
     }
     if at != bytes.len() {
-        return Err(corrupt(format!("{} unaccounted bytes after the last table", bytes.len() - at)));
+        return Err(corrupt(format!(
+            "{} unaccounted bytes after the last table",
+            bytes.len() - at
+        )));
     }
-    Ok(Parsed { order, seed, unk_log2: unk_log2 as f64, credit, provenance, tables })
+    Ok(Parsed {
+        order,
+        seed,
+        unk_log2: unk_log2 as f64,
+        credit,
+        provenance,
+        tables,
+    })
 }
 
 impl Table {
@@ -384,14 +444,19 @@ impl Table {
     /// linear scan (a few records, usually one cache line).
     #[inline]
     fn find(&self, bytes: &[u8], key: u64) -> Option<usize> {
-        let bucket = if self.bucket_bits == 0 { 0 } else { (key >> (64 - self.bucket_bits)) as usize };
+        let bucket = if self.bucket_bits == 0 {
+            0
+        } else {
+            (key >> (64 - self.bucket_bits)) as usize
+        };
         let at = self.offsets_at + 4 * bucket;
         let lo = read_u32(bytes, at)? as usize;
         let hi = read_u32(bytes, at + 4)? as usize;
         if hi <= lo || hi > self.entries {
             return None;
         }
-        let records = bytes.get(self.records_at + self.record_len * lo..self.records_at + self.record_len * hi)?;
+        let records = bytes
+            .get(self.records_at + self.record_len * lo..self.records_at + self.record_len * hi)?;
         let fp = key as u32;
         let fp_at = |i: usize| -> u32 {
             // One bounds check for the four bytes (`i < len` keeps it in range).
@@ -424,16 +489,26 @@ impl Table {
     /// Asks the CPU to start loading the record `find(key)` will read first.
     #[inline]
     fn prefetch(&self, bytes: &[u8], key: u64) {
-        let bucket = if self.bucket_bits == 0 { 0 } else { (key >> (64 - self.bucket_bits)) as usize };
+        let bucket = if self.bucket_bits == 0 {
+            0
+        } else {
+            (key >> (64 - self.bucket_bits)) as usize
+        };
         let at = self.offsets_at + 4 * bucket;
-        let (Some(lo), Some(hi)) = (read_u32(bytes, at), read_u32(bytes, at + 4)) else { return };
-        let guess = lo as usize + ((hi.saturating_sub(lo) as u64 * (key as u32) as u64) >> 32) as usize;
+        let (Some(lo), Some(hi)) = (read_u32(bytes, at), read_u32(bytes, at + 4)) else {
+            return;
+        };
+        let guess =
+            lo as usize + ((hi.saturating_sub(lo) as u64 * (key as u32) as u64) >> 32) as usize;
         prefetch_line(bytes, self.records_at + self.record_len * guess);
     }
 
     #[inline]
     fn prob(&self, bytes: &[u8], index: usize) -> f64 {
-        let level = bytes.get(self.records_at + self.record_len * index + 4).copied().unwrap_or(0);
+        let level = bytes
+            .get(self.records_at + self.record_len * index + 4)
+            .copied()
+            .unwrap_or(0);
         self.prob_codebook[level as usize] as f64
     }
 
@@ -443,7 +518,10 @@ impl Table {
         if self.record_len < 6 {
             return 0.0;
         }
-        let level = bytes.get(self.records_at + self.record_len * index + 5).copied().unwrap_or(0);
+        let level = bytes
+            .get(self.records_at + self.record_len * index + 5)
+            .copied()
+            .unwrap_or(0);
         self.backoff_codebook[level as usize] as f64
     }
 }
@@ -457,7 +535,9 @@ fn prefetch_line(bytes: &[u8], at: usize) {
         // SAFETY: `_mm_prefetch` is a cache hint on a valid, in-bounds address;
         // it never faults or writes, and SSE is part of the x86_64 baseline.
         unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((byte as *const u8).cast::<i8>());
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (byte as *const u8).cast::<i8>(),
+            );
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -576,13 +656,22 @@ impl LanguageModel {
     fn new_history(&self) -> History {
         let mut keys = [0u64; MAX_ORDER];
         keys[0] = self.hasher.bos;
-        History { keys, lookups: [Lookup::NotDone; MAX_ORDER], len: usize::from(self.order > 1) }
+        History {
+            keys,
+            lookups: [Lookup::NotDone; MAX_ORDER],
+            len: usize::from(self.order > 1),
+        }
     }
 
     /// Keys of the n-grams (orders 1..=n) that end in `word` after the
     /// context `keys[..len]`; returns them and n. Index j = order j+1.
     #[inline]
-    fn next_keys(&self, context: &[u64; MAX_ORDER], len: usize, word: u64) -> ([u64; MAX_ORDER], usize) {
+    fn next_keys(
+        &self,
+        context: &[u64; MAX_ORDER],
+        len: usize,
+        word: u64,
+    ) -> ([u64; MAX_ORDER], usize) {
         let max_n = (len + 1).min(self.order);
         let mut keys = [0u64; MAX_ORDER];
         keys[0] = word;
@@ -595,7 +684,13 @@ impl LanguageModel {
     /// log2 P(w | history) by backoff, where `keys[..max_n]` come from
     /// [`Self::next_keys`] for w; then pushes w onto the history.
     #[inline]
-    fn score_keys(&self, bytes: &[u8], hist: &mut History, keys: &[u64; MAX_ORDER], max_n: usize) -> f64 {
+    fn score_keys(
+        &self,
+        bytes: &[u8],
+        hist: &mut History,
+        keys: &[u64; MAX_ORDER],
+        max_n: usize,
+    ) -> f64 {
         let mut lookups = [Lookup::NotDone; MAX_ORDER];
         let mut backoff = 0.0;
         let mut prob = self.unk_log2;
@@ -667,7 +762,9 @@ impl LanguageModel {
     /// Allocates nothing: tokens are buffered in fixed chunks on the stack.
     pub fn log2_prob(&self, sentence: &str) -> (f64, u32) {
         let (bytes, mut hist, mut sum) = (self.bytes(), self.new_history(), 0.0);
-        let n = self.token_chunks(sentence, |chunk| sum += self.score_chunk(bytes, &mut hist, chunk));
+        let n = self.token_chunks(sentence, |chunk| {
+            sum += self.score_chunk(bytes, &mut hist, chunk)
+        });
         (sum, n)
     }
 
@@ -678,7 +775,8 @@ impl LanguageModel {
             return [self.log2_prob(sentence), other.log2_prob(sentence)];
         }
         let (bytes, mut hist, mut sum) = (self.bytes(), self.new_history(), 0.0);
-        let (other_bytes, mut other_hist, mut other_sum) = (other.bytes(), other.new_history(), 0.0);
+        let (other_bytes, mut other_hist, mut other_sum) =
+            (other.bytes(), other.new_history(), 0.0);
         let n = self.token_chunks(sentence, |chunk| {
             sum += self.score_chunk(bytes, &mut hist, chunk);
             other_sum += other.score_chunk(other_bytes, &mut other_hist, chunk);
@@ -714,7 +812,11 @@ impl LanguageModel {
 
     /// Calls `f` with every token of `sentence` and its log2 probability,
     /// ending with the `</s>` prediction (for debugging and explanations).
-    pub fn for_each_token_log2_prob<'a>(&self, sentence: &'a str, mut f: impl FnMut(Token<'a>, f64)) {
+    pub fn for_each_token_log2_prob<'a>(
+        &self,
+        sentence: &'a str,
+        mut f: impl FnMut(Token<'a>, f64),
+    ) {
         let bytes = self.bytes();
         let mut hist = self.new_history();
         tokenize_with(&self.hasher, sentence, |token| {
@@ -722,7 +824,14 @@ impl LanguageModel {
             f(token, p);
         });
         let p = self.score_next(bytes, &mut hist, self.hasher.eos);
-        f(Token { hash: self.hasher.eos, kind: TokenKind::SentenceEnd, text: "</s>" }, p);
+        f(
+            Token {
+                hash: self.hasher.eos,
+                kind: TokenKind::SentenceEnd,
+                text: "</s>",
+            },
+            p,
+        );
     }
 }
 
@@ -788,7 +897,11 @@ fn bucket_bits_for(entries: usize) -> u32 {
 /// Equal-population codebook of `LEVELS` means over `values` (sorted copy).
 /// With `reserve_zero`, level 0 is exactly 0.0 and exact zeros map to it.
 fn build_codebook(values: &[f64], reserve_zero: bool) -> [f32; LEVELS] {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| !(reserve_zero && *v == 0.0)).collect();
+    let mut sorted: Vec<f64> = values
+        .iter()
+        .copied()
+        .filter(|v| !(reserve_zero && *v == 0.0))
+        .collect();
     sorted.sort_by(f64::total_cmp);
     let first = usize::from(reserve_zero);
     let levels = LEVELS - first;
@@ -798,7 +911,9 @@ fn build_codebook(values: &[f64], reserve_zero: bool) -> [f32; LEVELS] {
     }
     for level in 0..levels {
         let lo = sorted.len() * level / levels;
-        let hi = (sorted.len() * (level + 1) / levels).max(lo + 1).min(sorted.len());
+        let hi = (sorted.len() * (level + 1) / levels)
+            .max(lo + 1)
+            .min(sorted.len());
         let lo = lo.min(hi - 1);
         let mean = sorted[lo..hi].iter().sum::<f64>() / (hi - lo) as f64;
         book[first + level] = mean as f32;
@@ -831,7 +946,10 @@ fn quantise(book: &[f32; LEVELS], value: f64, reserve_zero: bool) -> u8 {
 /// Serialises a model. Output depends only on `spec` (entries are sorted here).
 pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
     let order = spec.tables.len();
-    assert!((1..=MAX_ORDER).contains(&order), "model order must be 1..={MAX_ORDER}");
+    assert!(
+        (1..=MAX_ORDER).contains(&order),
+        "model order must be 1..={MAX_ORDER}"
+    );
     let mut stats = WriteStats::default();
     let mut header = Vec::new();
     let mut body = Vec::new();
@@ -861,7 +979,11 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
         let probs: Vec<f64> = sorted.iter().map(|e| e.log2_prob).collect();
         let prob_book = build_codebook(&probs, false);
         let backoffs: Vec<f64> = sorted.iter().map(|e| e.log2_backoff).collect();
-        let backoff_book = if has_backoff { build_codebook(&backoffs, true) } else { [0f32; LEVELS] };
+        let backoff_book = if has_backoff {
+            build_codebook(&backoffs, true)
+        } else {
+            [0f32; LEVELS]
+        };
 
         header.extend_from_slice(&(sorted.len() as u32).to_le_bytes());
         header.push(bits as u8);
@@ -895,7 +1017,11 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
                 body.push(quantise(&backoff_book, e.log2_backoff, true));
             }
         }
-        stats.mean_quantisation_error.push(if sorted.is_empty() { 0.0 } else { error / sorted.len() as f64 });
+        stats.mean_quantisation_error.push(if sorted.is_empty() {
+            0.0
+        } else {
+            error / sorted.len() as f64
+        });
         stats.table_bytes.push(body.len() - start);
     }
 
@@ -916,7 +1042,12 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
 /// Human-readable one-paragraph summary of a model (sizes per order, credit).
 pub fn describe(model: &LanguageModel) -> String {
     let mut s = String::new();
-    let _ = write!(s, "order {} model, {} bytes; entries per order:", model.order(), model.size_bytes());
+    let _ = write!(
+        s,
+        "order {} model, {} bytes; entries per order:",
+        model.order(),
+        model.size_bytes()
+    );
     for (n, c) in model.counts().iter().enumerate() {
         let _ = write!(s, " {}-grams {}", n + 1, c);
     }
@@ -931,10 +1062,17 @@ pub(crate) mod tests {
     #[test]
     fn pair_scoring_equals_two_calls_whatever_the_seeds() {
         use crate::lm::train::{train_sentences, TrainOptions};
-        let text = "Home | About us | Contact. The committee approved the new budget for the school year.";
+        let text =
+            "Home | About us | Contact. The committee approved the new budget for the school year.";
         let small = |seed| {
-            let opts = TrainOptions { min_count: 1, seed, ..TrainOptions::default() };
-            let trained = train_sentences(["home about us", "the budget was approved"], "test", &opts).unwrap();
+            let opts = TrainOptions {
+                min_count: 1,
+                seed,
+                ..TrainOptions::default()
+            };
+            let trained =
+                train_sentences(["home about us", "the budget was approved"], "test", &opts)
+                    .unwrap();
             LanguageModel::from_bytes(trained.bytes).unwrap()
         };
         let general = embedded();
@@ -949,15 +1087,43 @@ pub(crate) mod tests {
         let h = TokenHasher::standard();
         let (a, b, bos, eos) = (h.hash_str("a"), h.hash_str("b"), h.bos, h.eos);
         let uni = vec![
-            Entry { key: bos, log2_prob: -99.0, log2_backoff: -1.0 },
-            Entry { key: a, log2_prob: -1.5, log2_backoff: -0.5 },
-            Entry { key: b, log2_prob: -2.0, log2_backoff: 0.0 },
-            Entry { key: eos, log2_prob: -2.5, log2_backoff: 0.0 },
+            Entry {
+                key: bos,
+                log2_prob: -99.0,
+                log2_backoff: -1.0,
+            },
+            Entry {
+                key: a,
+                log2_prob: -1.5,
+                log2_backoff: -0.5,
+            },
+            Entry {
+                key: b,
+                log2_prob: -2.0,
+                log2_backoff: 0.0,
+            },
+            Entry {
+                key: eos,
+                log2_prob: -2.5,
+                log2_backoff: 0.0,
+            },
         ];
         let bi = vec![
-            Entry { key: h.combine(bos, a), log2_prob: -0.25, log2_backoff: 0.0 },
-            Entry { key: h.combine(a, b), log2_prob: -0.5, log2_backoff: 0.0 },
-            Entry { key: h.combine(b, eos), log2_prob: -0.75, log2_backoff: 0.0 },
+            Entry {
+                key: h.combine(bos, a),
+                log2_prob: -0.25,
+                log2_backoff: 0.0,
+            },
+            Entry {
+                key: h.combine(a, b),
+                log2_prob: -0.5,
+                log2_backoff: 0.0,
+            },
+            Entry {
+                key: h.combine(b, eos),
+                log2_prob: -0.75,
+                log2_backoff: 0.0,
+            },
         ];
         let spec = ModelSpec {
             seed: h.seed(),
@@ -982,7 +1148,10 @@ pub(crate) mod tests {
         assert!((sum - (-0.25 - 0.5 - 0.75)).abs() < 1e-6, "{sum}");
         // <s> b: backoff(<s>) + P(b); b a: backoff(b)=0 + P(a); a </s>: backoff(a) + P(</s>).
         let (sum, _) = model.log2_prob("b a");
-        assert!((sum - (-1.0 - 2.0 + -1.5 + -0.5 - 2.5)).abs() < 1e-6, "{sum}");
+        assert!(
+            (sum - (-1.0 - 2.0 + -1.5 + -0.5 - 2.5)).abs() < 1e-6,
+            "{sum}"
+        );
         // Unknown word: backoff(<s>) + unk, then </s> after an unknown context = P(</s>).
         let (sum, _) = model.log2_prob("zzz");
         assert!((sum - (-1.0 - 20.0 - 2.5)).abs() < 1e-5, "{sum}");
@@ -1006,7 +1175,12 @@ pub(crate) mod tests {
     fn chunked_scoring_matches_token_by_token() {
         let model = embedded();
         let long = "the cat sat on the mat , and then it slept . ".repeat(20);
-        for sentence in ["", "Hello", "The committee approved the new budget.", long.as_str()] {
+        for sentence in [
+            "",
+            "Hello",
+            "The committee approved the new budget.",
+            long.as_str(),
+        ] {
             let (sum, n) = model.log2_prob(sentence);
             let mut by_token = 0.0;
             let mut count = 0;
@@ -1015,7 +1189,10 @@ pub(crate) mod tests {
                 count += 1;
             });
             assert_eq!(n, count);
-            assert!((sum - by_token).abs() < 1e-9, "{sentence:?}: {sum} vs {by_token}");
+            assert!(
+                (sum - by_token).abs() < 1e-9,
+                "{sentence:?}: {sum} vs {by_token}"
+            );
         }
     }
 
@@ -1023,8 +1200,14 @@ pub(crate) mod tests {
     fn truncated_file_is_truncated_error() {
         let bytes = tiny_model_bytes();
         let cut = bytes[..bytes.len() - 1].to_vec();
-        assert!(matches!(LanguageModel::from_bytes(cut), Err(ModelError::Truncated { .. })));
-        assert!(matches!(LanguageModel::from_bytes(bytes[..10].to_vec()), Err(ModelError::TooShort { .. })));
+        assert!(matches!(
+            LanguageModel::from_bytes(cut),
+            Err(ModelError::Truncated { .. })
+        ));
+        assert!(matches!(
+            LanguageModel::from_bytes(bytes[..10].to_vec()),
+            Err(ModelError::TooShort { .. })
+        ));
     }
 
     #[test]
@@ -1032,18 +1215,27 @@ pub(crate) mod tests {
         let mut bytes = tiny_model_bytes();
         let last = bytes.len() - 2;
         bytes[last] ^= 0x40;
-        assert!(matches!(LanguageModel::from_bytes(bytes), Err(ModelError::Checksum { .. })));
+        assert!(matches!(
+            LanguageModel::from_bytes(bytes),
+            Err(ModelError::Checksum { .. })
+        ));
     }
 
     #[test]
     fn bad_magic_and_version() {
         let mut bytes = tiny_model_bytes();
         bytes[0] = b'X';
-        assert!(matches!(LanguageModel::from_bytes(bytes), Err(ModelError::BadMagic)));
+        assert!(matches!(
+            LanguageModel::from_bytes(bytes),
+            Err(ModelError::BadMagic)
+        ));
         let mut bytes = tiny_model_bytes();
         bytes[4] = 9;
         let err = LanguageModel::from_bytes(bytes).unwrap_err();
-        assert!(matches!(err, ModelError::UnsupportedVersion { found: 9, .. }));
+        assert!(matches!(
+            err,
+            ModelError::UnsupportedVersion { found: 9, .. }
+        ));
         assert!(!err.to_string().contains('\n'));
     }
 
@@ -1058,18 +1250,27 @@ pub(crate) mod tests {
         let mut bytes = tiny_model_bytes();
         bytes[24] = 7; // order
         reseal(&mut bytes);
-        assert!(matches!(LanguageModel::from_bytes(bytes), Err(ModelError::Corrupt(_))));
+        assert!(matches!(
+            LanguageModel::from_bytes(bytes),
+            Err(ModelError::Corrupt(_))
+        ));
         let mut bytes = tiny_model_bytes();
         bytes[40] = 0xff; // credit length
         reseal(&mut bytes);
-        assert!(matches!(LanguageModel::from_bytes(bytes), Err(ModelError::Corrupt(_))));
+        assert!(matches!(
+            LanguageModel::from_bytes(bytes),
+            Err(ModelError::Corrupt(_))
+        ));
     }
 
     #[test]
     fn quantisation_codebook() {
         let values: Vec<f64> = (0..10_000).map(|i| -(i as f64) / 100.0).collect();
         let book = build_codebook(&values, false);
-        let err: f64 = values.iter().map(|&v| (book[quantise(&book, v, false) as usize] as f64 - v).abs()).sum::<f64>()
+        let err: f64 = values
+            .iter()
+            .map(|&v| (book[quantise(&book, v, false) as usize] as f64 - v).abs())
+            .sum::<f64>()
             / values.len() as f64;
         assert!(err < 0.2, "{err}");
         let book = build_codebook(&[0.0, -1.0, -2.0], true);
@@ -1084,26 +1285,40 @@ pub(crate) mod tests {
         assert!(model.order() >= 1);
         assert!(!model.is_empty());
         assert!(model.credit().contains("Wikipedia"));
-        assert!(model.perplexity("The committee approved the new budget.").is_finite());
+        assert!(model
+            .perplexity("The committee approved the new budget.")
+            .is_finite());
     }
 
     #[test]
     fn an_opened_model_is_unaffected_by_later_changes_to_its_file() {
         // A memory-mapped file cut short while in use killed the process with SIGBUS.
-        let dir = std::env::temp_dir().join(format!("ppl-filter-model-open-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("ppl-filter-model-open-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("tiny.bin");
         let bytes = tiny_model_bytes();
         std::fs::write(&path, &bytes).unwrap();
         let model = LanguageModel::open(&path).unwrap();
-        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(30).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(30)
+            .unwrap();
         let expected = LanguageModel::from_bytes(bytes.clone()).unwrap();
         assert_eq!(model.log2_prob("a b zzz"), expected.log2_prob("a b zzz"));
         assert_eq!(model.credit(), "test credit");
-        assert!(matches!(LanguageModel::open(&path), Err(ModelError::Truncated { actual: 30, .. })));
+        assert!(matches!(
+            LanguageModel::open(&path),
+            Err(ModelError::Truncated { actual: 30, .. })
+        ));
         std::fs::write(&path, [&bytes[..], b"more"].concat()).unwrap();
         let err = LanguageModel::open(&path).unwrap_err().to_string();
-        assert_eq!(err, "corrupt model: 4 bytes after the recorded end of the model");
+        assert_eq!(
+            err,
+            "corrupt model: 4 bytes after the recorded end of the model"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1118,24 +1333,44 @@ pub(crate) mod tests {
         huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
         let read = read_model(&mut &huge[..], None).unwrap();
         assert_eq!(read.len(), huge.len());
-        assert!(matches!(LanguageModel::from_bytes(read), Err(ModelError::Truncated { expected: u64::MAX, .. })));
+        assert!(matches!(
+            LanguageModel::from_bytes(read),
+            Err(ModelError::Truncated {
+                expected: u64::MAX,
+                ..
+            })
+        ));
         // A size known to differ from the record: refused before reading on.
-        assert!(matches!(read_model(&mut &huge[..], Some(huge.len() as u64)), Err(ModelError::Truncated { .. })));
+        assert!(matches!(
+            read_model(&mut &huge[..], Some(huge.len() as u64)),
+            Err(ModelError::Truncated { .. })
+        ));
         // A stream that goes on past the record.
         let mut longer = &[&bytes[..], b"x"].concat()[..];
-        assert!(matches!(read_model(&mut longer, None), Err(ModelError::Corrupt(_))));
+        assert!(matches!(
+            read_model(&mut longer, None),
+            Err(ModelError::Corrupt(_))
+        ));
         // An endless stream without the magic bytes.
-        assert!(matches!(read_model(&mut std::io::repeat(0), None), Err(ModelError::BadMagic)));
+        assert!(matches!(
+            read_model(&mut std::io::repeat(0), None),
+            Err(ModelError::BadMagic)
+        ));
         #[cfg(unix)]
         if Path::new("/dev/zero").exists() {
-            assert!(matches!(LanguageModel::open(Path::new("/dev/zero")), Err(ModelError::BadMagic)));
+            assert!(matches!(
+                LanguageModel::open(Path::new("/dev/zero")),
+                Err(ModelError::BadMagic)
+            ));
         }
         // Short streams get the same verdict as short byte slices.
         for cut in [0, 3, 4, 23] {
             let read = read_model(&mut &bytes[..cut], None).unwrap();
             assert_eq!(
                 LanguageModel::from_bytes(read).unwrap_err().to_string(),
-                LanguageModel::from_bytes(bytes[..cut].to_vec()).unwrap_err().to_string()
+                LanguageModel::from_bytes(bytes[..cut].to_vec())
+                    .unwrap_err()
+                    .to_string()
             );
         }
     }

@@ -104,7 +104,11 @@ impl Token<'_> {
                 let first = chars.next().unwrap_or(' ');
                 let run = 1 + chars.count();
                 let folded = fold_punct(first);
-                let unit = if folded.is_empty() { first.to_string() } else { folded.to_string() };
+                let unit = if folded.is_empty() {
+                    first.to_string()
+                } else {
+                    folded.to_string()
+                };
                 unit.repeat(run.min(3))
             }
         }
@@ -203,29 +207,49 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
                 }
                 if matches!(b, b'h' | b'H' | b'f' | b'F' | b'w' | b'W') {
                     if let Some(end) = match_url(text, i) {
-                        f(Token { hash: hasher.url, kind: TokenKind::Url, text: &text[i..end] });
+                        f(Token {
+                            hash: hasher.url,
+                            kind: TokenKind::Url,
+                            text: &text[i..end],
+                        });
                         i = end;
                         continue;
                     }
                 }
                 if next_at < len {
                     if let Some(end) = match_email(bytes, i, next_at) {
-                        f(Token { hash: hasher.email, kind: TokenKind::Email, text: &text[i..end] });
+                        f(Token {
+                            hash: hasher.email,
+                            kind: TokenKind::Email,
+                            text: &text[i..end],
+                        });
                         i = end;
                         continue;
                     }
                 }
                 if b.is_ascii_digit() {
                     let end = scan_number(text, i);
-                    f(Token { hash: hasher.num, kind: TokenKind::Number, text: &text[i..end] });
+                    f(Token {
+                        hash: hasher.num,
+                        kind: TokenKind::Number,
+                        text: &text[i..end],
+                    });
                     i = end;
                     continue;
                 }
                 if b.is_ascii_alphabetic() {
                     let (end, plain) = scan_word(text, i);
                     let word = &text[i..end];
-                    let hash = if plain { xxh3_64_with_seed(word.as_bytes(), hasher.seed) } else { hash_word(hasher.seed, word) };
-                    f(Token { hash, kind: TokenKind::Word, text: word });
+                    let hash = if plain {
+                        xxh3_64_with_seed(word.as_bytes(), hasher.seed)
+                    } else {
+                        hash_word(hasher.seed, word)
+                    };
+                    f(Token {
+                        hash,
+                        kind: TokenKind::Word,
+                        text: word,
+                    });
                     i = end;
                     continue;
                 }
@@ -237,23 +261,41 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
             }
             let tok = &text[i..end];
             if !b.is_ascii_control() {
-                f(Token { hash: hash_punct(hasher.seed, b as char, end - i), kind: TokenKind::Punct, text: tok });
+                f(Token {
+                    hash: hash_punct(hasher.seed, b as char, end - i),
+                    kind: TokenKind::Punct,
+                    text: tok,
+                });
             }
             i = end;
             continue;
         }
         // Non-ASCII: decode one char. `i` is always on a char boundary.
-        let Some(c) = text[i..].chars().next() else { break };
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
         let clen = c.len_utf8();
         if is_space(c) {
             i += clen;
         } else if c.is_alphanumeric() {
-            let end = if c.is_numeric() && !c.is_alphabetic() { scan_number(text, i) } else { scan_word(text, i).0 };
+            let end = if c.is_numeric() && !c.is_alphabetic() {
+                scan_number(text, i)
+            } else {
+                scan_word(text, i).0
+            };
             let tok = &text[i..end];
             if c.is_numeric() && !c.is_alphabetic() {
-                f(Token { hash: hasher.num, kind: TokenKind::Number, text: tok });
+                f(Token {
+                    hash: hasher.num,
+                    kind: TokenKind::Number,
+                    text: tok,
+                });
             } else {
-                f(Token { hash: hash_word(hasher.seed, tok), kind: TokenKind::Word, text: tok });
+                f(Token {
+                    hash: hash_word(hasher.seed, tok),
+                    kind: TokenKind::Word,
+                    text: tok,
+                });
             }
             i = end;
         } else if c == '\u{AD}' || is_combining_mark(c) {
@@ -265,7 +307,11 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
                 end += clen;
             }
             let run = (end - i) / clen;
-            f(Token { hash: hash_punct(hasher.seed, c, run), kind: TokenKind::Punct, text: &text[i..end] });
+            f(Token {
+                hash: hash_punct(hasher.seed, c, run),
+                kind: TokenKind::Punct,
+                text: &text[i..end],
+            });
             i = end;
         }
     }
@@ -333,8 +379,12 @@ fn scan_word(text: &str, start: usize) -> (usize, bool) {
             }
             break;
         }
-        let Some(c) = text[i..].chars().next() else { break };
-        let inner_apostrophe = || is_apostrophe(c) && prev_is_letter(text, i) && next_is_letter(text, i + c.len_utf8());
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
+        let inner_apostrophe = || {
+            is_apostrophe(c) && prev_is_letter(text, i) && next_is_letter(text, i + c.len_utf8())
+        };
         if is_word_char(c) || inner_apostrophe() {
             plain = false;
             i += c.len_utf8();
@@ -347,11 +397,15 @@ fn scan_word(text: &str, start: usize) -> (usize, bool) {
 
 /// Is the character before byte `at` a letter (or a combining mark, which follows one)?
 fn prev_is_letter(text: &str, at: usize) -> bool {
-    text.get(..at).and_then(|s| s.chars().next_back()).is_some_and(|c| c.is_alphabetic() || is_combining_mark(c) || c == '\u{AD}')
+    text.get(..at)
+        .and_then(|s| s.chars().next_back())
+        .is_some_and(|c| c.is_alphabetic() || is_combining_mark(c) || c == '\u{AD}')
 }
 
 fn next_is_letter(text: &str, at: usize) -> bool {
-    text.get(at..).and_then(|s| s.chars().next()).is_some_and(|c| c.is_alphabetic())
+    text.get(at..)
+        .and_then(|s| s.chars().next())
+        .is_some_and(|c| c.is_alphabetic())
 }
 
 /// End of the number starting at `start` (a digit): letters, digits, and `.`/`,` between digits.
@@ -367,14 +421,19 @@ fn scan_number(text: &str, start: usize) -> usize {
                 i += 1;
                 continue;
             }
-            if (b == b'.' || b == b',') && prev_digit && bytes.get(i + 1).is_some_and(|n| n.is_ascii_digit()) {
+            if (b == b'.' || b == b',')
+                && prev_digit
+                && bytes.get(i + 1).is_some_and(|n| n.is_ascii_digit())
+            {
                 prev_digit = false;
                 i += 1;
                 continue;
             }
             break;
         }
-        let Some(c) = text[i..].chars().next() else { break };
+        let Some(c) = text[i..].chars().next() else {
+            break;
+        };
         if is_word_char(c) {
             prev_digit = c.is_numeric();
             i += c.len_utf8();
@@ -417,7 +476,9 @@ fn match_url(text: &str, start: usize) -> Option<usize> {
         }
         if b >= 0x80 {
             // Stop at non-ASCII white space or typographic quotes.
-            let Some(c) = rest[end..].chars().next() else { break };
+            let Some(c) = rest[end..].chars().next() else {
+                break;
+            };
             if is_space(c) || matches!(c, '“' | '”' | '‘' | '’' | '«' | '»') {
                 break;
             }
@@ -462,7 +523,9 @@ fn match_email(bytes: &[u8], start: usize, at: usize) -> Option<usize> {
     }
     let mut end = at + 1;
     let limit = bytes.len().min(at + 1 + MAX_EMAIL_DOMAIN);
-    while end < limit && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'.' || bytes[end] == b'-') {
+    while end < limit
+        && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'.' || bytes[end] == b'-')
+    {
         end += 1;
     }
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
@@ -487,13 +550,20 @@ struct FoldBuf {
 
 impl FoldBuf {
     fn new(seed: u64) -> FoldBuf {
-        FoldBuf { buf: [0; 64], len: 0, stream: None, seed }
+        FoldBuf {
+            buf: [0; 64],
+            len: 0,
+            stream: None,
+            seed,
+        }
     }
 
     #[inline]
     fn push(&mut self, bytes: &[u8]) {
         if self.len + bytes.len() > self.buf.len() {
-            let stream = self.stream.get_or_insert_with(|| Box::new(Xxh3::with_seed(self.seed)));
+            let stream = self
+                .stream
+                .get_or_insert_with(|| Box::new(Xxh3::with_seed(self.seed)));
             stream.update(&self.buf[..self.len]);
             self.len = 0;
             if bytes.len() > self.buf.len() {
@@ -559,7 +629,11 @@ fn fold_punct(c: char) -> &'static str {
 fn hash_punct(seed: u64, c: char, run: usize) -> u64 {
     let mut utf8 = [0u8; 4];
     let folded = fold_punct(c);
-    let unit: &[u8] = if folded.is_empty() { c.encode_utf8(&mut utf8).as_bytes() } else { folded.as_bytes() };
+    let unit: &[u8] = if folded.is_empty() {
+        c.encode_utf8(&mut utf8).as_bytes()
+    } else {
+        folded.as_bytes()
+    };
     let mut buf = [0u8; 12];
     let mut len = 0;
     for _ in 0..run.min(3) {
@@ -571,8 +645,9 @@ fn hash_punct(seed: u64, c: char, run: usize) -> u64 {
 
 /// Common abbreviations after which a `.` does not end a sentence (lower case, no dot).
 const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "mt", "vs", "gen", "col", "lt", "sgt", "capt", "rev", "gov", "sen",
-    "rep", "fig", "no", "vol", "pp", "ca", "approx", "e.g", "i.e", "cf", "al",
+    "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "mt", "vs", "gen", "col", "lt", "sgt",
+    "capt", "rev", "gov", "sen", "rep", "fig", "no", "vol", "pp", "ca", "approx", "e.g", "i.e",
+    "cf", "al",
 ];
 
 /// Splits a paragraph into sentences and calls `f` with each (trimmed, non-empty).
@@ -603,7 +678,10 @@ pub fn for_each_sentence<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
         loop {
             let rest = &text[end..];
             let Some(c) = rest.chars().next() else { break };
-            if matches!(c, '.' | '!' | '?' | '"' | '\'' | ')' | ']' | '”' | '’' | '»' | '…') {
+            if matches!(
+                c,
+                '.' | '!' | '?' | '"' | '\'' | ')' | ']' | '”' | '’' | '»' | '…'
+            ) {
                 end += c.len_utf8();
             } else {
                 break;
@@ -613,7 +691,9 @@ pub fn for_each_sentence<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
         let trimmed = after.trim_start();
         let has_space = trimmed.len() < after.len();
         let next_ok = trimmed.chars().next().is_some_and(|c| {
-            c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '\'' | '(' | '[' | '“' | '‘' | '«')
+            c.is_uppercase()
+                || c.is_ascii_digit()
+                || matches!(c, '"' | '\'' | '(' | '[' | '“' | '‘' | '«')
         });
         if has_space && next_ok && !(b == b'.' && is_abbreviation_before(text, i)) {
             let sentence = text[start..end].trim();
@@ -669,7 +749,9 @@ mod tests {
 
     fn check_hashes(text: &str) {
         let h = TokenHasher::standard();
-        for_each_token(text, |t| assert_eq!(t.hash, h.hash_str(&t.normalized()), "token {:?}", t.text));
+        for_each_token(text, |t| {
+            assert_eq!(t.hash, h.hash_str(&t.normalized()), "token {:?}", t.text)
+        });
     }
 
     #[test]
@@ -684,27 +766,48 @@ mod tests {
     #[test]
     fn punctuation_splitting() {
         assert_eq!(norm("Hello, world!"), ["hello", ",", "world", "!"]);
-        assert_eq!(norm("(yes) well-known; a/b"), ["(", "yes", ")", "well", "-", "known", ";", "a", "/", "b"]);
+        assert_eq!(
+            norm("(yes) well-known; a/b"),
+            ["(", "yes", ")", "well", "-", "known", ";", "a", "/", "b"]
+        );
         assert_eq!(norm("Wait... what?!"), ["wait", "...", "what", "?", "!"]);
         assert_eq!(norm("======"), ["==="]);
-        assert_eq!(norm("“Quoted” — yes…"), ["\"", "quoted", "\"", "-", "yes", "..."]);
+        assert_eq!(
+            norm("“Quoted” — yes…"),
+            ["\"", "quoted", "\"", "-", "yes", "..."]
+        );
         check_hashes("Hello, world! Wait... what?! ====== “Quoted” — yes…");
     }
 
     #[test]
     fn numbers() {
-        assert_eq!(norm("3.14 and 1,000 in 1990s."), ["<num>", "and", "<num>", "in", "<num>", "."]);
-        assert_eq!(norm("It cost $5, 10%."), ["it", "cost", "$", "<num>", ",", "<num>", "%", "."]);
-        assert_eq!(norm("12th mp3 10:30"), ["<num>", "mp3", "<num>", ":", "<num>"]);
+        assert_eq!(
+            norm("3.14 and 1,000 in 1990s."),
+            ["<num>", "and", "<num>", "in", "<num>", "."]
+        );
+        assert_eq!(
+            norm("It cost $5, 10%."),
+            ["it", "cost", "$", "<num>", ",", "<num>", "%", "."]
+        );
+        assert_eq!(
+            norm("12th mp3 10:30"),
+            ["<num>", "mp3", "<num>", ":", "<num>"]
+        );
         assert_eq!(norm("version 2.0."), ["version", "<num>", "."]);
         check_hashes("3.14 and 1,000");
     }
 
     #[test]
     fn urls() {
-        assert_eq!(norm("See https://example.com/a?b=1."), ["see", "<url>", "."]);
+        assert_eq!(
+            norm("See https://example.com/a?b=1."),
+            ["see", "<url>", "."]
+        );
         assert_eq!(norm("(www.Example.org)"), ["(", "<url>", ")"]);
-        assert_eq!(norm("https://en.wikipedia.org/wiki/Foo_(bar) x"), ["<url>", "x"]);
+        assert_eq!(
+            norm("https://en.wikipedia.org/wiki/Foo_(bar) x"),
+            ["<url>", "x"]
+        );
         assert_eq!(norm("http:// nothing"), ["http", ":", "//", "nothing"]);
         assert_eq!(norm("www"), ["www"]);
         check_hashes("See https://example.com/a?b=1.");
@@ -712,7 +815,10 @@ mod tests {
 
     #[test]
     fn emails() {
-        assert_eq!(norm("Mail john.doe+x@example.co.uk, now."), ["mail", "<email>", ",", "now", "."]);
+        assert_eq!(
+            norm("Mail john.doe+x@example.co.uk, now."),
+            ["mail", "<email>", ",", "now", "."]
+        );
         assert_eq!(norm("a @ b"), ["a", "@", "b"]);
         assert_eq!(norm("user@localhost"), ["user", "@", "localhost"]);
         assert_eq!(norm("x@y.c1"), ["x", "@", "y", ".", "c1"]);
@@ -737,10 +843,16 @@ mod tests {
     fn non_ascii_letters() {
         assert_eq!(norm("Café ÉTÉ"), ["café", "été"]);
         assert_eq!(norm("STRAßE straße"), ["straße", "straße"]);
-        assert_eq!(norm("Москва МОСКВА, привет!"), ["москва", "москва", ",", "привет", "!"]);
+        assert_eq!(
+            norm("Москва МОСКВА, привет!"),
+            ["москва", "москва", ",", "привет", "!"]
+        );
         assert_eq!(norm("日本語"), ["日本語"]);
         // Combining acute accent stays in the word; soft hyphen is ignored.
-        assert_eq!(norm("Cafe\u{301} co\u{AD}operate"), ["cafe\u{301}", "cooperate"]);
+        assert_eq!(
+            norm("Cafe\u{301} co\u{AD}operate"),
+            ["cafe\u{301}", "cooperate"]
+        );
         check_hashes("Café ÉTÉ STRAßE Москва МОСКВА привет 日本語");
         // Long non-ASCII words go through the streaming path and still hash consistently.
         let long = "Ж".repeat(100);
@@ -773,7 +885,16 @@ mod tests {
             "Dr. Smith met J. R. R. Tolkien. They talked! \"Really?\" Yes. it was 3 p.m. 42 people came.",
             |s| out.push(s),
         );
-        assert_eq!(out, ["Dr. Smith met J. R. R. Tolkien.", "They talked!", "\"Really?\"", "Yes. it was 3 p.m.", "42 people came."]);
+        assert_eq!(
+            out,
+            [
+                "Dr. Smith met J. R. R. Tolkien.",
+                "They talked!",
+                "\"Really?\"",
+                "Yes. it was 3 p.m.",
+                "42 people came."
+            ]
+        );
         let mut none = Vec::new();
         for_each_sentence("  ", |s| none.push(s));
         assert!(none.is_empty());
@@ -790,13 +911,32 @@ mod tests {
             let mut n = 0usize;
             for_each_token(&text, |_| n += 1);
             assert!(n > 1000);
-            assert!(started.elapsed().as_secs() < 5, "{unit:?} took {:?}", started.elapsed());
+            assert!(
+                started.elapsed().as_secs() < 5,
+                "{unit:?} took {:?}",
+                started.elapsed()
+            );
         }
     }
 
     #[test]
     fn arbitrary_input_does_not_panic() {
-        for text in ["\u{301}", "'", "’x", "x’", "1.", "1,", "@", "a@", "@b.cd", "www.", "http://€", "…", "\u{AD}", "a'\u{301}"] {
+        for text in [
+            "\u{301}",
+            "'",
+            "’x",
+            "x’",
+            "1.",
+            "1,",
+            "@",
+            "a@",
+            "@b.cd",
+            "www.",
+            "http://€",
+            "…",
+            "\u{AD}",
+            "a'\u{301}",
+        ] {
             let _ = norm(text);
             for_each_sentence(text, |_| {});
         }

@@ -165,7 +165,11 @@ impl std::fmt::Display for TrainStats {
             "read {} lines, {} sentences, {} tokens ({} input bytes; {} lines with invalid UTF-8)",
             self.lines, self.sentences, self.tokens, self.input_bytes, self.invalid_utf8_lines
         )?;
-        writeln!(f, "vocabulary {} types; log2 P(<unk>) = {:.2}", self.vocabulary, self.unk_log2)?;
+        writeln!(
+            f,
+            "vocabulary {} types; log2 P(<unk>) = {:.2}",
+            self.vocabulary, self.unk_log2
+        )?;
         for n in 0..self.entries.len() {
             writeln!(
                 f,
@@ -202,7 +206,11 @@ pub struct TrainedModel {
 }
 
 /// Trains a model on `inputs` (plain text or `.gz`, one paragraph per line).
-pub fn train(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress) -> Result<TrainedModel, TrainError> {
+pub fn train(
+    inputs: &[PathBuf],
+    opts: &TrainOptions,
+    progress: Progress,
+) -> Result<TrainedModel, TrainError> {
     check_options(opts)?;
     let started = Instant::now();
     let mut stats = TrainStats::default();
@@ -245,13 +253,20 @@ pub fn train_sentences<'a>(
 
 fn check_options(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=MAX_ORDER).contains(&opts.order) {
-        return Err(TrainError::InvalidOption(format!("order must be 1..={MAX_ORDER}, not {}", opts.order)));
+        return Err(TrainError::InvalidOption(format!(
+            "order must be 1..={MAX_ORDER}, not {}",
+            opts.order
+        )));
     }
     if opts.min_count == 0 || opts.min_unigram_count == 0 {
-        return Err(TrainError::InvalidOption("minimum counts must be at least 1".into()));
+        return Err(TrainError::InvalidOption(
+            "minimum counts must be at least 1".into(),
+        ));
     }
     if opts.max_ngrams_in_memory < 1000 {
-        return Err(TrainError::InvalidOption("max_ngrams_in_memory must be at least 1000".into()));
+        return Err(TrainError::InvalidOption(
+            "max_ngrams_in_memory must be at least 1000".into(),
+        ));
     }
     Ok(())
 }
@@ -282,7 +297,12 @@ fn finish_training(
 fn provenance_text(inputs: &[PathBuf], opts: &TrainOptions, stats: &TrainStats) -> String {
     let names: Vec<String> = inputs
         .iter()
-        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        })
         .collect();
     format!(
         "ppl-filter train: interpolated modified Kneser-Ney, order {}, min_count {}, min_unigram_count {}, sentence splitting {}; inputs {}; {} sentences, {} tokens",
@@ -391,10 +411,18 @@ impl<R: Read> Read for ProgressReader<R> {
 
 fn open_input(path: &Path, bar: &indicatif::ProgressBar) -> std::io::Result<Box<dyn BufRead>> {
     let file = File::open(path)?;
-    let counted = ProgressReader { inner: file, bar: bar.clone() };
-    let gz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    let counted = ProgressReader {
+        inner: file,
+        bar: bar.clone(),
+    };
+    let gz = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
     Ok(if gz {
-        Box::new(BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(BufReader::with_capacity(1 << 16, counted))))
+        Box::new(BufReader::with_capacity(
+            1 << 20,
+            flate2::read::MultiGzDecoder::new(BufReader::with_capacity(1 << 16, counted)),
+        ))
     } else {
         Box::new(BufReader::with_capacity(1 << 20, counted))
     })
@@ -482,13 +510,25 @@ fn prune_lossy(map: &mut FastMap<Gram, u32>, cap: usize) {
     }
 }
 
-fn count_inputs(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress, stats: &mut TrainStats) -> Result<Counts, TrainError> {
-    let total: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+fn count_inputs(
+    inputs: &[PathBuf],
+    opts: &TrainOptions,
+    progress: Progress,
+    stats: &mut TrainStats,
+) -> Result<Counts, TrainError> {
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
     let bar = if progress == Progress::Stderr && std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("counting {bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta} {msg}")
-        {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "counting {bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta} {msg}",
+        ) {
             bar.set_style(style);
         }
         bar
@@ -498,8 +538,15 @@ fn count_inputs(inputs: &[PathBuf], opts: &TrainOptions, progress: Progress, sta
     let mut counter = Counter::new(opts);
     let mut line = Vec::new();
     for path in inputs {
-        let io_err = |source| TrainError::Io { path: path.clone(), source };
-        bar.set_message(path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+        let io_err = |source| TrainError::Io {
+            path: path.clone(),
+            source,
+        };
+        bar.set_message(
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        );
         let mut reader = open_input(path, &bar).map_err(io_err)?;
         loop {
             line.clear();
@@ -550,7 +597,11 @@ impl Counter {
             v.sort_unstable_by_key(|&(g, _)| g);
             grams.push(v);
         }
-        Counts { hashes: self.hashes, unigram: self.unigram, grams }
+        Counts {
+            hashes: self.hashes,
+            unigram: self.unigram,
+            grams,
+        }
     }
 }
 
@@ -563,11 +614,23 @@ impl Counter {
 fn discounts(t: [u64; 4]) -> [f64; 3] {
     let [n1, n2, n3, n4] = t.map(|x| x as f64);
     let y = n1 / (n1 + 2.0 * n2);
-    let d = [1.0 - 2.0 * y * n2 / n1, 2.0 - 3.0 * y * n3 / n2, 3.0 - 4.0 * y * n4 / n3];
-    let fallback = if y.is_finite() && y > 0.0 && y < 1.0 { y } else { 0.5 };
+    let d = [
+        1.0 - 2.0 * y * n2 / n1,
+        2.0 - 3.0 * y * n3 / n2,
+        3.0 - 4.0 * y * n4 / n3,
+    ];
+    let fallback = if y.is_finite() && y > 0.0 && y < 1.0 {
+        y
+    } else {
+        0.5
+    };
     let mut out = [0.0; 3];
     for k in 0..3 {
-        out[k] = if d[k].is_finite() && d[k] > 0.0 && d[k] < (k + 1) as f64 { d[k] } else { fallback };
+        out[k] = if d[k].is_finite() && d[k] > 0.0 && d[k] < (k + 1) as f64 {
+            d[k]
+        } else {
+            fallback
+        };
     }
     out
 }
@@ -615,9 +678,16 @@ impl Estimated {
     /// log2 P(ids[n-1] | ids[..n-1]) as the model scores it (backoff over stored entries).
     fn score(&self, ids: &[u32]) -> f64 {
         let n = ids.len();
-        let Some(&word) = ids.last() else { return self.unk_log2 };
+        let Some(&word) = ids.last() else {
+            return self.unk_log2;
+        };
         if n == 1 {
-            return self.unigrams.get(word as usize).copied().flatten().map_or(self.unk_log2, |(p, _)| p);
+            return self
+                .unigrams
+                .get(word as usize)
+                .copied()
+                .flatten()
+                .map_or(self.unk_log2, |(p, _)| p);
         }
         let table = &self.higher[n - 2];
         let gram = Gram::from_ids(ids);
@@ -630,11 +700,18 @@ impl Estimated {
     /// log2 backoff weight of the context `ids` (0 if not stored).
     fn backoff(&self, ids: &[u32]) -> f64 {
         if ids.len() == 1 {
-            return self.unigrams.get(ids[0] as usize).copied().flatten().map_or(0.0, |(_, b)| b);
+            return self
+                .unigrams
+                .get(ids[0] as usize)
+                .copied()
+                .flatten()
+                .map_or(0.0, |(_, b)| b);
         }
         let table = &self.higher[ids.len() - 2];
         let gram = Gram::from_ids(ids);
-        table.binary_search_by_key(&gram, |e| e.gram).map_or(0.0, |i| table[i].log2_backoff)
+        table
+            .binary_search_by_key(&gram, |e| e.gram)
+            .map_or(0.0, |i| table[i].log2_backoff)
     }
 }
 
@@ -675,7 +752,11 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
             while j < suffixes.len() && suffixes[j] == g {
                 j += 1;
             }
-            a.push(if g.0[0] == BOS { raw } else { (j - start) as u32 });
+            a.push(if g.0[0] == BOS {
+                raw
+            } else {
+                (j - start) as u32
+            });
         }
         adjusted.push(a);
     }
@@ -692,7 +773,12 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
     let mut keep: Vec<Vec<bool>> = grams
         .iter()
         .zip(&adjusted)
-        .map(|(g, a)| g.iter().zip(a).map(|(&(_, raw), &adj)| raw >= opts.min_count && adj > 0).collect())
+        .map(|(g, a)| {
+            g.iter()
+                .zip(a)
+                .map(|(&(_, raw), &adj)| raw >= opts.min_count && adj > 0)
+                .collect()
+        })
         .collect();
     for n in (2..order).rev() {
         // Kept (n+1)-grams whose prefix is absent (possible only after lossy pruning) are dropped.
@@ -716,8 +802,13 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
             }
         }
     }
-    let mut keep_uni: Vec<bool> =
-        (0..vocab).map(|id| id != BOS as usize && adjusted_uni[id] > 0 && counts.unigram[id] >= u64::from(opts.min_unigram_count)).collect();
+    let mut keep_uni: Vec<bool> = (0..vocab)
+        .map(|id| {
+            id != BOS as usize
+                && adjusted_uni[id] > 0
+                && counts.unigram[id] >= u64::from(opts.min_unigram_count)
+        })
+        .collect();
     if order >= 2 {
         keep_uni[BOS as usize] = true;
         for (i, &(g, _)) in grams[0].iter().enumerate() {
@@ -751,11 +842,21 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
     for id in 0..vocab {
         if keep_uni[id] {
             let a = adjusted_uni[id];
-            let p = if id == BOS as usize { uniform } else { (a as f64 - discount(&d1, a)) / total.max(1.0) + uniform };
+            let p = if id == BOS as usize {
+                uniform
+            } else {
+                (a as f64 - discount(&d1, a)) / total.max(1.0) + uniform
+            };
             unigrams[id] = Some((p.log2(), 0.0));
         }
     }
-    let mut est = Estimated { order, hashes: counts.hashes, unigrams, higher: Vec::new(), unk_log2 };
+    let mut est = Estimated {
+        order,
+        hashes: counts.hashes,
+        unigrams,
+        higher: Vec::new(),
+        unk_log2,
+    };
 
     // Higher orders, bottom-up: probabilities use the finished lower orders;
     // each context's gamma becomes the backoff of its lower-order entry.
@@ -774,7 +875,11 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
             while end < g_n.len() && g_n[end].0.prefix(n) == context {
                 let a = a_n[end];
                 sum += a as f64;
-                left += if keep_n[end] { discount(&dn, a) } else { a as f64 };
+                left += if keep_n[end] {
+                    discount(&dn, a)
+                } else {
+                    a as f64
+                };
                 end += 1;
             }
             if sum > 0.0 {
@@ -786,7 +891,11 @@ fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Esti
                     let g = g_n[i].0;
                     let lower = est.score(&g.0[1..n]).exp2();
                     let p = (a_n[i] as f64 - discount(&dn, a_n[i])) / sum + gamma * lower;
-                    kept.push(Estimate { gram: g, log2_prob: p.log2(), log2_backoff: 0.0 });
+                    kept.push(Estimate {
+                        gram: g,
+                        log2_prob: p.log2(),
+                        log2_backoff: 0.0,
+                    });
                 }
                 backoffs.push((context, gamma.log2()));
             }
@@ -833,7 +942,11 @@ fn to_model_spec(est: &Estimated, opts: &TrainOptions, provenance: String) -> Mo
         .iter()
         .enumerate()
         .filter_map(|(id, v)| {
-            v.map(|(log2_prob, log2_backoff)| Entry { key: est.hashes[id], log2_prob, log2_backoff })
+            v.map(|(log2_prob, log2_backoff)| Entry {
+                key: est.hashes[id],
+                log2_prob,
+                log2_backoff,
+            })
         })
         .collect();
     tables.push(unigrams);
@@ -842,11 +955,21 @@ fn to_model_spec(est: &Estimated, opts: &TrainOptions, provenance: String) -> Mo
         tables.push(
             table
                 .iter()
-                .map(|e| Entry { key: key_of(&e.gram.0[..n]), log2_prob: e.log2_prob, log2_backoff: e.log2_backoff })
+                .map(|e| Entry {
+                    key: key_of(&e.gram.0[..n]),
+                    log2_prob: e.log2_prob,
+                    log2_backoff: e.log2_backoff,
+                })
                 .collect(),
         );
     }
-    ModelSpec { seed: opts.seed, unk_log2: est.unk_log2, credit: opts.credit.clone(), provenance, tables }
+    ModelSpec {
+        seed: opts.seed,
+        unk_log2: est.unk_log2,
+        credit: opts.credit.clone(),
+        provenance,
+        tables,
+    }
 }
 
 #[cfg(test)]
@@ -868,7 +991,12 @@ mod tests {
     }
 
     fn opts(order: usize, min_count: u32) -> TrainOptions {
-        TrainOptions { order, min_count, credit: "test".into(), ..TrainOptions::default() }
+        TrainOptions {
+            order,
+            min_count,
+            credit: "test".into(),
+            ..TrainOptions::default()
+        }
     }
 
     fn estimated(order: usize, min_count: u32, text: &str) -> Estimated {
@@ -893,13 +1021,18 @@ mod tests {
         }
         let unk = est.backoff_chain(context) + est.unk_log2;
         total += unk.exp2();
-        assert!((total - 1.0).abs() < 1e-9, "context {context:?}: sum {total}");
+        assert!(
+            (total - 1.0).abs() < 1e-9,
+            "context {context:?}: sum {total}"
+        );
     }
 
     impl Estimated {
         /// Sum of backoffs from `context` down to the empty context (score of <unk>).
         fn backoff_chain(&self, context: &[u32]) -> f64 {
-            (0..context.len()).map(|s| self.backoff(&context[s..])).sum()
+            (0..context.len())
+                .map(|s| self.backoff(&context[s..]))
+                .sum()
         }
     }
 
@@ -938,7 +1071,13 @@ mod tests {
         let mut stats = TrainStats::default();
         let counts = count_inputs(&[path], &o, Progress::Hidden, &mut stats).expect("count");
         let h = TokenHasher::standard();
-        let id_of = |w: &str| counts.hashes.iter().position(|&x| x == h.hash_str(w)).expect("in vocabulary") as u32;
+        let id_of = |w: &str| {
+            counts
+                .hashes
+                .iter()
+                .position(|&x| x == h.hash_str(w))
+                .expect("in vocabulary") as u32
+        };
         let (francisco, the, san) = (id_of("francisco"), id_of("the"), id_of("san"));
         assert!(counts.unigram[francisco as usize] > counts.unigram[the as usize]);
         let est = estimate(counts, &o, &mut stats);
@@ -970,12 +1109,17 @@ mod tests {
         enc.write_all(CORPUS.as_bytes()).expect("gz");
         let gz = temp_file("det.txt.gz", &enc.finish().expect("gz"));
         let o = opts(3, 1);
-        let a = train(std::slice::from_ref(&plain), &o, Progress::Hidden).expect("train").bytes;
+        let a = train(std::slice::from_ref(&plain), &o, Progress::Hidden)
+            .expect("train")
+            .bytes;
         let b = train(&[plain], &o, Progress::Hidden).expect("train").bytes;
         let c = train(&[gz], &o, Progress::Hidden).expect("train").bytes;
         assert_eq!(a, b);
         // Same text, different file name in the provenance: compare scores instead.
-        let (ma, mc) = (LanguageModel::from_bytes(a).expect("a"), LanguageModel::from_bytes(c).expect("c"));
+        let (ma, mc) = (
+            LanguageModel::from_bytes(a).expect("a"),
+            LanguageModel::from_bytes(c).expect("c"),
+        );
         assert_eq!(ma.counts(), mc.counts());
         assert_eq!(ma.log2_prob("The cat sat."), mc.log2_prob("The cat sat."));
     }
@@ -984,10 +1128,18 @@ mod tests {
     fn lossy_counting_still_yields_a_valid_model() {
         let mut text = String::new();
         for i in 0..3000 {
-            text.push_str(&format!("word{i} follows word{} here. The cat sat.\n", i * 7 % 1000));
+            text.push_str(&format!(
+                "word{i} follows word{} here. The cat sat.\n",
+                i * 7 % 1000
+            ));
         }
         let path = temp_file("lossy.txt", text.as_bytes());
-        let o = TrainOptions { max_ngrams_in_memory: 1000, order: 3, min_count: 1, ..TrainOptions::default() };
+        let o = TrainOptions {
+            max_ngrams_in_memory: 1000,
+            order: 3,
+            min_count: 1,
+            ..TrainOptions::default()
+        };
         let trained = train(&[path], &o, Progress::Hidden).expect("train");
         assert!(trained.stats.lossy_prunings.iter().any(|&p| p > 0));
         let model = LanguageModel::from_bytes(trained.bytes).expect("load");
@@ -998,16 +1150,29 @@ mod tests {
     fn bad_options_and_missing_files() {
         let err = train(&[], &opts(9, 1), Progress::Hidden).unwrap_err();
         assert!(matches!(err, TrainError::InvalidOption(_)));
-        let err = train(&[PathBuf::from("/nonexistent/x.txt")], &opts(2, 1), Progress::Hidden).unwrap_err();
+        let err = train(
+            &[PathBuf::from("/nonexistent/x.txt")],
+            &opts(2, 1),
+            Progress::Hidden,
+        )
+        .unwrap_err();
         assert!(matches!(err, TrainError::Io { .. }));
         let empty = temp_file("empty.txt", b"\n\n");
-        assert!(matches!(train(&[empty], &opts(2, 1), Progress::Hidden), Err(TrainError::EmptyCorpus)));
+        assert!(matches!(
+            train(&[empty], &opts(2, 1), Progress::Hidden),
+            Err(TrainError::EmptyCorpus)
+        ));
     }
 
     #[test]
     fn discount_formula() {
         let d = discounts([100, 40, 20, 10]);
-        assert!(d.iter().enumerate().all(|(k, &x)| x > 0.0 && x < (k + 1) as f64), "{d:?}");
+        assert!(
+            d.iter()
+                .enumerate()
+                .all(|(k, &x)| x > 0.0 && x < (k + 1) as f64),
+            "{d:?}"
+        );
         assert_eq!(discounts([0, 0, 0, 0]), [0.5, 0.5, 0.5]);
     }
 }

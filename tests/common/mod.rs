@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 /// `fixtures/NAME` of the crate.
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
 }
 
 /// Runs `ppl-filter ARGS` with `stdin` fed from another thread (so a full pipe cannot block it).
