@@ -23,30 +23,7 @@
 use std::collections::HashMap;
 
 use crate::block::{Block, BlockKind, ContainerHints};
-use crate::features::{DOCUMENT, NAMES as EVIDENCE_NAMES};
-
-/// How many values [`annotate`] sets, from [`DOCUMENT`] on.
-pub const VALUES: usize = 16;
-
-/// Their names, in order (the tail of [`crate::features::NAMES`]).
-pub const NAMES: [&str; VALUES] = [
-    "ln_document_prose",
-    "main_share",
-    "in_main",
-    "beside_main",
-    "ln_blocks_before_main",
-    "ln_blocks_after_main",
-    "container_prose_share",
-    "cluster_prose_share",
-    "container_link_density",
-    "ln_container_blocks",
-    "relative_position",
-    "general_vs_document",
-    "log_likelihood_ratio_vs_document",
-    "stopword_share_vs_document",
-    "ln_main_prose",
-    "comment_share",
-];
+use crate::features::{DOCUMENT, DOCUMENT_VALUES as VALUES, NAMES as EVIDENCE_NAMES};
 
 /// A block is prose for this module with at least this many bytes of text outside links...
 const PROSE_BYTES: usize = 80;
@@ -92,9 +69,11 @@ struct Container {
     blocks: u32,
     /// Readability's candidate score: prose of its children, half of its grandchildren's...
     score: f64,
+    /// The element around it, if it is not outermost.
+    parent: Option<u32>,
 }
 
-/// The main container of a document and the numbers [`annotate`] and [`rescue`] share.
+/// The containers of a document's blocks and the main one among them.
 struct Structure {
     containers: HashMap<u32, Container>,
     /// All the prose of the document.
@@ -114,7 +93,11 @@ impl Structure {
             prose += own;
             let candidate = main_prose_bytes(block);
             for (level, &number) in block.containers.iter().rev().enumerate() {
-                let c = containers.entry(number).or_default();
+                let depth = block.containers.len() - 1 - level;
+                let c = containers.entry(number).or_insert_with(|| Container {
+                    parent: depth.checked_sub(1).map(|up| block.containers[up]),
+                    ..Container::default()
+                });
                 c.prose += own;
                 c.text += block.text.len() as f64;
                 c.links += block.link_bytes.min(block.text.len()) as f64;
@@ -128,29 +111,13 @@ impl Structure {
                     };
             }
         }
-        let mut main: Option<(u32, f64)> = None;
-        for block in blocks {
-            for &number in &block.containers {
-                let score = containers[&number].score;
-                // Ties go to the element that comes first: the same answer whatever the order
-                // of the map.
-                if score > 0.0
-                    && main.map_or(true, |(m, s)| score > s || (score == s && number < m))
-                {
-                    main = Some((number, score));
-                }
-            }
-        }
-        let main = main.map(|(m, _)| m);
-        let main_parent = main.and_then(|m| {
-            blocks.iter().find_map(|b| {
-                b.containers
-                    .iter()
-                    .position(|&n| n == m)
-                    .and_then(|at| at.checked_sub(1))
-                    .map(|at| b.containers[at])
-            })
-        });
+        // The highest score; ties go to the element that comes first, whatever the map's order.
+        let main = containers
+            .iter()
+            .filter(|(_, c)| c.score > 0.0)
+            .max_by(|(m, a), (n, b)| a.score.total_cmp(&b.score).then(n.cmp(m)))
+            .map(|(&m, _)| m);
+        let main_parent = main.and_then(|m| containers[&m].parent);
         Structure {
             containers,
             prose,
@@ -333,6 +300,7 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::DOCUMENT_NAMES as NAMES;
 
     fn block(index: u32, containers: &[u32], text: &str, link_bytes: usize) -> Block {
         let mut b = Block::new(index, BlockKind::Paragraph, text);

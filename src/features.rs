@@ -14,8 +14,8 @@ use crate::block::{Block, BlockKind, ContainerHints};
 use crate::eval::baseline::Stopwords;
 use crate::lm::model::LanguageModel;
 
-/// How many values [`Evidence`] holds.
-pub const LOCAL: usize = 28 + crate::document::VALUES;
+/// How many values [`Evidence`] holds: those of the block itself, then those of the document.
+pub const LOCAL: usize = DOCUMENT + DOCUMENT_VALUES;
 
 /// Index of the "same text seen earlier in this document" value, set by [`DocumentContext`].
 pub const REPEATED: usize = 18;
@@ -30,11 +30,14 @@ pub const SINCE_PROSE: usize = 25;
 pub const PRESENT: usize = 26;
 
 /// Index of the first of the values only the whole document shows, set by
-/// [`crate::document::annotate`] (their names are [`crate::document::NAMES`]).
+/// [`crate::document::annotate`].
 pub const DOCUMENT: usize = 28;
 
-/// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file).
-pub const NAMES: [&str; LOCAL] = [
+/// How many values only the whole document shows.
+pub const DOCUMENT_VALUES: usize = 16;
+
+/// Names of the values [`measure`] and [`DocumentContext`] set, in order.
+const BLOCK_NAMES: [&str; DOCUMENT] = [
     "ln_words",
     "mean_word_chars",
     "stopword_share",
@@ -63,7 +66,10 @@ pub const NAMES: [&str; LOCAL] = [
     "ln_blocks_since_prose",
     "present",
     "letter_share",
-    // `crate::document::NAMES`, in order (checked by a unit test).
+];
+
+/// Names of the values [`crate::document::annotate`] sets, in order, from [`DOCUMENT`] on.
+pub const DOCUMENT_NAMES: [&str; DOCUMENT_VALUES] = [
     "ln_document_prose",
     "main_share",
     "in_main",
@@ -81,6 +87,22 @@ pub const NAMES: [&str; LOCAL] = [
     "ln_main_prose",
     "comment_share",
 ];
+
+/// Names of the [`Evidence`] values, in order (for `--features` dumps and the classifier file):
+/// [`BLOCK_NAMES`], then [`DOCUMENT_NAMES`].
+pub const NAMES: [&str; LOCAL] = {
+    let mut names = [""; LOCAL];
+    let mut i = 0;
+    while i < LOCAL {
+        names[i] = if i < DOCUMENT {
+            BLOCK_NAMES[i]
+        } else {
+            DOCUMENT_NAMES[i - DOCUMENT]
+        };
+        i += 1;
+    }
+    names
+};
 
 /// The local evidence about a block (see [`NAMES`]); all zeros for padding.
 #[derive(Clone, Copy, Debug, PartialEq)]
