@@ -34,8 +34,11 @@ pub const DEFAULT_MAX_LINK_DENSITY: f32 = 0.4;
 /// The thresholds of the keep/drop rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Policy {
-    /// Sentences with a higher perplexity are dropped.
-    pub max_perplexity: f32,
+    /// Sentences with a higher perplexity are dropped; `None`: the method's default
+    /// ([`DEFAULT_MAX_PERPLEXITY`] for the perplexity method, none for the combined one, whose
+    /// classifier weighs perplexity with the rest of the evidence: a threshold on English
+    /// perplexity would empty pages in other languages).
+    pub max_perplexity: Option<f32>,
     /// Blocks with a higher share of link text are dropped whole.
     pub max_link_density: f32,
 }
@@ -43,7 +46,7 @@ pub struct Policy {
 impl Default for Policy {
     fn default() -> Policy {
         Policy {
-            max_perplexity: DEFAULT_MAX_PERPLEXITY,
+            max_perplexity: None,
             max_link_density: DEFAULT_MAX_LINK_DENSITY,
         }
     }
@@ -119,20 +122,10 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
 }
 
 impl Policy {
-    /// The combined method's default: no sentence threshold (the largest finite one), since its
-    /// classifier weighs perplexity with the rest of the evidence, and a threshold on English
-    /// perplexity would empty pages in other languages.
-    pub fn for_combined() -> Policy {
-        Policy {
-            max_perplexity: f32::MAX,
-            ..Policy::default()
-        }
-    }
-
     /// A policy with these thresholds, if both are usable (see [`Policy::validate`]).
     pub fn new(max_perplexity: f32, max_link_density: f32) -> Result<Policy, PolicyError> {
         let policy = Policy {
-            max_perplexity,
+            max_perplexity: Some(max_perplexity),
             max_link_density,
         };
         policy.validate().map(|()| policy)
@@ -141,7 +134,9 @@ impl Policy {
     /// Checks the perplexity threshold is finite and above 0 and the link-density limit is
     /// in [0, 1] (a NaN in either would drop every sentence without a word).
     pub fn validate(&self) -> Result<(), PolicyError> {
-        Policy::check_max_perplexity(self.max_perplexity)?;
+        if let Some(max_perplexity) = self.max_perplexity {
+            Policy::check_max_perplexity(max_perplexity)?;
+        }
         Policy::check_max_link_density(self.max_link_density)?;
         Ok(())
     }
@@ -172,8 +167,9 @@ impl Policy {
     /// Sets `keep` on every sentence of a scored block.
     pub fn decide(&self, block: &mut Block) {
         let block_ok = self.block_passes(block);
+        let max_perplexity = self.max_perplexity.unwrap_or(DEFAULT_MAX_PERPLEXITY);
         for sentence in &mut block.sentences {
-            sentence.keep = block_ok && sentence.perplexity <= self.max_perplexity;
+            sentence.keep = block_ok && sentence.perplexity <= max_perplexity;
         }
     }
 }
@@ -582,9 +578,12 @@ impl<'a> Decider<'a> {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
         let keep = classifier.decide(&mut blocks, &self.choices);
+        // No threshold by default: the largest finite one (an infinite or NaN perplexity still
+        // drops its sentence).
+        let max_perplexity = self.policy.max_perplexity.unwrap_or(f32::MAX);
         for (mut block, keep) in blocks.drain(..).zip(keep) {
             for sentence in &mut block.sentences {
-                sentence.keep = keep && sentence.perplexity <= self.policy.max_perplexity;
+                sentence.keep = keep && sentence.perplexity <= max_perplexity;
             }
             decided(block);
         }
@@ -684,7 +683,7 @@ mod tests {
     #[test]
     fn drops_sentences_above_the_threshold() {
         let policy = Policy {
-            max_perplexity: 100.0,
+            max_perplexity: Some(100.0),
             max_link_density: 0.5,
         };
         let mut b = block("x", 0, &[50.0, 150.0, 100.0]);
@@ -696,7 +695,7 @@ mod tests {
     #[test]
     fn drops_link_blocks_whole() {
         let policy = Policy {
-            max_perplexity: 1e9,
+            max_perplexity: Some(1e9),
             max_link_density: 0.5,
         };
         let mut menu = block("Home About Contact", 18, &[10.0]);
@@ -865,7 +864,7 @@ mod tests {
         assert_eq!(
             Policy::new(5000.0, 1.0),
             Ok(Policy {
-                max_perplexity: 5000.0,
+                max_perplexity: Some(5000.0),
                 max_link_density: 1.0
             })
         );
@@ -883,7 +882,7 @@ mod tests {
             );
         }
         let err = Policy {
-            max_perplexity: f32::NAN,
+            max_perplexity: Some(f32::NAN),
             ..Policy::default()
         }
         .validate()

@@ -80,17 +80,12 @@ impl Default for Options {
 impl Options {
     /// The defaults with the given decision method.
     pub fn with_method(method: Method) -> Options {
-        let policy = if method.classifier().is_some() {
-            Policy::for_combined()
-        } else {
-            Policy::default()
-        };
         Options {
             input_format: InputFormat::Html,
             encoding: None,
             html: HtmlSettings::default(),
             method,
-            policy,
+            policy: Policy::default(),
             mode: OutputMode::Clean,
             format: OutputFormat::Plain,
             threads: 1,

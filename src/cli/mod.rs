@@ -7,9 +7,7 @@ pub mod filter;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::classify::{
-    Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY,
-};
+use crate::classify::{Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY};
 use crate::lm::model::{embedded, LanguageModel};
 
 /// The embedded model, or the one at `path`; the error is one line naming the file.
@@ -87,12 +85,8 @@ pub enum MethodKind {
 impl PolicyArgs {
     /// The keep/drop policy these flags describe.
     pub fn policy(&self) -> Policy {
-        let method_default = match self.method {
-            MethodKind::Perplexity => DEFAULT_MAX_PERPLEXITY,
-            MethodKind::Combined => Policy::for_combined().max_perplexity,
-        };
         Policy {
-            max_perplexity: self.threshold.unwrap_or(method_default),
+            max_perplexity: self.threshold,
             max_link_density: self.max_link_density,
         }
     }

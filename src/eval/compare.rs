@@ -99,30 +99,13 @@ pub fn clean_dir(
     })?;
     let stopwords = Stopwords::english();
     let params = JustextParams::default();
-    // A sentence threshold left at one method's default takes the other method's default.
-    let (perplexity_default, combined_default) = (
-        classify::Policy::default(),
-        classify::Policy::for_combined(),
-    );
-    let policy_for = |default: classify::Policy, other: classify::Policy| {
-        if options.policy.max_perplexity == other.max_perplexity {
-            classify::Policy {
-                max_perplexity: default.max_perplexity,
-                ..options.policy
-            }
-        } else {
-            options.policy
-        }
-    };
     let options = &match (method, &options.method) {
         (Method::PplFilterPerplexity, _) => Options {
             method: classify::Method::Perplexity,
-            policy: policy_for(perplexity_default, combined_default),
             ..options.clone()
         },
         (Method::PplFilterCombined, classify::Method::Perplexity) => Options {
             method: classify::Method::Combined(classify::embedded()),
-            policy: policy_for(combined_default, perplexity_default),
             ..options.clone()
         },
         _ => options.clone(),
