@@ -348,7 +348,7 @@ impl State {
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
-            hints: ContainerHints(self.hints.iter().fold(0, |all, &h| all | h)),
+            hints: self.open_hints(),
             containers: self.numbers.clone(),
         };
         self.text.clear();
@@ -574,59 +574,63 @@ impl State {
             self.broken_title = Some(Box::new(inner));
             self.broken_title_base = self.next_number;
             let held = std::mem::take(&mut self.title_raw);
-            self.parse_broken_title(&held, false);
+            self.parse_broken_title(&held);
         } else {
-            self.parse_broken_title(raw, false);
+            self.parse_broken_title(raw);
         }
         true
     }
 
-    /// Gives `raw` to the parser of a broken title (and ends it with `end`), taking its blocks
-    /// as this document's.
-    fn parse_broken_title(&mut self, raw: &str, end: bool) {
+    /// Gives `raw` to the parser of a broken title, taking its blocks as this document's; when
+    /// it fails, the guess was wrong (its text does not parse as a page either): the rest of
+    /// the title is a title again, as without the guess, and no other is tried here.
+    fn parse_broken_title(&mut self, raw: &str) {
+        let inner = self.broken_title.as_mut().expect("a broken title");
         let mut blocks = Vec::new();
-        let result = if end {
-            let inner = self.broken_title.take().expect("a broken title");
-            let elements = inner.state.borrow().next_number;
-            self.next_number = self.broken_title_base.saturating_add(elements);
-            inner.end(&mut blocks)
-        } else {
-            self.broken_title
-                .as_mut()
-                .expect("a broken title")
-                .write(raw, &mut blocks)
-        };
+        let result = inner.write(raw, &mut blocks);
+        // The page's element numbers go on after the ones the inner parser gave.
+        let elements = inner.state.borrow().next_number;
+        self.next_number = self.broken_title_base.saturating_add(elements);
+        self.adopt(blocks);
         if result.is_err() {
-            // The guess was wrong (its text does not parse as a page either): the rest of the
-            // title is a title again, as without the guess, and no other is tried here.
             self.broken_title = None;
             self.may_nest = false;
         }
+    }
+
+    /// Takes blocks of the parser of a broken title as this document's: numbered after the
+    /// blocks so far, inside the elements open here.
+    fn adopt(&mut self, blocks: Vec<Block>) {
         for mut block in blocks {
             block.index = self.next_index;
             self.next_index = self.next_index.saturating_add(1);
             let inner = std::mem::take(&mut block.containers);
+            let base = self.broken_title_base;
             block.containers = self
                 .numbers
                 .iter()
                 .copied()
-                .chain(
-                    inner
-                        .into_iter()
-                        .map(|n| self.broken_title_base.saturating_add(n)),
-                )
+                .chain(inner.into_iter().map(|n| base.saturating_add(n)))
                 .collect();
-            block.hints =
-                ContainerHints(block.hints.0 | self.hints.iter().fold(0, |all, &h| all | h));
+            block.hints = ContainerHints(block.hints.0 | self.open_hints().0);
             self.done.push(block);
         }
+    }
+
+    /// What the open block elements suggest, all together.
+    fn open_hints(&self) -> ContainerHints {
+        ContainerHints(self.hints.iter().fold(0, |all, &h| all | h))
     }
 
     /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.
     fn end_title(&mut self) {
         self.title_raw.clear();
-        if self.broken_title.is_some() {
-            self.parse_broken_title("", true);
+        if let Some(inner) = self.broken_title.take() {
+            let mut blocks = Vec::new();
+            if inner.end(&mut blocks).is_err() {
+                self.may_nest = false;
+            }
+            self.adopt(blocks);
         }
     }
 
