@@ -144,7 +144,7 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
     let hint = |bit: u8| f32::from(u8::from(block.hints.has(bit)));
     let general = per_prediction(general_sum);
     let boilerplate = per_prediction(boilerplate_sum);
-    block.evidence = Evidence([
+    let own: [f32; DOCUMENT] = [
         (shape.words as f32).ln_1p(),
         (shape.chars as f32 / words).min(20.0),
         shape.stopwords as f32 / words,
@@ -173,23 +173,11 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         0.0,
         1.0,
         shape.letters as f32 / chars,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-    ]);
+    ];
+    // The document values are set later, by `crate::document::annotate`.
+    let mut values = [0.0; LOCAL];
+    values[..DOCUMENT].copy_from_slice(&own);
+    block.evidence = Evidence(values);
 }
 
 /// The most distinct block texts remembered per document for the "repeated" evidence.
