@@ -45,6 +45,24 @@ fn non_finite_and_out_of_range_thresholds_are_usage_errors() {
     }
 }
 
+#[test]
+fn learning_settings_that_are_not_finite_or_out_of_range_are_usage_errors() {
+    let path = std::env::temp_dir().join(format!("ppl-learn-args-{}.bin", std::process::id()));
+    let out = path.to_str().unwrap();
+    for (flag, value) in [
+        ("--decision-threshold", "NaN"),
+        ("--decision-threshold", "-inf"),
+        ("--learning-rate", "0"),
+        ("--learning-rate", "nan"),
+        ("--l2", "-1"),
+        ("--smoothing", "inf"),
+    ] {
+        let args = ["learn", flag, value, "-o", out, "in", "gold"];
+        assert_usage_error(&args);
+        assert!(!path.exists(), "{args:?}");
+    }
+}
+
 /// Reads one byte of the output, closes the pipe, and returns the exit status and stderr.
 fn close_after_one_byte(args: &[&str]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))

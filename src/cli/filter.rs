@@ -245,20 +245,41 @@ pub struct LearnArgs {
     pub depth: usize,
 
     /// Boosted trees: the learning rate (shrinkage).
-    #[arg(long, value_name = "X", default_value_t = crate::boost::BoostOptions::default().learning_rate)]
+    #[arg(long, value_name = "X", default_value_t = crate::boost::BoostOptions::default().learning_rate,
+          value_parser = parse_number::<f64, 1>)]
     pub learning_rate: f64,
 
     /// Logistic regression: the L2 penalty.
-    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().l2)]
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().l2,
+          value_parser = parse_number::<f64, 0>)]
     pub l2: f64,
 
     /// Log-odds a block needs above 0 to be kept (positive: stricter).
-    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().threshold, allow_negative_numbers = true)]
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().threshold,
+          allow_negative_numbers = true, value_parser = parse_number::<f32, { -1 }>)]
     pub decision_threshold: f32,
 
     /// Weight of the smoothing between neighbouring blocks (0: none).
-    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().smoothing)]
+    #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().smoothing,
+          value_parser = parse_number::<f32, 0>)]
     pub smoothing: f32,
+}
+
+/// A finite number that is, by `SIGN`, above 0 (1), at least 0 (0) or anything (-1): NaN or
+/// infinity would make a classifier that keeps or drops everything.
+fn parse_number<T, const SIGN: i8>(arg: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + Into<f64> + Copy,
+    T::Err: std::fmt::Display,
+{
+    let value: T = arg.parse().map_err(|e: T::Err| e.to_string())?;
+    let x: f64 = value.into();
+    match SIGN {
+        _ if !x.is_finite() => Err("not a finite number".to_string()),
+        1 if x <= 0.0 => Err("must be above 0".to_string()),
+        0 if x < 0.0 => Err("must not be negative".to_string()),
+        _ => Ok(value),
+    }
 }
 
 /// The classifiers `ppl-filter learn` can fit.
