@@ -88,6 +88,14 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         ..Options::with_method(args.policy.method()?)
     };
     let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
+    if let Some(dir) = &args.output_dir {
+        if let Some((first, second, name)) = ppl_filter::io::first_collision(&sources) {
+            return Err(format!(
+                "{first} and {second} would both be written to {}: nothing written (rename one, or clean them in separate runs)",
+                dir.join(name).display()
+            ));
+        }
+    }
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
     let observer = Reporter::new(inputs.len(), input_kind, args.quiet);
     for (dir, e) in &unreadable_dirs {

@@ -43,7 +43,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d '
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-document-bytes -d 'The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs would share a name (`x.html` and `x.htm`, one file given twice) are refused before anything is written (exit 2)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'

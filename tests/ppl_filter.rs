@@ -389,6 +389,31 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
 }
 
 #[test]
+fn outputs_that_would_share_a_name_are_refused_before_anything_is_written() {
+    let root = std::env::temp_dir().join(format!("ppl-filter-clash-{}", std::process::id()));
+    let (tree, out_dir) = (root.join("in"), root.join("out"));
+    std::fs::create_dir_all(&tree).unwrap();
+    for name in ["a.html", "x.html", "x.htm"] {
+        std::fs::copy(fixture("pages/entities.html"), tree.join(name)).unwrap();
+    }
+    let page = tree.join("a.html");
+    for args in [
+        vec![tree.to_str().unwrap()],
+        vec![page.to_str().unwrap(), page.to_str().unwrap()],
+    ] {
+        let mut all = vec!["-o", out_dir.to_str().unwrap()];
+        all.extend(&args);
+        let out = ppl_filter(&all, b"");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("would both be written to"), "{err}");
+        assert!(!out_dir.exists(), "{args:?}: something was written");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn warc_responses_become_conversion_records_once_each_in_order() {
     for name in ["warc/small.warc", "warc/small.warc.gz"] {
         let path = fixture(name);

@@ -140,7 +140,9 @@ pub struct CleanArgs {
     pub null: bool,
 
     /// Write each input's text to its own file under DIR, mirroring the input tree
-    /// (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output.
+    /// (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs
+    /// would share a name (`x.html` and `x.htm`, one file given twice) are refused before
+    /// anything is written (exit 2).
     #[arg(short, long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
 

@@ -122,6 +122,20 @@ fn walk(
     }
 }
 
+/// The first two of `inputs` whose outputs would take the same name under `--output-dir`
+/// (`x.html` and `x.htm`, or one file given twice), so that a run can refuse before it
+/// writes anything rather than overwrite one output with another.
+pub fn first_collision(inputs: &[NamedInput]) -> Option<(&Input, &Input, &Path)> {
+    let mut seen: std::collections::HashMap<&PathBuf, usize> = std::collections::HashMap::new();
+    for (i, (input, name)) in inputs.iter().enumerate() {
+        if let Some(&first) = seen.get(name) {
+            return Some((&inputs[first].0, input, name.as_path()));
+        }
+        seen.insert(name, i);
+    }
+    None
+}
+
 /// `a/b.html.gz` → `a/b.txt`.
 fn output_name(relative: &Path) -> PathBuf {
     let mut name = relative.to_path_buf();
@@ -268,6 +282,24 @@ mod tests {
         let (_, errors) = expand(&[root.join("no-such-dir/")]);
         assert!(errors.is_empty()); // a missing path is an input that fails to open, reported later
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn outputs_that_would_share_a_name_are_found() {
+        let named = |path: &str| {
+            let input = Input::File(PathBuf::from(path));
+            (input, output_name(Path::new(path)))
+        };
+        let apart = [named("x.html"), named("y.html"), named("a/x.html")];
+        assert!(first_collision(&apart).is_none());
+        let clash = [named("x.html"), named("y.html"), named("x.htm.gz")];
+        let (first, second, name) = first_collision(&clash).unwrap();
+        assert_eq!(
+            (first.to_string(), second.to_string()),
+            ("x.html".into(), "x.htm.gz".into())
+        );
+        assert_eq!(name, Path::new("x.txt"));
+        assert!(first_collision(&[named("x.html"), named("x.html")]).is_some());
     }
 
     #[test]
