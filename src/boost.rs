@@ -23,6 +23,31 @@ pub struct Node {
 /// `Node::feature` of a leaf.
 pub const LEAF: u16 = u16::MAX;
 
+impl Node {
+    /// A leaf worth `value`.
+    pub fn leaf(value: f32) -> Node {
+        Node {
+            feature: LEAF,
+            threshold: 0.0,
+            left: 0,
+            right: 0,
+            value,
+        }
+    }
+
+    /// A split: a row whose `feature` is below `threshold` goes to node `left`, any other
+    /// (NaN included) to node `right`.
+    pub fn split(feature: u16, threshold: f32, left: u16, right: u16) -> Node {
+        Node {
+            feature,
+            threshold,
+            left,
+            right,
+            value: 0.0,
+        }
+    }
+}
+
 /// A forest: log-odds = `base` + the sum of every tree's leaf.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Forest {
@@ -364,13 +389,7 @@ impl Grower<'_> {
         });
         let at = tree.len();
         let leaf_value = (-gs / (hs + self.opts.lambda) * self.opts.learning_rate) as f32;
-        tree.push(Node {
-            feature: LEAF,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: leaf_value,
-        });
+        tree.push(Node::leaf(leaf_value));
         if depth >= self.opts.depth || tree.len() > usize::from(u16::MAX) - 4 {
             return at as u16;
         }
@@ -384,13 +403,7 @@ impl Grower<'_> {
         let l = self.grow(left, depth + 1, tree);
         let r = self.grow(right, depth + 1, tree);
         // Values below cuts[cut] have bins ≤ cut: the split is x < cuts[cut].
-        tree[at] = Node {
-            feature: feature as u16,
-            threshold: self.cuts[feature][cut],
-            left: l,
-            right: r,
-            value: 0.0,
-        };
+        tree[at] = Node::split(feature as u16, self.cuts[feature][cut], l, r);
         at as u16
     }
 
@@ -446,16 +459,12 @@ mod tests {
             }
         }
         let w = vec![1.0; x.len()];
-        let forest = train(
-            &x,
-            &y,
-            &w,
-            &BoostOptions {
-                trees: 50,
-                depth: 2,
-                ..BoostOptions::default()
-            },
-        );
+        let options = BoostOptions {
+            trees: 50,
+            depth: 2,
+            ..BoostOptions::default()
+        };
+        let forest = train(&x, &y, &w, &options);
         assert!(forest.is_valid(2));
         let right = x
             .iter()
@@ -471,37 +480,13 @@ mod tests {
             (compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5
         );
         // Deterministic.
-        assert_eq!(
-            forest,
-            train(
-                &x,
-                &y,
-                &w,
-                &BoostOptions {
-                    trees: 50,
-                    depth: 2,
-                    ..BoostOptions::default()
-                }
-            )
-        );
+        assert_eq!(forest, train(&x, &y, &w, &options));
     }
 
     #[test]
     fn invalid_forests_are_caught() {
-        let leaf = Node {
-            feature: LEAF,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: 1.0,
-        };
-        let split = Node {
-            feature: 3,
-            threshold: 0.5,
-            left: 1,
-            right: 2,
-            value: 0.0,
-        };
+        let leaf = Node::leaf(1.0);
+        let split = Node::split(3, 0.5, 1, 2);
         let good = Forest {
             base: 0.0,
             trees: vec![vec![split, leaf, leaf]],
@@ -578,28 +563,10 @@ mod tests {
     /// A chain of `n` splits whose two children are both the next node (a DAG of depth `n`).
     fn dag(n: u16, distinct: bool) -> Vec<Node> {
         let mut tree: Vec<Node> = (0..n)
-            .map(|i| Node {
-                feature: 0,
-                threshold: 0.5,
-                left: i + 1,
-                right: if distinct { i + 2 } else { i + 1 },
-                value: 0.0,
-            })
+            .map(|i| Node::split(0, 0.5, i + 1, if distinct { i + 2 } else { i + 1 }))
             .collect();
-        tree.push(Node {
-            feature: LEAF,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: 1.0,
-        });
-        tree.push(Node {
-            feature: LEAF,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: 1.0,
-        });
+        tree.push(Node::leaf(1.0));
+        tree.push(Node::leaf(1.0));
         tree
     }
 
@@ -630,23 +597,11 @@ mod tests {
         // A complete tree of depth d, in the grower's order (each split before its subtrees).
         fn complete(depth: usize, tree: &mut Vec<Node>) -> u16 {
             let at = tree.len();
-            tree.push(Node {
-                feature: LEAF,
-                threshold: 0.0,
-                left: 0,
-                right: 0,
-                value: 0.5,
-            });
+            tree.push(Node::leaf(0.5));
             if depth > 0 {
                 let left = complete(depth - 1, tree);
                 let right = complete(depth - 1, tree);
-                tree[at] = Node {
-                    feature: 0,
-                    threshold: 0.5,
-                    left,
-                    right,
-                    value: 0.0,
-                };
+                tree[at] = Node::split(0, 0.5, left, right);
             }
             at as u16
         }
@@ -669,13 +624,7 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("deeper"), "{err}");
         // One deep tree pads many one-leaf trees to its depth: refused once that is too big.
-        let leaf = Node {
-            feature: LEAF,
-            threshold: 0.0,
-            left: 0,
-            right: 0,
-            value: 0.5,
-        };
+        let leaf = Node::leaf(0.5);
         let mut trees = vec![tree(MAX_DEPTH)];
         trees.resize(MAX_LAYOUT_LEAVES >> MAX_DEPTH, vec![leaf]);
         assert!(Forest {

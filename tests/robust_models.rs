@@ -85,22 +85,8 @@ fn with_first_tree(tree: Vec<Node>) -> Vec<u8> {
 
 /// 45 splits, each with both children the next node: 2^45 paths through 47 nodes.
 fn dag_tree() -> Vec<Node> {
-    let mut tree: Vec<Node> = (0..45)
-        .map(|i| Node {
-            feature: 3,
-            threshold: 0.5,
-            left: i + 1,
-            right: i + 1,
-            value: 0.0,
-        })
-        .collect();
-    tree.push(Node {
-        feature: LEAF,
-        threshold: 0.0,
-        left: 0,
-        right: 0,
-        value: 0.1,
-    });
+    let mut tree: Vec<Node> = (0..45).map(|i| Node::split(3, 0.5, i + 1, i + 1)).collect();
+    tree.push(Node::leaf(0.1));
     tree
 }
 
@@ -152,20 +138,8 @@ fn an_oversized_classifier_is_refused_before_it_is_parsed() {
     };
     let complete: Vec<Node> = (0..2047)
         .map(|i| match i < 1023 {
-            true => Node {
-                feature: 3,
-                threshold: 0.123_456_79,
-                left: 2 * i + 1,
-                right: 2 * i + 2,
-                value: 0.0,
-            },
-            false => Node {
-                feature: LEAF,
-                threshold: 0.0,
-                left: 0,
-                right: 0,
-                value: 0.123_456_79,
-            },
+            true => Node::split(3, 0.123_456_79, 2 * i + 1, 2 * i + 2),
+            false => Node::leaf(0.123_456_79),
         })
         .collect();
     forest.trees = vec![complete; 600];
@@ -181,20 +155,8 @@ fn damaged_classifier_files_are_one_line_errors() {
     let json = json_range(CLASSIFIER);
     let mut huge_length = format!("PPLC 1 {}\n", u64::MAX).into_bytes();
     huge_length.extend_from_slice(&CLASSIFIER[json.start..]);
-    let leaf = |value| Node {
-        feature: LEAF,
-        threshold: 0.0,
-        left: 0,
-        right: 0,
-        value,
-    };
-    let split = Node {
-        feature: 3,
-        threshold: 0.5,
-        left: 1,
-        right: 2,
-        value: 0.0,
-    };
+    let leaf = Node::leaf;
+    let split = Node::split(3, 0.5, 1, 2);
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("huge-length", huge_length),
         ("cut-in-header", CLASSIFIER[..5].to_vec()),
