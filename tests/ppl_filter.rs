@@ -37,17 +37,8 @@ fn keeps_the_article_and_drops_menus_and_link_lists() {
 #[test]
 fn one_block_per_line_and_cleaneval_markers() {
     let page = std::fs::read(fixture("pages/news.html")).unwrap();
-    let text = stdout(&ppl_filter(
-        &[
-            "--format",
-            "cleaneval",
-            "--max-link-density",
-            "1",
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-        ],
+    let text = stdout(&ppl_filter_keeping_all(
+        &["--format", "cleaneval", "--max-link-density", "1"],
         &page,
     ));
     let lines: Vec<&str> = text.lines().collect();
@@ -83,16 +74,7 @@ fn mark_keeps_everything_and_scores_prints_every_sentence() {
 
 #[test]
 fn decodes_entities() {
-    let out = ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            fixture("pages/entities.html").to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = ppl_filter_keeping_all(&[fixture("pages/entities.html").to_str().unwrap()], b"");
     assert_eq!(
         stdout(&out),
         "Fish & chips — \"the best\" in town, €5 — été special.\n"
@@ -101,15 +83,8 @@ fn decodes_entities() {
 
 #[test]
 fn encodings_are_detected() {
-    let all = [
-        "--method",
-        "perplexity",
-        "-t",
-        "1e9",
-        "--max-link-density",
-        "1",
-    ];
-    let latin1 = stdout(&ppl_filter(
+    let all = ["--max-link-density", "1"];
+    let latin1 = stdout(&ppl_filter_keeping_all(
         &[&all[..], &[fixture("pages/latin1.html").to_str().unwrap()]].concat(),
         b"",
     ));
@@ -117,12 +92,12 @@ fn encodings_are_detected() {
         latin1.contains("The café on the corner serves crème brûlée"),
         "{latin1}"
     );
-    let utf16 = stdout(&ppl_filter(
+    let utf16 = stdout(&ppl_filter_keeping_all(
         &[&all[..], &[fixture("pages/utf16.html").to_str().unwrap()]].concat(),
         b"",
     ));
     assert!(utf16.contains("The museum reopened its doors"), "{utf16}");
-    let forced = stdout(&ppl_filter(
+    let forced = stdout(&ppl_filter_keeping_all(
         &[
             &all[..],
             &[
@@ -139,14 +114,8 @@ fn encodings_are_detected() {
 
 #[test]
 fn cleaneval_wrapper_does_not_disturb() {
-    let text = stdout(&ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            fixture("pages/cleaneval-wrapper.html").to_str().unwrap(),
-        ],
+    let text = stdout(&ppl_filter_keeping_all(
+        &[fixture("pages/cleaneval-wrapper.html").to_str().unwrap()],
         b"",
     ));
     assert_eq!(
@@ -158,16 +127,7 @@ fn cleaneval_wrapper_does_not_disturb() {
 #[test]
 fn invalid_utf8_is_replaced_and_reported() {
     let path = fixture("pages/bad-utf8.html");
-    let out = ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            path.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = ppl_filter_keeping_all(&[path.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("broken \u{fffd} byte"));
     let err = stderr(&out);
@@ -181,17 +141,7 @@ fn invalid_utf8_is_replaced_and_reported() {
 #[test]
 fn missing_file_is_named_and_the_others_still_cleaned() {
     let good = fixture("pages/cleaneval-wrapper.html");
-    let out = ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            "/no/such/file.html",
-            good.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = ppl_filter_keeping_all(&["/no/such/file.html", good.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out).trim(),
@@ -244,15 +194,11 @@ fn documents_are_separated_in_input_order() {
     let a = fixture("pages/cleaneval-wrapper.html");
     let b = fixture("pages/entities.html");
     let args = [
-        "--method",
-        "perplexity",
-        "-t",
-        "1e9",
         a.to_str().unwrap(),
         b.to_str().unwrap(),
         a.to_str().unwrap(),
     ];
-    let text = stdout(&ppl_filter(&args, b""));
+    let text = stdout(&ppl_filter_keeping_all(&args, b""));
     let docs: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(docs.len(), 3, "{text}");
     assert!(
@@ -344,16 +290,7 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
         .unwrap();
     std::fs::write(tree.join("sub/b.html.gz"), gz.finish().unwrap()).unwrap();
 
-    let streamed = ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            tree.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let streamed = ppl_filter_keeping_all(&[tree.to_str().unwrap()], b"");
     assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
     let text = stdout(&streamed);
     let docs: Vec<&str> = text.split("\n\n").collect();
@@ -363,16 +300,8 @@ fn directories_are_walked_and_mirrored_into_an_output_dir() {
         "{text}"
     );
 
-    let out = ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            "-o",
-            out_dir.to_str().unwrap(),
-            tree.to_str().unwrap(),
-        ],
+    let out = ppl_filter_keeping_all(
+        &["-o", out_dir.to_str().unwrap(), tree.to_str().unwrap()],
         b"",
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -417,16 +346,7 @@ fn outputs_that_would_share_a_name_are_refused_before_anything_is_written() {
 fn warc_responses_become_conversion_records_once_each_in_order() {
     for name in ["warc/small.warc", "warc/small.warc.gz"] {
         let path = fixture(name);
-        let out = ppl_filter(
-            &[
-                "--method",
-                "perplexity",
-                "-t",
-                "1e9",
-                path.to_str().unwrap(),
-            ],
-            b"",
-        );
+        let out = ppl_filter_keeping_all(&[path.to_str().unwrap()], b"");
         assert_eq!(
             out.status.code(),
             Some(1),
@@ -546,27 +466,10 @@ fn record_inputs_are_identical_for_any_thread_count() {
 #[test]
 fn an_explicit_encoding_beats_the_http_charset_of_a_warc_response() {
     let path = fixture("warc/small.warc");
-    let honoured = stdout(&ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            path.to_str().unwrap(),
-        ],
-        b"",
-    ));
+    let honoured = stdout(&ppl_filter_keeping_all(&[path.to_str().unwrap()], b""));
     assert!(honoured.contains("The café on the corner"), "{honoured}");
-    let forced = stdout(&ppl_filter(
-        &[
-            "--method",
-            "perplexity",
-            "-t",
-            "1e9",
-            "--encoding",
-            "utf-8",
-            path.to_str().unwrap(),
-        ],
+    let forced = stdout(&ppl_filter_keeping_all(
+        &["--encoding", "utf-8", path.to_str().unwrap()],
         b"",
     ));
     assert!(forced.contains("The caf\u{fffd} on the corner"), "{forced}");

@@ -44,8 +44,6 @@ fn paragraphs(n: usize) -> String {
         .collect()
 }
 
-const KEEP_ALL: [&str; 4] = ["--method", "perplexity", "-t", "1e9"];
-
 // Row 14: lone surrogate escapes.
 
 /// A JSONL line as Python's `json.dumps` writes it for strings holding unpaired surrogates

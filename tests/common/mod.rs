@@ -19,6 +19,15 @@ pub fn ppl_filter(args: &[&str], stdin: &[u8]) -> Output {
     run(args, stdin, None)
 }
 
+/// Flags under which nothing is dropped: the perplexity method with a threshold no sentence
+/// reaches (for tests of reading and writing rather than of the decision).
+pub const KEEP_ALL: [&str; 4] = ["--method", "perplexity", "-t", "1e9"];
+
+/// [`ppl_filter`] with [`KEEP_ALL`] before `args`.
+pub fn ppl_filter_keeping_all(args: &[&str], stdin: &[u8]) -> Output {
+    ppl_filter(&[&KEEP_ALL[..], args].concat(), stdin)
+}
+
 /// As [`ppl_filter`], but fails the test if the run takes longer than `limit` (a hang).
 pub fn ppl_filter_within(args: &[&str], stdin: &[u8], limit: Duration) -> Output {
     run(args, stdin, Some(limit))
