@@ -68,7 +68,7 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 
 /// `ppl-eval compare`: every method side by side.
 fn compare(args: CompareArgs) -> Result<(), String> {
-    let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
+    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
     let options = Options {
         policy: args.policy.policy(),
         choices: args.policy.choices(),

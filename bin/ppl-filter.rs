@@ -5,15 +5,15 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::classify::{Choices, Method};
 use ppl_filter::cli::filter::{
-    CleanArgs, Command, FilterArgs, FormatKind, GoldFormatKind, InputKind, LearnArgs, LearnerKind,
-    PerplexityArgs, SetBalanceKind, TrainArgs,
+    CleanArgs, Command, FilterArgs, FormatKind, GlobalArgs, GoldFormatKind, InputKind, LearnArgs,
+    LearnerKind, PerplexityArgs, SetBalanceKind, TrainArgs,
 };
 use ppl_filter::html::HtmlSettings;
-use ppl_filter::io::sink::{DirSink, RecordFormat, RecordSink, Sink, StreamSink};
+use ppl_filter::io::sink::{DirSink, PartialFile, RecordFormat, RecordSink, Sink, StreamSink};
+use ppl_filter::io::walk::{self, WalkOptions};
 use ppl_filter::io::Input;
 use ppl_filter::learn::{LearnOptions, Learner};
 use ppl_filter::lm;
@@ -22,13 +22,14 @@ use ppl_filter::output::{OutputFormat, OutputMode};
 use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
 
 fn main() -> ExitCode {
-    let args = FilterArgs::parse();
+    let args = FilterArgs::parse_checked();
+    let global = args.global;
     let result = match (args.generate, args.command) {
         (Some(what), _) => generate(what),
-        (None, Some(Command::Train(train_args))) => train(train_args),
-        (None, Some(Command::Perplexity(perplexity_args))) => perplexity(perplexity_args),
-        (None, Some(Command::Learn(learn_args))) => learn(learn_args),
-        (None, None) => clean(args.clean),
+        (None, Some(Command::Train(train_args))) => train(train_args, &global),
+        (None, Some(Command::Perplexity(perplexity_args))) => perplexity(perplexity_args, &global),
+        (None, Some(Command::Learn(learn_args))) => learn(learn_args, &global),
+        (None, None) => clean(args.clean, &global),
     };
     result.unwrap_or_else(|message| {
         eprintln!("ppl-filter: {message}");
@@ -37,8 +38,8 @@ fn main() -> ExitCode {
 }
 
 /// The main job: clean every input and write the kept text to standard output.
-fn clean(args: CleanArgs) -> Result<ExitCode, String> {
-    let model = ppl_filter::cli::load_model(args.policy.model.as_deref())?;
+fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
+    let model = ppl_filter::cli::load_model(global.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
             ppl_filter::decode::encoding_for_label(label)
@@ -52,7 +53,21 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
             .min(pipeline::MAX_THREADS)
     };
     let threads = args.threads.unwrap_or_else(cores);
-    let input_kind = args.input_kind();
+    let mut files = args.files.clone();
+    if let Some(list) = &args.files_from {
+        files.extend(walk::read_list(list).map_err(|e| e.to_string())?);
+        if files.is_empty() {
+            return Err(format!("{}: lists no file to clean", list.display()));
+        }
+    }
+    let walk_options = WalkOptions {
+        globs: args.glob.clone(),
+        hidden: args.hidden,
+        follow_links: args.follow,
+        threads,
+    };
+    let expanded = walk::expand(&files, &walk_options).map_err(|e| e.to_string())?;
+    let input_kind = args.input_kind(&expanded.inputs)?;
     let options = Options {
         input_format: match input_kind {
             InputKind::Html => InputFormat::Html,
@@ -87,59 +102,166 @@ fn clean(args: CleanArgs) -> Result<ExitCode, String> {
         },
         ..Options::with_method(args.policy.method()?)
     };
-    let (sources, unreadable_dirs) = ppl_filter::io::expand(&args.files);
+    let records = matches!(input_kind, InputKind::Warc | InputKind::Jsonl);
+    // Under --output-dir a page gives a text file, a WARC or JSONL input one of its own kind.
+    let extension = (!records).then_some("txt");
+    let named: Vec<(Input, PathBuf)> = expanded
+        .inputs
+        .into_iter()
+        .map(|(input, relative)| {
+            let mut name = ppl_filter::io::output_name(&relative, extension);
+            if input == Input::Stdin && records {
+                name.set_extension(if input_kind == InputKind::Warc {
+                    "warc"
+                } else {
+                    "jsonl"
+                });
+            }
+            (input, name)
+        })
+        .collect();
     if let Some(dir) = &args.output_dir {
-        if let Some((first, second, name)) = ppl_filter::io::first_collision(&sources) {
+        if let Some((first, second, name)) = ppl_filter::io::first_collision(&named) {
             return Err(format!(
                 "{first} and {second} would both be written to {}: nothing written (rename one, or clean them in separate runs)",
                 dir.join(name).display()
             ));
         }
     }
-    let (inputs, names): (Vec<Input>, Vec<PathBuf>) = sources.into_iter().unzip();
-    let observer = Reporter::new(inputs.len(), input_kind, args.quiet);
-    for (dir, e) in &unreadable_dirs {
-        let message = format!("cannot read directory: {e}");
+    let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
+    let observer = Reporter::new(inputs.len(), input_kind, global.quiet);
+    let mut errors = 0;
+    let mut warnings = 0;
+    for (dir, message) in &expanded.unreadable {
+        errors += 1;
         observer.problem(&Problem {
             input: dir.display().to_string(),
             severity: Severity::Error,
-            message,
+            message: format!("cannot read: {message}"),
         });
     }
-    let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
-    let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
-    let mut sink: Box<dyn Sink> = match (input_kind, &args.output_dir) {
-        (InputKind::Jsonl, _) => Box::new(RecordSink::new(
-            stdout,
-            RecordFormat::JsonlRewrite {
-                add_scores: args.add_scores,
-            },
-        )),
-        (InputKind::Warc, _) if args.format == FormatKind::Jsonl => {
-            Box::new(RecordSink::new(stdout, RecordFormat::JsonlObjects))
-        }
-        (InputKind::Warc, _) => Box::new(RecordSink::new(stdout, RecordFormat::Warc)),
-        (_, Some(dir)) => Box::new(DirSink::new(dir, names)),
-        (_, None) => Box::new(StreamSink::new(stdout, separator)),
+    if inputs == [Input::Stdin] && ppl_filter::io::sniff::stdin_lists_files() {
+        observer.problem(&Problem {
+            input: Input::Stdin.to_string(),
+            severity: Severity::Note,
+            message: "every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)".to_string(),
+        });
+    }
+    for dir in &expanded.empty_dirs {
+        warnings += 1;
+        let message = if args.glob.is_empty() {
+            "no file to clean in this directory"
+        } else {
+            "no file in this directory matches --glob"
+        };
+        observer.problem(&Problem {
+            input: dir.display().to_string(),
+            severity: Severity::Warning,
+            message: message.to_string(),
+        });
+    }
+    let record_format = match input_kind {
+        InputKind::Jsonl => RecordFormat::JsonlRewrite {
+            add_scores: args.add_scores,
+        },
+        _ if args.format == FormatKind::Jsonl => RecordFormat::JsonlObjects,
+        _ => RecordFormat::Warc,
     };
-    let summary = pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
-        .map_err(|e| e.to_string())?;
+    let summary = match (&args.output_dir, records) {
+        (Some(dir), true) => {
+            let mut total = pipeline::Summary::default();
+            for (input, name) in inputs.iter().zip(&names) {
+                let path = dir.join(name);
+                let summary =
+                    clean_to_record_file(input, &path, record_format, model, &options, &observer)?;
+                total.add(&summary);
+                if summary.output_closed {
+                    break;
+                }
+            }
+            total
+        }
+        (output_dir, _) => {
+            let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
+            let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
+            let mut sink: Box<dyn Sink> = match output_dir {
+                _ if records => Box::new(RecordSink::new(stdout, record_format)),
+                Some(dir) => Box::new(DirSink::new(dir, names)),
+                None => Box::new(StreamSink::new(stdout, separator)),
+            };
+            pipeline::run(&inputs, model, &options, sink.as_mut(), &observer)
+                .map_err(|e| e.to_string())?
+        }
+    };
     observer.done();
-    let errors = summary.errors + unreadable_dirs.len() as u64;
-    Ok(if summary.output_closed {
+    if summary.output_closed {
         // `| head` had what it wanted: whatever the inputs held, the run ends quietly.
-        ExitCode::SUCCESS
-    } else if errors > 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    if summary.sentences > 0 && summary.kept == 0 && !global.quiet {
+        let s = if summary.documents == 1 { "" } else { "s" };
+        eprintln!(
+            "ppl-filter: nothing kept from {} document{s}",
+            summary.documents
+        );
+    }
+    Ok(if errors + summary.errors > 0 {
         ExitCode::from(2)
-    } else if summary.warnings > 0 {
+    } else if warnings + summary.warnings > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
+/// Cleans one WARC or JSONL input into a file of its own kind at `path` (gzip-compressed when
+/// named `*.gz`), which appears only once complete (written under a temporary name).
+fn clean_to_record_file(
+    input: &Input,
+    path: &std::path::Path,
+    format: RecordFormat,
+    model: &'static ppl_filter::lm::model::LanguageModel,
+    options: &Options,
+    observer: &Reporter,
+) -> Result<pipeline::Summary, String> {
+    fn run<W: Write + Send>(
+        out: W,
+        input: &Input,
+        format: RecordFormat,
+        model: &'static ppl_filter::lm::model::LanguageModel,
+        options: &Options,
+        observer: &Reporter,
+    ) -> Result<(pipeline::Summary, W), String> {
+        let mut sink = RecordSink::new(out, format);
+        let summary = pipeline::run(
+            std::slice::from_ref(input),
+            model,
+            options,
+            &mut sink,
+            observer,
+        )
+        .map_err(|e| e.to_string())?;
+        Ok((summary, sink.into_inner()))
+    }
+    let file = PartialFile::create(path).map_err(|e| e.to_string())?;
+    let (summary, file) = if path.extension().is_some_and(|x| x == "gz") {
+        let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+        let (summary, gzip) = run(gzip, input, format, model, options, observer)?;
+        (summary, gzip.finish().map_err(|e| e.to_string())?)
+    } else {
+        run(file, input, format, model, options, observer)?
+    };
+    file.commit().map_err(|e| e.to_string())?;
+    Ok(summary)
+}
+
 /// `ppl-filter train`: build a model file from plain text.
-fn train(args: TrainArgs) -> Result<ExitCode, String> {
+fn train(args: TrainArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
+    if global.model.is_some() {
+        return Err(
+            "--model does not apply to train, which makes a model (name it with --output)".into(),
+        );
+    }
     let options = TrainOptions {
         order: usize::from(args.order),
         min_count: args.min_count,
@@ -148,22 +270,28 @@ fn train(args: TrainArgs) -> Result<ExitCode, String> {
         credit: args.credit.unwrap_or_default(),
         ..TrainOptions::default()
     };
-    let trained =
-        lm::train::train(&args.corpus, &options, Progress::Stderr).map_err(|e| e.to_string())?;
+    let progress = if global.quiet {
+        Progress::Hidden
+    } else {
+        Progress::Stderr
+    };
+    let trained = lm::train::train(&args.corpus, &options, progress).map_err(|e| e.to_string())?;
     std::fs::write(&args.output, &trained.bytes)
         .map_err(|e| format!("{}: {e}", args.output.display()))?;
-    eprintln!(
-        "ppl-filter: wrote {}: {}",
-        args.output.display(),
-        trained.stats
-    );
+    if !global.quiet {
+        eprintln!(
+            "ppl-filter: wrote {}: {}",
+            args.output.display(),
+            trained.stats
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `ppl-filter learn`: fit the combined method's classifier to pages and their gold text.
-fn learn(args: LearnArgs) -> Result<ExitCode, String> {
+fn learn(args: LearnArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
     use ppl_filter::learn::{GoldFormat, SetBalance, TrainingSet};
-    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
+    let model = ppl_filter::cli::load_model(global.model.as_deref())?;
     // The sets: the positional pair, each --set (weighted by --set-weight in that order), then
     // the lines of each --sets file.
     let mut sets: Vec<TrainingSet> = args
@@ -233,6 +361,9 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
     let bytes =
         ppl_filter::learn::learn(&mut pages, model, &learn_options).map_err(|e| e.to_string())?;
     std::fs::write(&args.output, &bytes).map_err(|e| format!("{}: {e}", args.output.display()))?;
+    if global.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut summary = String::new();
     if sets.len() > 1 {
         let parts: Vec<String> = sets
@@ -263,8 +394,8 @@ fn learn(args: LearnArgs) -> Result<ExitCode, String> {
 }
 
 /// `ppl-filter perplexity`: print each sentence's perplexity, PyPlexity-style.
-fn perplexity(args: PerplexityArgs) -> Result<ExitCode, String> {
-    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
+fn perplexity(args: PerplexityArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
+    let model = ppl_filter::cli::load_model(global.model.as_deref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut print = |sentence: &str| writeln!(out, "{:.1}\t{sentence}", model.perplexity(sentence));
     let result = if args.sentences.is_empty() {

@@ -64,7 +64,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__baseline)
+        ppl__eval__subcmd__baseline)
             opts="-h --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -78,7 +78,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__compare)
+        ppl__eval__subcmd__compare)
             opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -124,7 +124,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__help)
+        ppl__eval__subcmd__help)
             opts="score baseline compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -138,7 +138,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__help__subcmd__baseline)
+        ppl__eval__subcmd__help__subcmd__baseline)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -152,7 +152,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__help__subcmd__compare)
+        ppl__eval__subcmd__help__subcmd__compare)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -166,7 +166,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__help__subcmd__help)
+        ppl__eval__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -180,7 +180,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__help__subcmd__score)
+        ppl__eval__subcmd__help__subcmd__score)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -194,7 +194,7 @@ _ppl__eval() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__eval__subcmd__score)
+        ppl__eval__subcmd__score)
             opts="-h --tsv --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -47,7 +47,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -t -f -j -0 -o -q -h -V --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --quiet --generate --help --version train perplexity learn help"
+            opts="-m -q -g -L -t -f -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,18 @@ _ppl__filter() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --files-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -g)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -140,7 +152,7 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__help)
+        ppl__filter__subcmd__help)
             opts="train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -154,7 +166,7 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__help__subcmd__help)
+        ppl__filter__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -168,7 +180,7 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__help__subcmd__learn)
+        ppl__filter__subcmd__help__subcmd__learn)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -182,7 +194,7 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__help__subcmd__perplexity)
+        ppl__filter__subcmd__help__subcmd__perplexity)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -196,7 +208,7 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__help__subcmd__train)
+        ppl__filter__subcmd__help__subcmd__train)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -210,8 +222,8 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__learn)
-            opts="-o -m -h --set --sets --set-weight --set-balance --gold-format --output --model --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --help"
+        ppl__filter__subcmd__learn)
+            opts="-o -m -q -h --set --sets --set-weight --set-balance --gold-format --output --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,14 +257,6 @@ _ppl__filter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --model)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -m)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --learner)
                     COMPREPLY=($(compgen -W "trees logistic" -- "${cur}"))
                     return 0
@@ -281,6 +285,14 @@ _ppl__filter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -288,8 +300,8 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__perplexity)
-            opts="-m -h --model --help"
+        ppl__filter__subcmd__perplexity)
+            opts="-m -q -h --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -310,8 +322,8 @@ _ppl__filter() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ppl__subcmd__filter__subcmd__train)
-            opts="-o -h --output --order --min-count --min-unigram-count --max-ngrams-in-memory --credit --help"
+        ppl__filter__subcmd__train)
+            opts="-o -m -q -h --output --order --min-count --min-unigram-count --max-ngrams-in-memory --credit --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -342,6 +354,14 @@ _ppl__filter() {
                     return 0
                     ;;
                 --credit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= q/quiet generate= h/help V/version
+    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -24,19 +24,21 @@ function __fish_ppl_filter_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l files-from -d 'Also clean the files listed in FILE, one path per line (`-`: standard input)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s g -l glob -d 'In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes; repeatable). Files named on the command line are always cleaned' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
 jsonl\t'WARC input only: one JSON object per response instead of WARC conversion records'"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: html, or warc/jsonl when every FILE is named so]' -r -f -a "html\t'HTML pages'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
 text\t'Plain text: one block per blank-line-separated paragraph'
-warc\t'WARC: every HTML response record is cleaned (default for *.warc, *.warc.gz)'
-jsonl\t'JSON lines: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)'"
+warc\t'WARC: every HTML response record is cleaned'
+jsonl\t'JSON lines: the --field of every line is cleaned and written back'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: the field to clean (HTML; plain text when the field is named `text`)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response\'s HTTP charset, then a guess); a byte-order mark still wins' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads, 1 to 256 (default: the number of cores, at most 256)' -r
@@ -48,6 +50,9 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Prin
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
@@ -57,7 +62,6 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JS
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l skip-bad-lines -d 'JSONL: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s 0 -l null -d 'Separate documents with a NUL byte instead of an empty line'
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar (it is shown only for several inputs and when stderr is a terminal)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s V -l version -d 'Print version'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
@@ -70,8 +74,11 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l min-coun
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l min-unigram-count -d 'Leave words seen fewer times than this out of the vocabulary (scored as unknown)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l max-ngrams-in-memory -d 'Most distinct n-grams per order held while counting; rarer ones are pruned beyond it, which bounds memory on corpora larger than RAM' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l credit -d 'Credit or licence line of the training text, stored in the model header' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s h -l help -d 'Print help'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set -d 'Another training set: its pages and their cleaned text (repeatable)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l sets -d 'A file listing training sets, one `INPUT_DIR GOLD_DIR [WEIGHT]` per line (white-space separated, `#` starts a comment, relative paths are from the file\'s directory)' -r -F
@@ -82,7 +89,6 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l gold-for
 cleaneval\t'CleanEval: a `URL:` line, then blocks that start with <p>, <h> or <l>'
 plain\t'Plain text, one block per line (every line is text)'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s o -l output -d 'Where to write the classifier (load it with --classifier)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'General language model file to use instead of the embedded English model (use the same one with --model when filtering)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "trees\t'Gradient-boosted shallow decision trees'
 logistic\t'L2-regularised logistic regression'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l trees -d 'Boosted trees: how many' -r
@@ -91,6 +97,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothing -d 'Weight of the smoothing between neighbouring blocks (0: none)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'

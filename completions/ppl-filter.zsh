@@ -15,24 +15,27 @@ _ppl-filter() {
 
     local context curcontext="$curcontext" state line
     _arguments "${_arguments_options[@]}" : \
-'-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
-'--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
+'-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--files-from=[Also clean the files listed in FILE, one path per line (\`-\`\: standard input)]:FILE:_files' \
+'*-g+[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
+'*--glob=[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
 combined\:"A learned classifier over perplexity under the general and a boilerplate model, the block'\''s shape and markup, and its neighbours (\`ppl-filter learn\` makes one)"))' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '-t+[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
-'--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all)]:SHARE:_default' \
+'--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all) \[default\: 0.4\]. The combined method weighs link density itself and refuses this flag]:SHARE:_default' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
 '--format=[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
-'--input=[What the inputs hold \[default\: html, or warc/jsonl when every FILE is named so\]]:INPUT:((html\:"HTML pages"
+'--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
 text\:"Plain text\: one block per blank-line-separated paragraph"
-warc\:"WARC\: every HTML response record is cleaned (default for *.warc, *.warc.gz)"
-jsonl\:"JSON lines\: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz)"))' \
+warc\:"WARC\: every HTML response record is cleaned"
+jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--field=[JSONL\: the field to clean (HTML; plain text when the field is named \`text\`)]:NAME:_default' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
 '-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
@@ -46,6 +49,11 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back (defa
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
 complete-fish\:"fish completions"))' \
+'-q[No progress bar or summary on stderr; problems are still reported]' \
+'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'--hidden[In directories, also clean hidden files and walk hidden directories]' \
+'-L[In directories, follow symbolic links to directories]' \
+'--follow[In directories, follow symbolic links to directories]' \
 '(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
 '--favor-recall[Combined method\: keep more, anything that may be main content]' \
 '--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
@@ -56,8 +64,6 @@ complete-fish\:"fish completions"))' \
 '--title[Also write the page <title> as a heading block]' \
 '-0[Separate documents with a NUL byte instead of an empty line]' \
 '--null[Separate documents with a NUL byte instead of an empty line]' \
-'-q[No progress bar (it is shown only for several inputs and when stderr is a terminal)]' \
-'--quiet[No progress bar (it is shown only for several inputs and when stderr is a terminal)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \
@@ -81,6 +87,10 @@ _arguments "${_arguments_options[@]}" : \
 '--min-unigram-count=[Leave words seen fewer times than this out of the vocabulary (scored as unknown)]:N:_default' \
 '--max-ngrams-in-memory=[Most distinct n-grams per order held while counting; rarer ones are pruned beyond it, which bounds memory on corpora larger than RAM]:N:_default' \
 '--credit=[Credit or licence line of the training text, stored in the model header]:TEXT:_default' \
+'-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'-q[No progress bar or summary on stderr; problems are still reported]' \
+'--quiet[No progress bar or summary on stderr; problems are still reported]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::corpus -- Text files (one paragraph or sentence per line), plain or .gz:_files' \
@@ -88,8 +98,10 @@ _arguments "${_arguments_options[@]}" : \
 ;;
 (perplexity)
 _arguments "${_arguments_options[@]}" : \
-'-m+[Language model file to use instead of the embedded English model]:PATH:_files' \
-'--model=[Language model file to use instead of the embedded English model]:PATH:_files' \
+'-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'-q[No progress bar or summary on stderr; problems are still reported]' \
+'--quiet[No progress bar or summary on stderr; problems are still reported]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::sentences -- Sentences to score; none reads one per line from standard input:_default' \
@@ -107,8 +119,6 @@ cleaneval\:"CleanEval\: a \`URL\:\` line, then blocks that start with <p>, <h> o
 plain\:"Plain text, one block per line (every line is text)"))' \
 '-o+[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
 '--output=[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
-'-m+[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
-'--model=[General language model file to use instead of the embedded English model (use the same one with --model when filtering)]:PATH:_files' \
 '--learner=[The classifier fitted]:LEARNER:((trees\:"Gradient-boosted shallow decision trees"
 logistic\:"L2-regularised logistic regression"))' \
 '--trees=[Boosted trees\: how many]:N:_default' \
@@ -117,6 +127,10 @@ logistic\:"L2-regularised logistic regression"))' \
 '--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \
 '--smoothing=[Weight of the smoothing between neighbouring blocks (0\: none)]:X:_default' \
+'-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'-q[No progress bar or summary on stderr; problems are still reported]' \
+'--quiet[No progress bar or summary on stderr; problems are still reported]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '::input_dir -- Directory of HTML pages (N.html)\: the first training set:_files' \

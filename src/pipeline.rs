@@ -23,7 +23,7 @@ use crate::html::{BlockParser, HtmlSettings};
 use crate::io::jsonl::{parse_line_bytes, JsonlLines};
 use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
 use crate::io::warc::{http_response_parts, WarcReader};
-use crate::io::Input;
+use crate::io::{io_message, Input};
 use crate::lm::model::LanguageModel;
 use crate::output::{render_block, OutputFormat, OutputMode};
 use crate::plain::TextBlocks;
@@ -98,10 +98,14 @@ impl Options {
     }
 }
 
-/// How bad a problem with one input is.
+/// How bad a problem with one input is; the exit status follows the worst one of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
-    /// The input was cleaned, but something in it was damaged, skipped or empty (exit code 1).
+    /// Worth saying, but the input was cleaned: bytes invalid in its encoding were replaced,
+    /// or it was empty (exit code 0).
+    Note,
+    /// The input, or part of it, was skipped: binary, damaged, truncated, a record or line that
+    /// cannot be parsed (exit code 1).
     Warning,
     /// The input could not be read (exit code 2).
     Error,
@@ -141,6 +145,18 @@ pub struct Summary {
     pub errors: u64,
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
+}
+
+impl Summary {
+    /// Adds the counts of another run (of the next inputs).
+    pub fn add(&mut self, other: &Summary) {
+        self.documents += other.documents;
+        self.sentences += other.sentences;
+        self.kept += other.kept;
+        self.warnings += other.warnings;
+        self.errors += other.errors;
+        self.output_closed |= other.output_closed;
+    }
 }
 
 /// Blocks in flight are sent in batches of about this many bytes of text…
@@ -448,6 +464,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     fn report(&mut self, input: &str, severity: Severity, message: String) {
         match severity {
+            Severity::Note => {}
             Severity::Warning => self.warnings += 1,
             Severity::Error => self.errors += 1,
         }
@@ -500,7 +517,7 @@ impl Reader<'_> {
         alive
     }
 
-    /// `content`, buffered; `None`, reported as a warning like an empty page, when it holds no byte.
+    /// `content`, buffered; `None`, reported as a note like an empty page, when it holds no byte.
     fn non_empty(
         &mut self,
         name: &str,
@@ -508,7 +525,7 @@ impl Reader<'_> {
     ) -> Option<BufReader<Box<dyn Read + Send>>> {
         let mut content = BufReader::new(content);
         if content.fill_buf().is_ok_and(|head| head.is_empty()) {
-            self.report(name, Severity::Warning, "empty input".to_string());
+            self.report(name, Severity::Note, "empty input".to_string());
             return None;
         }
         Some(content)
@@ -777,7 +794,7 @@ fn read_document(
         Blocks::Text(splitter) => (*splitter).end(&mut blocks),
     }
     if decoder.bytes_seen() == 0 {
-        problem(Severity::Warning, "empty input".to_string());
+        problem(Severity::Note, "empty input".to_string());
     } else if decoder.had_replacements() {
         let (encoding, _) = decoder
             .encoding()
@@ -788,7 +805,7 @@ fn read_document(
             ""
         };
         problem(
-            Severity::Warning,
+            Severity::Note,
             format!(
                 "bytes invalid in its {declared}encoding {} were replaced by U+FFFD",
                 encoding.name()
@@ -814,15 +831,6 @@ fn feed(
             }
         }
         Blocks::Text(splitter) => splitter.write(text, blocks),
-    }
-}
-
-/// An I/O error's message without Rust's "(os error N)" suffix.
-fn io_message(e: &io::Error) -> String {
-    let message = e.to_string();
-    match message.find(" (os error") {
-        Some(cut) => message[..cut].to_string(),
-        None => message,
     }
 }
 

@@ -97,6 +97,9 @@ pub struct CompareArgs {
     /// Where each method's outputs are kept (default: a fresh directory under the system temp dir)
     #[arg(long, value_name = "DIR")]
     pub work_dir: Option<PathBuf>,
+    /// Language model file to use instead of the embedded English model.
+    #[arg(short, long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
     /// How ppl-filter decides.
     #[command(flatten)]
     pub policy: crate::cli::PolicyArgs,

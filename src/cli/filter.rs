@@ -5,10 +5,14 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const EXIT_CODES: &str = "\
-Exit status:
-  0  every input was cleaned
-  1  every input was read, but some were damaged, empty or binary (each named on stderr)
-  2  an input could not be read, the model is bad, or the command line is wrong
+Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run):
+  0  every input was cleaned; notes on stderr (bytes invalid in their encoding replaced,
+     an empty input) do not change it
+  1  some input, or part of one, was skipped: binary data, damaged or truncated input,
+     a record or line that cannot be parsed, a directory with no file to clean
+     (each named on stderr)
+  2  an error: an input or directory could not be read, the model or classifier is bad,
+     the output cannot be written, or the command line is wrong
 
 A closed output (for example `| head`) ends the run quietly with status 0.";
 
@@ -20,8 +24,11 @@ A closed output (for example `| head`) ends the run quietly with status 0.";
 /// binary) and writes the sentences it keeps, one block per line. Documents are separated by
 /// an empty line, or written to their own files with --output-dir.
 #[derive(Debug, Parser)]
-#[command(name = "ppl-filter", version, after_help = EXIT_CODES, args_conflicts_with_subcommands = true)]
+#[command(name = "ppl-filter", version, after_help = EXIT_CODES)]
 pub struct FilterArgs {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 
@@ -31,6 +38,20 @@ pub struct FilterArgs {
     /// Print the man page or a shell completion script and exit.
     #[arg(long, value_enum, hide = true)]
     pub generate: Option<crate::cli::Generate>,
+}
+
+/// Options of every mode, accepted before or after a subcommand
+/// (`ppl-filter -m my.bin perplexity …` and `ppl-filter perplexity -m my.bin …` are the same).
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Language model file to use instead of the embedded English model (learn with the one
+    /// you will clean with).
+    #[arg(short, long, value_name = "PATH", global = true)]
+    pub model: Option<PathBuf>,
+
+    /// No progress bar or summary on stderr; problems are still reported.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 /// The subcommands; without one, ppl-filter cleans its inputs.
@@ -51,9 +72,9 @@ pub enum InputKind {
     Html,
     /// Plain text: one block per blank-line-separated paragraph.
     Text,
-    /// WARC: every HTML response record is cleaned (default for *.warc, *.warc.gz).
+    /// WARC: every HTML response record is cleaned.
     Warc,
-    /// JSON lines: the --field of every line is cleaned and written back (default for *.jsonl, *.jsonl.gz).
+    /// JSON lines: the --field of every line is cleaned and written back.
     Jsonl,
 }
 
@@ -75,6 +96,23 @@ pub struct CleanArgs {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
+    /// Also clean the files listed in FILE, one path per line (`-`: standard input).
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
+
+    /// In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes;
+    /// repeatable). Files named on the command line are always cleaned.
+    #[arg(short, long, value_name = "GLOB")]
+    pub glob: Vec<String>,
+
+    /// In directories, also clean hidden files and walk hidden directories.
+    #[arg(long)]
+    pub hidden: bool,
+
+    /// In directories, follow symbolic links to directories.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+
     #[command(flatten)]
     pub policy: crate::cli::PolicyArgs,
 
@@ -90,7 +128,8 @@ pub struct CleanArgs {
     #[arg(short, long, value_enum, default_value_t = FormatKind::Plain)]
     pub format: FormatKind,
 
-    /// What the inputs hold [default: html, or warc/jsonl when every FILE is named so].
+    /// What the inputs hold [default: told from each input's first bytes (WARC, JSON lines,
+    /// else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell].
     #[arg(long, value_enum)]
     pub input: Option<InputKind>,
 
@@ -145,10 +184,6 @@ pub struct CleanArgs {
     /// anything is written (exit 2).
     #[arg(short, long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-
-    /// No progress bar (it is shown only for several inputs and when stderr is a terminal).
-    #[arg(short, long)]
-    pub quiet: bool,
 }
 
 /// `ppl-filter train`.
@@ -227,11 +262,6 @@ pub struct LearnArgs {
     /// Where to write the classifier (load it with --classifier).
     #[arg(short, long, value_name = "CLASSIFIER")]
     pub output: PathBuf,
-
-    /// General language model file to use instead of the embedded English model (use the
-    /// same one with --model when filtering).
-    #[arg(short, long, value_name = "PATH")]
-    pub model: Option<PathBuf>,
 
     /// The classifier fitted.
     #[arg(long, value_enum, default_value_t = LearnerKind::Trees)]
@@ -319,32 +349,64 @@ pub struct PerplexityArgs {
     /// Sentences to score; none reads one per line from standard input.
     #[arg(value_name = "SENTENCE")]
     pub sentences: Vec<String>,
-
-    /// Language model file to use instead of the embedded English model.
-    #[arg(short, long, value_name = "PATH")]
-    pub model: Option<PathBuf>,
 }
 
 impl CleanArgs {
-    /// The input kind: as given, else WARC or JSONL when every FILE is named so, else HTML.
-    pub fn input_kind(&self) -> InputKind {
+    /// What the inputs hold: `--input` if given, else what each input's first bytes show, else
+    /// its name; an error names two inputs of different kinds (one run writes one kind).
+    pub fn input_kind(&self, inputs: &[crate::io::NamedInput]) -> Result<InputKind, String> {
+        use crate::io::sniff::{sniff_or_name, Content};
         if let Some(kind) = self.input {
-            return kind;
+            return Ok(kind);
         }
-        let all_named = |suffixes: &[&str]| {
-            !self.files.is_empty()
-                && self
-                    .files
-                    .iter()
-                    .all(|f| suffixes.iter().any(|s| f.to_string_lossy().ends_with(s)))
+        let kind_of = |input| match sniff_or_name(input) {
+            Content::Warc => InputKind::Warc,
+            Content::Jsonl => InputKind::Jsonl,
+            Content::Other => InputKind::Html,
         };
-        if all_named(&[".warc", ".warc.gz"]) {
-            InputKind::Warc
-        } else if all_named(&[".jsonl", ".jsonl.gz"]) {
-            InputKind::Jsonl
-        } else {
-            InputKind::Html
+        let mut first: Option<(&crate::io::Input, InputKind)> = None;
+        for (input, _) in inputs {
+            let kind = kind_of(input);
+            match first {
+                None => first = Some((input, kind)),
+                Some((other, first_kind)) if first_kind != kind => {
+                    let name = |kind: InputKind| format!("{kind:?}").to_uppercase();
+                    return Err(format!(
+                        "{other} holds {} but {input} holds {}: clean each kind in its own run, choose files with --glob, or say what they all hold with --input",
+                        name(first_kind),
+                        name(kind)
+                    ));
+                }
+                Some(_) => {}
+            }
         }
+        Ok(first.map_or(InputKind::Html, |(_, kind)| kind))
+    }
+}
+
+impl FilterArgs {
+    /// Parses the process's arguments, exiting with clap's message and status 2 on an error.
+    ///
+    /// Global options ([`GlobalArgs`]) go before or after a subcommand; a cleaning option given
+    /// with a subcommand is an error rather than silently ignored.
+    pub fn parse_checked() -> FilterArgs {
+        use clap::{parser::ValueSource, FromArgMatches};
+        let mut command = command();
+        let matches = command.get_matches_mut();
+        if let Some((name, _)) = matches.subcommand() {
+            let misplaced = command.get_arguments().find(|arg| {
+                !arg.is_global_set()
+                    && matches.value_source(arg.get_id().as_str()) == Some(ValueSource::CommandLine)
+            });
+            if let Some(arg) = misplaced {
+                let flag = arg.get_long().unwrap_or(arg.get_id().as_str()).to_string();
+                let message = format!("--{flag} is a cleaning option; '{name}' does not take it");
+                command
+                    .error(clap::error::ErrorKind::ArgumentConflict, message)
+                    .exit();
+            }
+        }
+        FilterArgs::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
     }
 }
 

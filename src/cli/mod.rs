@@ -24,10 +24,6 @@ pub fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String>
 /// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
 #[derive(Debug, clap::Args)]
 pub struct PolicyArgs {
-    /// Language model file to use instead of the embedded English model.
-    #[arg(short, long, value_name = "PATH")]
-    pub model: Option<PathBuf>,
-
     /// How blocks and sentences are kept or dropped.
     #[arg(long, value_enum, default_value_t = MethodKind::Combined)]
     pub method: MethodKind,
@@ -42,9 +38,10 @@ pub struct PolicyArgs {
     #[arg(short, long, value_name = "PPL", value_parser = parse_max_perplexity)]
     pub threshold: Option<f32>,
 
-    /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all).
-    #[arg(long, value_name = "SHARE", default_value_t = DEFAULT_MAX_LINK_DENSITY, value_parser = parse_max_link_density)]
-    pub max_link_density: f32,
+    /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all)
+    /// [default: 0.4]. The combined method weighs link density itself and refuses this flag.
+    #[arg(long, value_name = "SHARE", value_parser = parse_max_link_density)]
+    pub max_link_density: Option<f32>,
 
     /// Combined method: keep less, only what is clearly main content.
     #[arg(long, conflicts_with = "favor_recall")]
@@ -87,7 +84,7 @@ impl PolicyArgs {
     pub fn policy(&self) -> Policy {
         Policy {
             max_perplexity: self.threshold,
-            max_link_density: self.max_link_density,
+            max_link_density: self.max_link_density.unwrap_or(DEFAULT_MAX_LINK_DENSITY),
         }
     }
 
@@ -106,8 +103,24 @@ impl PolicyArgs {
     }
 
     /// The decision method, loading the classifier file if one is given; the error is one
-    /// line naming the file.
+    /// line naming the file, or the flag that the chosen method would ignore.
     pub fn method(&self) -> Result<Method, String> {
+        let ignored = match self.method {
+            MethodKind::Perplexity => [
+                ("--classifier", self.classifier.is_some()),
+                ("--favor-precision", self.favor_precision),
+                ("--favor-recall", self.favor_recall),
+                ("--comments", self.comments),
+            ]
+            .into_iter()
+            .find_map(|(flag, given)| given.then_some((flag, "combined"))),
+            MethodKind::Combined => self
+                .max_link_density
+                .map(|_| ("--max-link-density", "perplexity")),
+        };
+        if let Some((flag, method)) = ignored {
+            return Err(format!("{flag} applies only to --method {method}"));
+        }
         match (self.method, &self.classifier) {
             (MethodKind::Perplexity, _) => Ok(Method::Perplexity),
             (MethodKind::Combined, None) => Ok(Method::Combined(crate::classify::embedded())),
@@ -116,6 +129,42 @@ impl PolicyArgs {
                 .map_err(|e| format!("{}: {e}", path.display())),
         }
     }
+}
+
+/// One man page for `command` and its subcommands: each subcommand's synopsis, description
+/// and options in a section of its own (no references to pages that do not exist), and the
+/// exit status (the command's `after_help`) under EXIT STATUS.
+fn man_page(command: &clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut command = command.clone();
+    command.build();
+    let name = command.get_name().to_string();
+    let man = clap_mangen::Man::new(command.clone());
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        writeln!(
+            out,
+            ".SH \"{} {}\"",
+            name.to_uppercase(),
+            sub.get_name().to_uppercase()
+        )?;
+        let sub = sub.clone().name(format!("{name} {}", sub.get_name()));
+        let page = clap_mangen::Man::new(sub);
+        let mut sections = Vec::new();
+        page.render_synopsis_section(&mut sections)?;
+        page.render_description_section(&mut sections)?;
+        page.render_options_section(&mut sections)?;
+        // Its sections become subsections of this one.
+        let sections = String::from_utf8_lossy(&sections).replace(".SH ", ".SS ");
+        out.write_all(sections.as_bytes())?;
+    }
+    if let Some(status) = command.get_after_help() {
+        writeln!(out, ".SH \"EXIT STATUS\"\n.nf\n{status}\n.fi")?;
+    }
+    man.render_version_section(out)
 }
 
 /// What `--generate` writes.
@@ -140,11 +189,21 @@ pub fn generate(
     use clap_complete::Shell;
     let name = command.get_name().to_string();
     let shell = match what {
-        Generate::Man => return clap_mangen::Man::new(command).render(out),
+        Generate::Man => return man_page(&command, out),
         Generate::CompleteBash => Shell::Bash,
         Generate::CompleteZsh => Shell::Zsh,
         Generate::CompleteFish => Shell::Fish,
     };
-    clap_complete::generate(shell, &mut command, name, out);
-    Ok(())
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, &name, &mut script);
+    if shell == Shell::Bash {
+        // clap_complete's bash script names a subcommand's branch `ppl__subcmd__filter__…` when
+        // the program's name has a hyphen, but looks it up as `ppl__filter__…`, so subcommand
+        // flags were never completed: name the branches as they are looked up.
+        let script = String::from_utf8_lossy(&script);
+        let wrong = name.replace('-', "__subcmd__");
+        let right = name.replace('-', "__");
+        return out.write_all(script.replace(&wrong, &right).as_bytes());
+    }
+    out.write_all(&script)
 }

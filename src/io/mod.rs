@@ -2,12 +2,15 @@
 //!
 //! An [`Input`] is standard input or a file; gzip is recognised by its magic bytes and read
 //! transparently (all members of a multi-member file; after a damaged member or junk between
-//! members reading resumes at the next member, see [`gzip`]). [`expand`] turns command-line
-//! arguments into inputs, walking directories; [`sink`] says where the output goes.
+//! members reading resumes at the next member, see [`gzip`]). [`walk`] turns command-line
+//! arguments into inputs, walking directories; [`sniff`] tells what an input holds from its
+//! first bytes; [`sink`] says where the output goes.
 
 pub mod gzip;
 pub mod jsonl;
 pub mod sink;
+pub mod sniff;
+pub mod walk;
 pub mod warc;
 
 use std::fmt;
@@ -36,10 +39,14 @@ impl Input {
         }
     }
 
-    /// Opens the input for reading, decompressing gzip transparently.
+    /// Opens the input for reading, decompressing gzip transparently. Standard input starts
+    /// with the bytes [`sniff::sniff`] read from it, if it did.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let reader: Box<dyn BufRead + Send> = match self {
-            Input::Stdin => Box::new(BufReader::with_capacity(64 * 1024, io::stdin())),
+            Input::Stdin => Box::new(BufReader::with_capacity(
+                64 * 1024,
+                io::Cursor::new(sniff::take_stdin_head()).chain(io::stdin()),
+            )),
             Input::File(path) => Box::new(BufReader::with_capacity(64 * 1024, File::open(path)?)),
         };
         maybe_gunzip(reader)
@@ -55,72 +62,8 @@ impl fmt::Display for Input {
     }
 }
 
-/// An input and the name its output takes under `--output-dir`.
+/// An input and its path relative to the argument that named it (see [`walk::expand`]).
 pub type NamedInput = (Input, PathBuf);
-
-/// The inputs named on the command line, in order, each with the name its output takes under
-/// `--output-dir`: a directory is walked recursively in byte order of names, skipping hidden
-/// entries (names starting with `.`) and not following links to directories; a file's output
-/// name is its path below the directory argument (just its file name for a file argument)
-/// with `.gz` dropped and the extension replaced by `.txt`. Directories that cannot be read
-/// are returned as errors; the walk goes on.
-pub fn expand(args: &[PathBuf]) -> (Vec<NamedInput>, Vec<(PathBuf, io::Error)>) {
-    let mut inputs = Vec::new();
-    let mut errors = Vec::new();
-    let stdin_only = [PathBuf::from("-")];
-    for arg in if args.is_empty() {
-        &stdin_only[..]
-    } else {
-        args
-    } {
-        if arg.as_os_str() == "-" {
-            inputs.push((Input::Stdin, PathBuf::from("stdin.txt")));
-        } else if arg.is_dir() {
-            walk(arg, arg, &mut inputs, &mut errors);
-        } else {
-            let name = arg.file_name().map_or_else(|| arg.clone(), PathBuf::from);
-            inputs.push((Input::from_arg(arg), output_name(&name)));
-        }
-    }
-    (inputs, errors)
-}
-
-fn walk(
-    root: &Path,
-    dir: &Path,
-    inputs: &mut Vec<NamedInput>,
-    errors: &mut Vec<(PathBuf, io::Error)>,
-) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            errors.push((dir.to_path_buf(), e));
-            return;
-        }
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| {
-            !path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
-        .collect();
-    paths.sort();
-    for path in paths {
-        let is_link = path
-            .symlink_metadata()
-            .is_ok_and(|m| m.file_type().is_symlink());
-        if path.is_dir() {
-            if !is_link {
-                walk(root, &path, inputs, errors);
-            }
-        } else if path.is_file() {
-            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
-            inputs.push((Input::File(path.clone()), output_name(&relative)));
-        }
-    }
-}
 
 /// The first two of `inputs` whose outputs would take the same name under `--output-dir`
 /// (`x.html` and `x.htm`, or one file given twice), so that a run can refuse before it
@@ -136,14 +79,27 @@ pub fn first_collision(inputs: &[NamedInput]) -> Option<(&Input, &Input, &Path)>
     None
 }
 
-/// `a/b.html.gz` → `a/b.txt`.
-fn output_name(relative: &Path) -> PathBuf {
+/// The name of an input's output under `--output-dir`: its relative path with `.gz` dropped and
+/// the extension replaced by `extension` (`a/b.html.gz` → `a/b.txt`), or unchanged for `None`
+/// (a WARC or JSONL input gives an output of its own kind and name).
+pub fn output_name(relative: &Path, extension: Option<&str>) -> PathBuf {
     let mut name = relative.to_path_buf();
-    if name.extension().is_some_and(|x| x == "gz") {
-        name.set_extension("");
+    if let Some(extension) = extension {
+        if name.extension().is_some_and(|x| x == "gz") {
+            name.set_extension("");
+        }
+        name.set_extension(extension);
     }
-    name.set_extension("txt");
     name
+}
+
+/// An I/O error's message without Rust's "(os error N)" suffix.
+pub fn io_message(e: &io::Error) -> String {
+    let message = e.to_string();
+    match message.find(" (os error") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    }
 }
 
 /// `reader.fill_buf()`, tried again when a signal interrupts it.
@@ -258,37 +214,10 @@ mod tests {
     }
 
     #[test]
-    fn directories_are_walked_in_order() {
-        let root = std::env::temp_dir().join(format!("ppl-expand-{}", std::process::id()));
-        for file in [
-            "b/2.html.gz",
-            "a.html",
-            "b/1.htm",
-            ".hidden/x.html",
-            "b/.skip.html",
-        ] {
-            let path = root.join(file);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, b"x").unwrap();
-        }
-        let (inputs, errors) = expand(&[root.clone(), PathBuf::from("-")]);
-        assert!(errors.is_empty());
-        let names: Vec<String> = inputs
-            .iter()
-            .map(|(_, n)| n.display().to_string())
-            .collect();
-        assert_eq!(names, ["a.txt", "b/1.txt", "b/2.txt", "stdin.txt"]);
-        assert_eq!(inputs[3].0, Input::Stdin);
-        let (_, errors) = expand(&[root.join("no-such-dir/")]);
-        assert!(errors.is_empty()); // a missing path is an input that fails to open, reported later
-        std::fs::remove_dir_all(&root).unwrap();
-    }
-
-    #[test]
     fn outputs_that_would_share_a_name_are_found() {
         let named = |path: &str| {
             let input = Input::File(PathBuf::from(path));
-            (input, output_name(Path::new(path)))
+            (input, output_name(Path::new(path), Some("txt")))
         };
         let apart = [named("x.html"), named("y.html"), named("a/x.html")];
         assert!(first_collision(&apart).is_none());
@@ -300,6 +229,8 @@ mod tests {
         );
         assert_eq!(name, Path::new("x.txt"));
         assert!(first_collision(&[named("x.html"), named("x.html")]).is_some());
+        let record = output_name(Path::new("a/c.warc.gz"), None);
+        assert_eq!(record, Path::new("a/c.warc.gz"));
     }
 
     #[test]

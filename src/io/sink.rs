@@ -120,45 +120,75 @@ impl<W: Write + Send> Sink for StreamSink<W> {
 pub struct DirSink {
     dir: PathBuf,
     names: Vec<PathBuf>,
-    current: Option<Partial>,
+    current: Option<PartialFile>,
 }
 
-/// The document being written: its final path, its temporary path and the open temporary file.
-struct Partial {
+/// A file written under a hidden temporary name next to its final path ([`temp_path`]): it
+/// takes its final name only when [`PartialFile::commit`]ted, and is removed when dropped
+/// before that (a failed or interrupted run leaves no truncated file that looks finished).
+pub struct PartialFile {
     path: PathBuf,
     temp: PathBuf,
-    file: BufWriter<File>,
+    file: Option<BufWriter<File>>,
 }
 
-impl Partial {
-    /// Closes the temporary file and gives it its final name.
-    fn commit(self) -> io::Result<()> {
-        let Partial { path, temp, file } = self;
-        let file = match file.into_inner() {
-            Ok(file) => file,
-            Err(e) => {
-                let (error, file) = e.into_parts();
-                Partial {
-                    path: path.clone(),
-                    temp,
-                    file,
-                }
-                .discard();
-                return Err(with_path(&path, error));
-            }
-        };
-        drop(file);
-        std::fs::rename(&temp, &path).map_err(|e| {
-            let _ = std::fs::remove_file(&temp);
-            with_path(&path, e)
+impl PartialFile {
+    /// Creates the temporary file for `path`, and `path`'s directories as needed.
+    pub fn create(path: &Path) -> io::Result<PartialFile> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
+        }
+        let temp = temp_path(path);
+        let file = File::create(&temp).map_err(|e| with_path(path, e))?;
+        Ok(PartialFile {
+            path: path.to_path_buf(),
+            temp,
+            file: Some(BufWriter::new(file)),
         })
     }
 
-    /// Closes the temporary file, dropping what is still buffered, and removes it.
-    fn discard(self) {
-        let Partial { temp, file, .. } = self;
-        drop(file.into_parts());
-        let _ = std::fs::remove_file(&temp);
+    /// Flushes and closes the temporary file and gives it its final name (replacing a file of
+    /// that name); on an error the temporary file is removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let file = file
+            .into_inner()
+            .map_err(|e| with_path(&self.path, e.into_error()))?;
+        drop(file);
+        std::fs::rename(&self.temp, &self.path).map_err(|e| with_path(&self.path, e))?;
+        // Renamed: nothing is left to remove when `self` drops.
+        self.temp = PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Write for PartialFile {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match &mut self.file {
+            Some(file) => file.write(bytes).map_err(|e| with_path(&self.path, e)),
+            None => Err(io::Error::other("file already closed")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush().map_err(|e| with_path(&self.path, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for PartialFile {
+    /// Not committed: the temporary file is closed, unflushed, and removed.
+    fn drop(&mut self) {
+        if let Some(file) = self.file.take() {
+            drop(file.into_parts());
+        }
+        if !self.temp.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.temp);
+        }
     }
 }
 
@@ -174,9 +204,7 @@ impl DirSink {
 
     /// Removes the document being written, if one was begun and not ended.
     fn discard(&mut self) {
-        if let Some(partial) = self.current.take() {
-            partial.discard();
-        }
+        self.current = None;
     }
 }
 
@@ -209,17 +237,7 @@ impl Sink for DirSink {
             .get(index)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
-        let path = self.dir.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
-        }
-        let temp = temp_path(&path);
-        let file = File::create(&temp).map_err(|e| with_path(&path, e))?;
-        self.current = Some(Partial {
-            path,
-            temp,
-            file: BufWriter::new(file),
-        });
+        self.current = Some(PartialFile::create(&self.dir.join(name))?);
         Ok(())
     }
 
@@ -227,8 +245,7 @@ impl Sink for DirSink {
         let Some(partial) = &mut self.current else {
             return Ok(());
         };
-        if let Err(e) = partial.file.write_all(bytes) {
-            let e = with_path(&partial.path, e);
+        if let Err(e) = partial.write_all(bytes) {
             self.discard();
             return Err(e);
         }
@@ -245,13 +262,6 @@ impl Sink for DirSink {
     fn finish(&mut self) -> io::Result<()> {
         self.discard();
         Ok(())
-    }
-}
-
-impl Drop for DirSink {
-    /// A document begun and not ended leaves no file, not even a temporary one.
-    fn drop(&mut self) {
-        self.discard();
     }
 }
 

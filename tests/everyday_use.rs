@@ -1,0 +1,303 @@
+//! Everyday use of `ppl-filter` as a new user meets it: options before subcommands, what the
+//! input kind is told from, `--output-dir` for every kind, directories walked like ripgrep,
+//! exit statuses a batch job can rely on, and flags that the chosen method would ignore.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{fixture, ppl_filter, ppl_filter_keeping_all, stderr, stdout};
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ppl-everyday-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The files under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn global_options_go_before_or_after_the_subcommand() {
+    let before = ppl_filter(&["-q", "perplexity", "The cat sat."], b"");
+    let after = ppl_filter(&["perplexity", "The cat sat.", "--quiet"], b"");
+    assert_eq!(before.status.code(), Some(0), "{}", stderr(&before));
+    assert_eq!(stdout(&before), stdout(&after));
+    assert!(stdout(&before).ends_with("\tThe cat sat.\n"));
+    // The model option reaches the subcommand from either side (this one does not exist).
+    for args in [
+        ["-m", "no-such-model.bin", "perplexity", "x"],
+        ["perplexity", "-m", "no-such-model.bin", "x"],
+    ] {
+        let out = ppl_filter(&args, b"");
+        assert_eq!(out.status.code(), Some(2));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("ppl-filter: no-such-model.bin: "),
+            "{args:?}: {err}"
+        );
+    }
+    // A cleaning option with a subcommand is refused, not ignored.
+    let misplaced = ppl_filter(&["--format", "plain", "perplexity", "x"], b"");
+    assert_eq!(misplaced.status.code(), Some(2));
+    assert!(stderr(&misplaced).contains("--format is a cleaning option"));
+    let train = ppl_filter(&["-m", "m.bin", "train", "-o", "/dev/null", "x"], b"");
+    assert_eq!(train.status.code(), Some(2));
+    assert!(stderr(&train).contains("--model does not apply to train"));
+}
+
+#[test]
+fn flags_the_chosen_method_ignores_are_refused() {
+    let page = fixture("pages/news.html");
+    for args in [
+        vec!["--max-link-density", "0.0"],
+        vec!["--method", "perplexity", "--comments"],
+        vec!["--method", "perplexity", "--favor-precision"],
+        vec![
+            "--method",
+            "perplexity",
+            "--classifier",
+            "model/en-classifier.bin",
+        ],
+    ] {
+        let mut all = args.clone();
+        all.push(path(&page));
+        let out = ppl_filter(&all, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("applies only to --method"),
+            "{args:?}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let out_of_range = ppl_filter(&["--method", "perplexity", "--max-link-density", "7"], b"");
+    assert_eq!(out_of_range.status.code(), Some(2));
+    let accepted = ppl_filter(
+        &[
+            "--method",
+            "perplexity",
+            "--max-link-density",
+            "0",
+            path(&page),
+        ],
+        b"",
+    );
+    assert_eq!(accepted.status.code(), Some(0), "{}", stderr(&accepted));
+}
+
+#[test]
+fn the_input_kind_is_told_from_content_on_stdin_and_in_directories() {
+    let warc = std::fs::read(fixture("warc/small.warc.gz")).unwrap();
+    let piped = ppl_filter_keeping_all(&[], &warc);
+    assert!(
+        stdout(&piped).starts_with("WARC/1.1\r\n"),
+        "{}",
+        stdout(&piped)
+    );
+    assert_eq!(stdout(&piped).matches("WARC-Type: conversion").count(), 2);
+    let jsonl = std::fs::read(fixture("jsonl/pages.jsonl")).unwrap();
+    let piped = ppl_filter_keeping_all(&[], &jsonl);
+    let first = stdout(&piped).lines().next().unwrap().to_string();
+    assert!(
+        first.starts_with("{\"id\": \"a\", \"html\": \"The committee"),
+        "{first}"
+    );
+    // Files found in a directory, whatever their names.
+    let dir = scratch("sniff");
+    std::fs::write(dir.join("crawl.bin"), &warc).unwrap();
+    let walked = ppl_filter_keeping_all(&[path(&dir)], b"");
+    assert!(stdout(&walked).starts_with("WARC/1.1\r\n"));
+    // --input still decides.
+    let forced = ppl_filter_keeping_all(&["--input", "html", path(&dir.join("crawl.bin"))], b"");
+    assert!(!stdout(&forced).contains("WARC-Type: conversion"));
+    // Kinds that cannot share one output are refused before anything is written.
+    std::fs::copy(fixture("pages/news.html"), dir.join("page.html")).unwrap();
+    let mixed = ppl_filter_keeping_all(&[path(&dir)], b"");
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(
+        stderr(&mixed).contains("holds WARC but"),
+        "{}",
+        stderr(&mixed)
+    );
+    assert!(mixed.stdout.is_empty());
+    let chosen = ppl_filter_keeping_all(&["--glob", "*.bin", path(&dir)], b"");
+    assert!(stdout(&chosen).starts_with("WARC/1.1\r\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn output_dir_works_for_warc_and_jsonl_inputs() {
+    let dir = scratch("records");
+    let (tree, out) = (dir.join("in"), dir.join("out"));
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    std::fs::copy(fixture("warc/small.warc.gz"), tree.join("a.warc.gz")).unwrap();
+    std::fs::copy(fixture("warc/small.warc"), tree.join("sub/b.warc")).unwrap();
+    let run = ppl_filter_keeping_all(&["-q", "-o", path(&out), path(&tree)], b"");
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "truncated last records: {}",
+        stderr(&run)
+    );
+    assert_eq!(files_under(&out), ["a.warc.gz", "sub/b.warc"]);
+    let plain = std::fs::read_to_string(out.join("sub/b.warc")).unwrap();
+    let mut gz = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(out.join("a.warc.gz")).unwrap()),
+        &mut gz,
+    )
+    .unwrap();
+    assert_eq!(plain.matches("WARC-Type: conversion").count(), 2, "{plain}");
+    assert_eq!(
+        gz.matches("WARC-Type: conversion").count(),
+        2,
+        "the gzip output holds the same records"
+    );
+    assert!(!stdout(&run).contains("WARC"), "nothing goes to stdout");
+    // JSONL in, JSONL out under the same name; standard input gets a name of its kind.
+    let jsonl = std::fs::read(fixture("jsonl/pages.jsonl")).unwrap();
+    let out2 = dir.join("out2");
+    let run = ppl_filter_keeping_all(&["-q", "-o", path(&out2)], &jsonl);
+    assert!(run.stdout.is_empty());
+    assert_eq!(files_under(&out2), ["stdin.jsonl"]);
+    let lines = std::fs::read_to_string(out2.join("stdin.jsonl")).unwrap();
+    assert_eq!(
+        lines.lines().count(),
+        jsonl
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn directories_are_walked_with_globs_hidden_files_and_lists() {
+    let dir = scratch("walk");
+    for name in ["a.html", "b.htm", ".hidden/c.html", "d/e.html"] {
+        let file = dir.join(name);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::copy(fixture("pages/entities.html"), file).unwrap();
+    }
+    let out = dir.join("out");
+    let run = |args: &[&str]| {
+        let _ = std::fs::remove_dir_all(&out);
+        let mut all = vec!["-q", "-o", path(&out)];
+        all.extend(args);
+        let run = ppl_filter_keeping_all(&all, b"");
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {}", stderr(&run));
+        files_under(&out)
+    };
+    let tree = dir.to_str().unwrap();
+    assert_eq!(run(&[tree]), ["a.txt", "b.txt", "d/e.txt"]);
+    assert_eq!(
+        run(&["--hidden", tree]),
+        [".hidden/c.txt", "a.txt", "b.txt", "d/e.txt"]
+    );
+    assert_eq!(run(&["-g", "*.html", "-g", "!d/", tree]), ["a.txt"]);
+    let list = dir.join("list");
+    std::fs::write(&list, format!("{tree}/a.html\n{tree}/d\n")).unwrap();
+    assert_eq!(run(&["--files-from", path(&list)]), ["a.txt", "e.txt"]);
+    let from_stdin =
+        ppl_filter_keeping_all(&["--files-from", "-"], format!("{tree}/b.htm\n").as_bytes());
+    assert_eq!(
+        stdout(&from_stdin),
+        stdout(&ppl_filter_keeping_all(&[&format!("{tree}/b.htm")], b""))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn empty_inputs_and_directories_say_so() {
+    let dir = scratch("empty");
+    let empty = ppl_filter(&[path(&dir)], b"");
+    assert_eq!(empty.status.code(), Some(1), "nothing to clean: skipped");
+    assert!(
+        stderr(&empty).contains("no file to clean in this directory"),
+        "{}",
+        stderr(&empty)
+    );
+    let nothing = ppl_filter(&[], b"");
+    assert_eq!(
+        nothing.status.code(),
+        Some(0),
+        "an empty page is cleaned to nothing"
+    );
+    assert!(
+        stderr(&nothing).contains("<stdin>: empty input"),
+        "{}",
+        stderr(&nothing)
+    );
+    // `ls | ppl-filter`: standard input names files; say how to clean them.
+    std::fs::copy(fixture("pages/news.html"), dir.join("news.html")).unwrap();
+    let listing = ppl_filter(
+        &[],
+        format!("{}\n", path(&dir.join("news.html"))).as_bytes(),
+    );
+    assert!(
+        stderr(&listing).contains("--files-from -"),
+        "{}",
+        stderr(&listing)
+    );
+    // A page with nothing worth keeping.
+    let bare = ppl_filter(
+        &[],
+        b"<html><body><nav><a href=/>Home</a></nav></body></html>",
+    );
+    assert!(
+        stderr(&bare).contains("nothing kept from 1 document") || !bare.stdout.is_empty(),
+        "{}",
+        stderr(&bare)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn replaced_bytes_are_a_note_and_skipped_inputs_exit_1() {
+    let dir = scratch("status");
+    let good = fixture("pages/news.html");
+    let mut page = std::fs::read(&good).unwrap();
+    let at = page.windows(7).position(|w| w == b"council").unwrap();
+    page[at] = 0xff; // invalid in UTF-8, the page's declared encoding
+    let damaged = dir.join("damaged.html");
+    std::fs::write(&damaged, &page).unwrap();
+    let run = ppl_filter(&[path(&good), path(&damaged)], b"");
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(
+        stderr(&run).contains("replaced by U+FFFD"),
+        "{}",
+        stderr(&run)
+    );
+    let binary = ppl_filter(&[path(&good), path(&fixture("binary.bin"))], b"");
+    assert_eq!(binary.status.code(), Some(1), "{}", stderr(&binary));
+    let missing = ppl_filter(&[path(&good), path(&dir.join("missing.html"))], b"");
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    let help = ppl_filter(&["--help"], b"");
+    assert!(
+        stdout(&help).contains("replaced,\n     an empty input) do not change it"),
+        "{}",
+        stdout(&help)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
