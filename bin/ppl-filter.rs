@@ -95,6 +95,7 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         },
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
+        all_responses: args.all_responses,
         threads,
         choices: Choices {
             max_document_bytes: args.max_document_bytes,
@@ -167,6 +168,11 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         _ if args.format == FormatKind::Jsonl => RecordFormat::JsonlObjects,
         _ => RecordFormat::Warc,
     };
+    if args.compress && (input_kind != InputKind::Warc || record_format != RecordFormat::Warc) {
+        return Err(
+            "--compress applies to WARC output (WARC input, without --format jsonl)".into(),
+        );
+    }
     let summary = match (&args.output_dir, records) {
         (Some(dir), true) => {
             let mut total = pipeline::Summary::default();
@@ -185,6 +191,9 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
             let stdout = BufWriter::with_capacity(64 * 1024, io::stdout());
             let separator: &[u8] = if args.null { b"\0" } else { b"\n" };
             let mut sink: Box<dyn Sink> = match output_dir {
+                _ if records && args.compress => {
+                    Box::new(RecordSink::with_gzip_members(stdout, record_format))
+                }
                 _ if records => Box::new(RecordSink::new(stdout, record_format)),
                 Some(dir) => Box::new(DirSink::new(dir, names)),
                 None => Box::new(StreamSink::new(stdout, separator)),
@@ -198,12 +207,17 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         // `| head` had what it wanted: whatever the inputs held, the run ends quietly.
         return Ok(ExitCode::SUCCESS);
     }
-    if summary.sentences > 0 && summary.kept == 0 && !global.quiet {
-        let s = if summary.documents == 1 { "" } else { "s" };
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    if summary.records_skipped > 0 && !global.quiet {
+        let n = summary.records_skipped;
         eprintln!(
-            "ppl-filter: nothing kept from {} document{s}",
-            summary.documents
+            "ppl-filter: {n} WARC response{} skipped: status not 2xx, or not HTML (--all-responses cleans them)",
+            plural(n)
         );
+    }
+    if summary.sentences > 0 && summary.kept == 0 && !global.quiet {
+        let n = summary.documents;
+        eprintln!("ppl-filter: nothing kept from {n} document{}", plural(n));
     }
     Ok(if errors + summary.errors > 0 {
         ExitCode::from(2)
@@ -225,14 +239,12 @@ fn clean_to_record_file(
     observer: &Reporter,
 ) -> Result<pipeline::Summary, String> {
     fn run<W: Write + Send>(
-        out: W,
+        mut sink: RecordSink<W>,
         input: &Input,
-        format: RecordFormat,
         model: &'static ppl_filter::lm::model::LanguageModel,
         options: &Options,
         observer: &Reporter,
     ) -> Result<(pipeline::Summary, W), String> {
-        let mut sink = RecordSink::new(out, format);
         let summary = pipeline::run(
             std::slice::from_ref(input),
             model,
@@ -244,12 +256,33 @@ fn clean_to_record_file(
         Ok((summary, sink.into_inner()))
     }
     let file = PartialFile::create(path).map_err(|e| e.to_string())?;
-    let (summary, file) = if path.extension().is_some_and(|x| x == "gz") {
-        let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-        let (summary, gzip) = run(gzip, input, format, model, options, observer)?;
-        (summary, gzip.finish().map_err(|e| e.to_string())?)
-    } else {
-        run(file, input, format, model, options, observer)?
+    let gz = path.extension().is_some_and(|x| x == "gz");
+    let (summary, file) = match format {
+        RecordFormat::Warc if gz => run(
+            RecordSink::with_gzip_members(file, format),
+            input,
+            model,
+            options,
+            observer,
+        )?,
+        _ if gz => {
+            let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            let (summary, gzip) = run(
+                RecordSink::new(gzip, format),
+                input,
+                model,
+                options,
+                observer,
+            )?;
+            (summary, gzip.finish().map_err(|e| e.to_string())?)
+        }
+        _ => run(
+            RecordSink::new(file, format),
+            input,
+            model,
+            options,
+            observer,
+        )?,
     };
     file.commit().map_err(|e| e.to_string())?;
     Ok(summary)

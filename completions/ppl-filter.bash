@@ -47,7 +47,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -q -g -L -t -f -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
+            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= all-responses z/compress field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -58,6 +58,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d '
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l all-responses -d 'WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s z -l compress -d 'WARC output on standard output: gzip it, one gzip member per record (as `.warc.gz` files are written under --output-dir)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l skip-bad-lines -d 'JSONL: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'

@@ -59,6 +59,9 @@ complete-fish\:"fish completions"))' \
 '--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
 '(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>]' \
 '--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text]' \
+'--all-responses[WARC\: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted]' \
+'-z[WARC output on standard output\: gzip it, one gzip member per record (as \`.warc.gz\` files are written under --output-dir)]' \
+'--compress[WARC output on standard output\: gzip it, one gzip member per record (as \`.warc.gz\` files are written under --output-dir)]' \
 '--add-scores[JSONL\: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)]' \
 '--skip-bad-lines[JSONL\: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)]' \
 '--title[Also write the page <title> as a heading block]' \

@@ -66,6 +66,8 @@ pub struct Options {
     pub skip_bad_lines: bool,
     /// Largest WARC record or JSONL line read; a larger one is skipped and reported.
     pub max_record_bytes: usize,
+    /// WARC: clean every response, not only 2xx HTML ones (other payloads as plain text).
+    pub all_responses: bool,
     /// The combined method's leaning, comments and document bound ([`Decider`]).
     pub choices: Choices,
 }
@@ -93,6 +95,7 @@ impl Options {
             jsonl_field: "html".to_string(),
             skip_bad_lines: false,
             max_record_bytes: 16 * 1024 * 1024,
+            all_responses: false,
             choices: Choices::default(),
         }
     }
@@ -143,6 +146,8 @@ pub struct Summary {
     pub kept: u64,
     pub warnings: u64,
     pub errors: u64,
+    /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`Options::all_responses`]).
+    pub records_skipped: u64,
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
 }
@@ -155,6 +160,7 @@ impl Summary {
         self.kept += other.kept;
         self.warnings += other.warnings;
         self.errors += other.errors;
+        self.records_skipped += other.records_skipped;
         self.output_closed |= other.output_closed;
     }
 }
@@ -219,7 +225,7 @@ pub fn run(
             }
         });
         (summary.sentences, summary.kept) = writer.totals;
-        (summary.documents, summary.warnings, summary.errors) = counts;
+        summary.add(&counts);
         return finish(summary, write_error, out);
     }
 
@@ -234,7 +240,7 @@ pub fn run(
             .expect("the token channel has room for every token");
     }
     let mut write_error = None;
-    let mut counts = (0, 0, 0);
+    let mut counts = Summary::default();
     let started = std::thread::scope(|scope| {
         for _ in 0..threads {
             let job_rx = job_rx.clone();
@@ -277,7 +283,7 @@ pub fn run(
         Ok(())
     });
     started?;
-    (summary.documents, summary.warnings, summary.errors) = counts;
+    summary.add(&counts);
     finish(summary, write_error, out)
 }
 
@@ -405,21 +411,20 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
 }
 
 /// The reader's part: every input in order, cut into documents and numbered batches handed
-/// to `send` (which answers false when the output is gone). Returns (documents, warnings, errors).
+/// to `send` (which answers false when the output is gone). Returns the reader's counts
+/// (documents, problems, records skipped).
 fn read_inputs(
     inputs: &[Input],
     options: &Options,
     observer: &dyn Observer,
     send: &mut dyn FnMut(Job) -> bool,
-) -> (u64, u64, u64) {
+) -> Summary {
     let mut reader = Reader {
         options,
         observer,
         send,
         seq: 0,
-        documents: 0,
-        warnings: 0,
-        errors: 0,
+        counts: Summary::default(),
     };
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
@@ -447,7 +452,7 @@ fn read_inputs(
             break;
         }
     }
-    (reader.documents, reader.warnings, reader.errors)
+    reader.counts
 }
 
 /// The reader's state across inputs: batch numbers, document numbers and problem counts.
@@ -456,17 +461,16 @@ struct Reader<'a> {
     observer: &'a dyn Observer,
     send: &'a mut dyn FnMut(Job) -> bool,
     seq: u64,
-    documents: u64,
-    warnings: u64,
-    errors: u64,
+    /// Documents, problems and records skipped so far (the writer counts sentences).
+    counts: Summary,
 }
 
 impl Reader<'_> {
     fn report(&mut self, input: &str, severity: Severity, message: String) {
         match severity {
             Severity::Note => {}
-            Severity::Warning => self.warnings += 1,
-            Severity::Error => self.errors += 1,
+            Severity::Warning => self.counts.warnings += 1,
+            Severity::Error => self.counts.errors += 1,
         }
         self.observer.problem(&Problem {
             input: input.to_string(),
@@ -485,8 +489,8 @@ impl Reader<'_> {
         content: Option<&mut dyn Read>,
         overrides: Option<(InputFormat, Option<&'static encoding_rs::Encoding>)>,
     ) -> bool {
-        let index = self.documents as usize;
-        self.documents += 1;
+        let index = self.counts.documents as usize;
+        self.counts.documents += 1;
         let (format, encoding) =
             overrides.unwrap_or((self.options.input_format, self.options.encoding));
         let mut batcher = Batcher {
@@ -557,7 +561,10 @@ impl Reader<'_> {
                 );
                 continue;
             };
-            if !http.is_html() {
+            let html = http.is_html();
+            let wanted = (200..300).contains(&http.status) && html;
+            if !wanted && !self.options.all_responses {
+                self.counts.records_skipped += 1;
                 continue;
             }
             let charset = || {
@@ -576,7 +583,14 @@ impl Reader<'_> {
                 &document_name,
                 meta,
                 Some(&mut http.body_reader()),
-                Some((InputFormat::Html, encoding)),
+                Some((
+                    if html {
+                        InputFormat::Html
+                    } else {
+                        InputFormat::Text
+                    },
+                    encoding,
+                )),
             ) {
                 return false;
             }

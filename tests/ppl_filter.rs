@@ -367,11 +367,12 @@ fn warc_responses_become_conversion_records_once_each_in_order() {
         );
         assert!(text.contains("The café on the corner"), "{text}");
         let err = stderr(&out);
-        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(err.lines().count(), 2, "{err}");
         assert!(
             err.contains("000000000006") && err.contains("truncated"),
             "{err}"
         );
+        assert!(err.contains("1 WARC response skipped"), "the PNG: {err}");
     }
 }
 

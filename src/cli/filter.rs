@@ -133,6 +133,16 @@ pub struct CleanArgs {
     #[arg(long, value_enum)]
     pub input: Option<InputKind>,
 
+    /// WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as
+    /// plain text); by default they are skipped and counted.
+    #[arg(long)]
+    pub all_responses: bool,
+
+    /// WARC output on standard output: gzip it, one gzip member per record (as `.warc.gz`
+    /// files are written under --output-dir).
+    #[arg(short = 'z', long)]
+    pub compress: bool,
+
     /// JSONL: the field to clean (HTML; plain text when the field is named `text`).
     #[arg(long, value_name = "NAME", default_value = "html")]
     pub field: String,

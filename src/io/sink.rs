@@ -285,6 +285,8 @@ pub struct RecordSink<W: Write + Send> {
     out: WarcWriter<W>,
     meta: Option<DocumentMeta>,
     text: Vec<u8>,
+    /// WARC output: the `warcinfo` record that opens it has been written.
+    warcinfo_written: bool,
 }
 
 impl<W: Write + Send> RecordSink<W> {
@@ -295,7 +297,45 @@ impl<W: Write + Send> RecordSink<W> {
             out: WarcWriter::new(out),
             meta: None,
             text: Vec::new(),
+            warcinfo_written: false,
         }
+    }
+
+    /// As [`RecordSink::new`], WARC records each written as its own gzip member (`.warc.gz`,
+    /// as WARC readers and indexers expect); other formats are unaffected.
+    pub fn with_gzip_members(out: W, format: RecordFormat) -> RecordSink<W> {
+        RecordSink {
+            format,
+            out: WarcWriter::new_gzip(out, flate2::Compression::default()),
+            meta: None,
+            text: Vec::new(),
+            warcinfo_written: false,
+        }
+    }
+
+    /// WARC output starts with a `warcinfo` record saying what wrote it and what it holds.
+    fn warcinfo(&mut self) -> io::Result<()> {
+        if self.format != RecordFormat::Warc || self.warcinfo_written {
+            return Ok(());
+        }
+        self.warcinfo_written = true;
+        let software = concat!("ppl-filter/", env!("CARGO_PKG_VERSION"));
+        self.out.write_warcinfo(
+            None,
+            &[
+                ("software", software),
+                ("format", "WARC File Format 1.1"),
+                (
+                    "conformsTo",
+                    "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
+                ),
+                (
+                    "description",
+                    "The clean text of the HTML responses of the input: one conversion record per response, referring to it",
+                ),
+            ],
+        )?;
+        Ok(())
     }
 
     /// The underlying writer.
@@ -320,6 +360,9 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let Some(meta) = self.meta.take() else {
             return Ok(());
         };
+        if matches!(meta, DocumentMeta::WarcResponse { .. }) {
+            self.warcinfo()?;
+        }
         let text = String::from_utf8_lossy(&self.text);
         let text = text.trim_end_matches('\n');
         let dropped = stats.sentences.saturating_sub(stats.kept);
@@ -383,6 +426,8 @@ impl<W: Write + Send> Sink for RecordSink<W> {
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        // A WARC output without records is still a WARC file: its warcinfo record.
+        self.warcinfo()?;
         self.out.flush()
     }
 }

@@ -907,7 +907,7 @@ pub struct HttpParts<'a> {
     pub content_type: Option<String>,
     /// Its `charset` parameter, lower-cased, quotes removed.
     pub charset: Option<String>,
-    /// `Content-Encoding` other than identity/gzip/deflate (body left encoded), lower-cased.
+    /// `Content-Encoding` other than identity/gzip/deflate/br (body left encoded), lower-cased.
     pub unhandled_encoding: Option<String>,
     /// The body as sent, de-chunked but still compressed as [`HttpParts::coding`] says:
     /// [`HttpParts::body_reader`] decodes it as it is read.
@@ -945,6 +945,9 @@ impl HttpParts<'_> {
             }
             BodyCoding::Deflate => {
                 Box::new(flate2::read::DeflateDecoder::new(body).take(MAX_DECODED_BODY_BYTES))
+            }
+            BodyCoding::Brotli => {
+                Box::new(brotli::Decompressor::new(body, 64 * 1024).take(MAX_DECODED_BODY_BYTES))
             }
         }
     }
@@ -1016,6 +1019,7 @@ pub fn http_response_parts(mut payload: &[u8]) -> Option<HttpParts<'_>> {
         // Servers send either zlib-wrapped or raw deflate under this name.
         "deflate" if is_zlib_header(&body) => (BodyCoding::Zlib, None),
         "deflate" => (BodyCoding::Deflate, None),
+        "br" => (BodyCoding::Brotli, None),
         other => (BodyCoding::Identity, Some(other.to_string())),
     };
     Some(HttpParts {
@@ -1039,6 +1043,8 @@ pub enum BodyCoding {
     Zlib,
     /// `deflate` without a wrapper, as some servers send it.
     Deflate,
+    /// `br`: Brotli (RFC 7932).
+    Brotli,
 }
 
 /// True when `body` starts with a zlib header (RFC 1950: deflate method, check bits).
@@ -1273,6 +1279,9 @@ impl<W: Write> WarcWriter<W> {
         for (name, value) in headers {
             record.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
         }
+        record.extend_from_slice(
+            format!("WARC-Block-Digest: {}\r\n", block_digest(block)).as_bytes(),
+        );
         record.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
         record.extend_from_slice(block);
         record.extend_from_slice(b"\r\n\r\n");
@@ -1295,6 +1304,13 @@ impl<W: Write> WarcWriter<W> {
     pub fn into_inner(self) -> W {
         self.out
     }
+}
+
+/// `sha1:` and the base32 SHA-1 of `block`, as warcio and Heritrix write `WARC-Block-Digest`.
+fn block_digest(block: &[u8]) -> String {
+    use sha1::Digest;
+    let sha1 = sha1::Sha1::digest(block);
+    format!("sha1:{}", data_encoding::BASE32.encode(&sha1))
 }
 
 /// Header values may not hold line breaks or other controls; they become spaces.
@@ -1531,8 +1547,37 @@ mod tests {
                 .unwrap()[..],
             b"<p>zipped</p>"
         );
-        let br = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx").unwrap();
-        assert_eq!(br.unhandled_encoding.as_deref(), Some("br"));
+        let mut br = Vec::new();
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 4096, 5, 22);
+            w.write_all(b"<p>brotli</p>").unwrap();
+        }
+        let mut payload = b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n".to_vec();
+        payload.extend(br);
+        let parts = http_response_parts(&payload).unwrap();
+        assert_eq!(parts.coding, BodyCoding::Brotli);
+        assert_eq!(&parts.decoded_body().unwrap()[..], b"<p>brotli</p>");
+        let zstd = http_response_parts(b"HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\nxx");
+        assert_eq!(zstd.unwrap().unhandled_encoding.as_deref(), Some("zstd"));
+    }
+
+    #[test]
+    fn a_brotli_bomb_is_cut_at_the_decoded_limit() {
+        // 256 MiB of zeros compress to a few hundred bytes; reading stops at the limit.
+        let mut br = Vec::new();
+        {
+            let mut w = brotli::CompressorWriter::new(&mut br, 1 << 16, 1, 22);
+            let zeros = vec![0u8; 1 << 20];
+            for _ in 0..256 {
+                w.write_all(&zeros).unwrap();
+            }
+        }
+        assert!(br.len() < 64 * 1024, "{}", br.len());
+        let mut payload = b"HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\n".to_vec();
+        payload.extend(br);
+        let parts = http_response_parts(&payload).unwrap();
+        let read = std::io::copy(&mut parts.body_reader(), &mut std::io::sink()).unwrap();
+        assert_eq!(read, MAX_DECODED_BODY_BYTES);
     }
 
     mod prop {
