@@ -325,7 +325,7 @@ done
 v_ms=$(calc "$(med_s version) * 1000" 2)
 p_ms=$(calc "$(med_s perplexity) * 1000" 2)
 load_ms=$(calc "$p_ms - $v_ms" 2)
-model_disk=$( [[ -f model/en.bin ]] && calc "$(filesize model/en.bin) / 1e6" 1 || echo "n/a")
+model_disk=$(calc "$("$ppl" --generate model | wc -c) / 1e6" 1)
 rss_v=$(med_rss_mb version)
 rss_p=$(med_rss_mb perplexity)
 out "## Model"
@@ -335,7 +335,7 @@ out "|---|---:|---|"
 out "| \`ppl-filter --version\`, median of $MODEL_RUNS | $v_ms ms | |"
 out "| \`ppl-filter perplexity \"$sentence\"\`, median of $MODEL_RUNS | $p_ms ms | |"
 out "| model ready (load + first score = difference) | $load_ms ms | ≤ $TARGET_MODEL_MS ms: $(awk -v a="$load_ms" -v b="$TARGET_MODEL_MS" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }') |"
-out "| model on disk (model/en.bin) | $model_disk MB | |"
+out "| model file (\`ppl-filter --generate model\`; packed in the repository) | $model_disk MB | |"
 out "| peak RSS: --version / perplexity / difference | $rss_v / $rss_p / $(calc "$rss_p - $rss_v" 1) MB | |"
 out "| ppl-filter binary size | $(calc "$(filesize "$ppl") / 1e6" 1) MB | |"
 out ""

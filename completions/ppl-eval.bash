@@ -54,7 +54,7 @@ _ppl__eval() {
             fi
             case "${prev}" in
                 --generate)
-                    COMPREPLY=($(compgen -W "man complete-bash complete-zsh complete-fish" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "man complete-bash complete-zsh complete-fish model" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,7 +27,8 @@ end
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
-complete-fish\t'fish completions'"
+complete-fish\t'fish completions'
+model\t'The embedded language model\'s file (committed packed as `model/en.pack`)'"
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -s V -l version -d 'Print version'
 complete -c ppl-eval -n "__fish_ppl_eval_needs_command" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'

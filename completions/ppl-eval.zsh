@@ -18,7 +18,8 @@ _ppl-eval() {
 '--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
-complete-fish\:"fish completions"))' \
+complete-fish\:"fish completions"
+model\:"The embedded language model'\''s file (committed packed as \`model/en.pack\`)"))' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \

@@ -142,7 +142,7 @@ _ppl__filter() {
                     return 0
                     ;;
                 --generate)
-                    COMPREPLY=($(compgen -W "man complete-bash complete-zsh complete-fish" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "man complete-bash complete-zsh complete-fish model" -- "${cur}"))
                     return 0
                     ;;
                 *)

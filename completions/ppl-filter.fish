@@ -49,7 +49,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
-complete-fish\t'fish completions'"
+complete-fish\t'fish completions'
+model\t'The embedded language model\'s file (committed packed as `model/en.pack`)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'

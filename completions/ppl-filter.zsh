@@ -48,7 +48,8 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
-complete-fish\:"fish completions"))' \
+complete-fish\:"fish completions"
+model\:"The embedded language model'\''s file (committed packed as \`model/en.pack\`)"))' \
 '-q[No progress bar or summary on stderr; problems are still reported]' \
 '--quiet[No progress bar or summary on stderr; problems are still reported]' \
 '--hidden[In directories, also clean hidden files and walk hidden directories]' \

@@ -85,7 +85,7 @@ class Seeds:
 
         # Models: the embedded 14 MB English model and two small ones trained on the fixtures'
         # gold text (small enough that mutations land in every part of the format).
-        self.big_model = read(os.path.join(ROOT, "model", "en.bin"))
+        self.big_model = subprocess.run([binary, "--generate", "model"], check=True, stdout=subprocess.PIPE).stdout
         gold = [os.path.join(fixtures, "gold", "news.txt")]
         gold += listing(os.path.join(fixtures, "eval", "gold"), (".txt",))
         self.small_models = []

@@ -118,7 +118,7 @@ struct Seeds {
     warc_gz: Vec<u8>,
     jsonls: Vec<Vec<u8>>,
     texts: Vec<Vec<u8>>,
-    /// Small models trained on the gold text (orders 2, 3 and 4), then `model/en.bin`.
+    /// Small models trained on the gold text (orders 2, 3 and 4), then the embedded model.
     models: Vec<Vec<u8>>,
     /// Small classifiers over a small model, then `model/en-classifier.bin`.
     classifiers: Vec<Vec<u8>>,
@@ -174,7 +174,7 @@ fn seeds() -> &'static Seeds {
         });
         classifiers.push(join_classifier(&serde_json::to_vec(&logistic).unwrap(), &models[0]));
         classifiers.push(embedded_classifier);
-        models.push(read(&fixture("model/en.bin")));
+        models.push(ppl_filter::lm::model::embedded_bytes().to_vec());
         Seeds { pages, warcs, warc_gz, jsonls, texts, models, classifiers }
     })
 }

@@ -22,8 +22,15 @@ const PAGE: &[u8] =
 banks of the river and reopen the old footpath between the mill and the bridge.</p>\
 <ul><li><a href=/>Home</a></li><li><a href=/c>Contact</a></li></ul></body></html>";
 
+/// The embedded model written to a file (it is committed packed, see `src/lm/pack.rs`).
 fn model_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("model/en.bin")
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::env::temp_dir().join(format!("ppl-en-{}.bin", std::process::id()));
+        std::fs::write(&path, ppl_filter::lm::model::embedded_bytes()).unwrap();
+        path
+    })
+    .clone()
 }
 
 /// A fresh directory for one test's files.

@@ -178,6 +178,8 @@ pub enum Generate {
     CompleteZsh,
     /// fish completions.
     CompleteFish,
+    /// The embedded language model's file (committed packed as `model/en.pack`).
+    Model,
 }
 
 /// Writes the man page or a completion script for `command` to `out`.
@@ -190,6 +192,7 @@ pub fn generate(
     let name = command.get_name().to_string();
     let shell = match what {
         Generate::Man => return man_page(&command, out),
+        Generate::Model => return out.write_all(crate::lm::model::embedded_bytes()),
         Generate::CompleteBash => Shell::Bash,
         Generate::CompleteZsh => Shell::Zsh,
         Generate::CompleteFish => Shell::Fish,

@@ -56,6 +56,7 @@
 //! sum and N separately so callers can combine sentences.
 
 pub mod model;
+pub mod pack;
 pub mod tokenize;
 pub mod train;
 

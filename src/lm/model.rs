@@ -1,7 +1,7 @@
 //! The binary language-model file: its layout, the zero-parse loader, lookups
 //! and sentence scoring, and the writer used by training.
 //!
-//! # File format (version 1, all integers and floats little-endian)
+//! # File format (version 2, all integers and floats little-endian)
 //!
 //! A model is a backoff n-gram model whose n-grams are identified only by a
 //! 64-bit hash key (no words are stored). Token hashes come from
@@ -30,23 +30,27 @@
 //!       4  u32 entry count E
 //!       1  u8  bucket bits B (0..=24)
 //!       1  u8  has backoff (1 for orders < N, else 0)
-//!       2  reserved, 0
+//!       1  u8  fingerprint bytes F: 2 or 4 (version 1: 0, meaning 4)
+//!       1  reserved, 0
 //!    1024  256 × f32 probability codebook (log2 P)
 //!    1024  256 × f32 backoff codebook (log2 backoff weight), only if has backoff
 //! body (checksummed): for orders 1..=N, one table each:
 //!   (2^B + 1) × u32  bucket offsets: bucket b holds entries [off[b], off[b+1])
-//!   E records of R bytes (R = 6 with backoff, else 5), sorted by (bucket, fingerprint):
-//!       u32 fingerprint = low 32 bits of the key
+//!   E records of R = F + 1 (+ 1 with backoff) bytes, sorted by (bucket, fingerprint):
+//!       F-byte fingerprint = low 8·F bits of the key
 //!       u8  probability: index into the probability codebook
 //!       u8  backoff: index into the backoff codebook (only if has backoff)
 //! ```
 //!
 //! An n-gram's bucket is the top B bits of its key; inside the bucket its
 //! entry is found by searching the sorted fingerprints (any search works;
-//! this reader interpolates, then scans). Keys are thus matched on B + 32
+//! this reader interpolates, then scans). Keys are thus matched on B + 8·F
 //! bits; the writer picks B so buckets hold about 64 entries, so a lookup of
-//! an absent n-gram matches a wrong entry with probability ≈ 2⁻³² (it is
-//! compared with one or two fingerprints). A record holds an entry's
+//! an absent n-gram matches a wrong entry with probability ≈ 2^(−8·F) per
+//! fingerprint compared (one or two): ≈ E / 2^(B + 8·F) overall. The writer
+//! gives unigrams F = 4 and the higher orders F = 2 by default (the English
+//! bigrams: ≈ 5·10⁻⁴ per absent bigram, in exchange for 4.5 MB; measured in
+//! `model/README.md`). A record holds an entry's
 //! fingerprint and values together, so a lookup touches the small offsets
 //! array (mostly cached) and usually one line of records.
 //!
@@ -81,8 +85,10 @@ use crate::lm::tokenize::{tokenize_with, Token, TokenHasher, TokenKind};
 
 /// File magic.
 pub const MAGIC: &[u8; 4] = b"PPLM";
-/// Format version this build reads and writes.
-pub const FORMAT_VERSION: u16 = 1;
+/// Format version this build writes; it reads this one and version 1 (32-bit fingerprints).
+pub const FORMAT_VERSION: u16 = 2;
+/// Fingerprint bytes a trained model gets by default (see the format doc).
+pub const DEFAULT_FINGERPRINT_BYTES: u8 = 2;
 /// Highest n-gram order the format (and scorer) supports.
 pub const MAX_ORDER: usize = 4;
 /// Quantisation levels per codebook.
@@ -145,8 +151,11 @@ struct Table {
     bucket_bits: u32,
     offsets_at: usize,
     records_at: usize,
-    /// Bytes per record: 5 (fingerprint + probability) or 6 (+ backoff).
+    /// Bytes per record: fingerprint, probability code, backoff code if any.
     record_len: usize,
+    /// Bytes of a fingerprint: 2 or 4.
+    fp_bytes: usize,
+    has_backoff: bool,
     prob_codebook: [f32; LEVELS],
     backoff_codebook: [f32; LEVELS],
 }
@@ -224,7 +233,7 @@ fn parse_preamble(bytes: &[u8]) -> Result<u64, ModelError> {
         return Err(ModelError::BadMagic);
     }
     let version = read_u16(bytes, 4).unwrap_or(0);
-    if version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&version) {
         return Err(ModelError::UnsupportedVersion {
             found: version,
             supported: FORMAT_VERSION,
@@ -288,6 +297,7 @@ pub(crate) fn read_model(reader: &mut dyn Read, size: Option<u64>) -> Result<Vec
 
 fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
     let total = parse_preamble(bytes)?;
+    let version = read_u16(bytes, 4).unwrap_or(0);
     check_length(total, bytes.len() as u64)?;
     if total < (PREAMBLE_LEN + FIXED_HEADER_LEN) as u64 {
         return Err(corrupt("recorded length is shorter than the header"));
@@ -329,6 +339,16 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
         let entries = read_u32(bytes, at).ok_or_else(short)? as usize;
         let bucket_bits = *bytes.get(at + 4).ok_or_else(short)? as u32;
         let has_backoff = *bytes.get(at + 5).ok_or_else(short)?;
+        // Version 1 has no width byte (0, reserved): its fingerprints are 4 bytes.
+        let fp_bytes = match (version, *bytes.get(at + 6).ok_or_else(short)?) {
+            (1, 0) => 4,
+            (2, width @ (2 | 4)) => width as usize,
+            (_, width) => {
+                return Err(corrupt(format!(
+                    "order-{n} table has {width}-byte fingerprints (2 or 4 in version 2, 4 in version 1)"
+                )))
+            }
+        };
         at += 8;
         if bucket_bits > MAX_BUCKET_BITS {
             return Err(corrupt(format!(
@@ -365,6 +385,7 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
             entries,
             bucket_bits,
             has_backoff == 1,
+            fp_bytes,
             prob_codebook,
             backoff_codebook,
         ));
@@ -372,12 +393,12 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
 
     // Body: compute each table's arrays and check they exactly fill the file.
     let mut tables = Vec::with_capacity(order);
-    for (n, (entries, bucket_bits, has_backoff, prob_codebook, backoff_codebook)) in
+    for (n, (entries, bucket_bits, has_backoff, fp_bytes, prob_codebook, backoff_codebook)) in
         descriptors.into_iter().enumerate()
     {
         let offsets_at = at;
         let records_at = offsets_at + offsets_len(bucket_bits);
-        let record_len = if has_backoff { 6 } else { 5 };
+        let record_len = fp_bytes + 1 + usize::from(has_backoff);
         let end = records_at
             .checked_add(entries.checked_mul(record_len).ok_or_else(short)?)
             .ok_or_else(short)?;
@@ -415,6 +436,8 @@ fn parse(bytes: &[u8]) -> Result<Parsed, ModelError> {
             offsets_at,
             records_at,
             record_len,
+            fp_bytes,
+            has_backoff,
             prob_codebook,
             backoff_codebook,
         });
@@ -457,14 +480,17 @@ impl Table {
         }
         let records = bytes
             .get(self.records_at + self.record_len * lo..self.records_at + self.record_len * hi)?;
-        let fp = key as u32;
+        let fp = self.fingerprint(key);
         let fp_at = |i: usize| -> u32 {
-            // One bounds check for the four bytes (`i < len` keeps it in range).
+            // One bounds check for the bytes (`i < len` keeps it in range).
             let at = self.record_len * i;
-            u32::from_le_bytes(records[at..at + 4].try_into().expect("a 4-byte slice"))
+            match self.fp_bytes {
+                2 => u16::from_le_bytes([records[at], records[at + 1]]) as u32,
+                _ => u32::from_le_bytes(records[at..at + 4].try_into().expect("a 4-byte slice")),
+            }
         };
         let len = hi - lo;
-        let mut i = ((len as u64 * fp as u64) >> 32) as usize;
+        let mut i = ((len as u64 * fp as u64) >> (8 * self.fp_bytes)) as usize;
         let mut v = fp_at(i);
         if v < fp {
             while v < fp {
@@ -498,15 +524,24 @@ impl Table {
         let (Some(lo), Some(hi)) = (read_u32(bytes, at), read_u32(bytes, at + 4)) else {
             return;
         };
-        let guess =
-            lo as usize + ((hi.saturating_sub(lo) as u64 * (key as u32) as u64) >> 32) as usize;
+        let spread = hi.saturating_sub(lo) as u64 * self.fingerprint(key) as u64;
+        let guess = lo as usize + (spread >> (8 * self.fp_bytes)) as usize;
         prefetch_line(bytes, self.records_at + self.record_len * guess);
+    }
+
+    /// The fingerprint of `key` at this table's width: its low 16 or 32 bits.
+    #[inline]
+    fn fingerprint(&self, key: u64) -> u32 {
+        match self.fp_bytes {
+            2 => key as u16 as u32,
+            _ => key as u32,
+        }
     }
 
     #[inline]
     fn prob(&self, bytes: &[u8], index: usize) -> f64 {
         let level = bytes
-            .get(self.records_at + self.record_len * index + 4)
+            .get(self.records_at + self.record_len * index + self.fp_bytes)
             .copied()
             .unwrap_or(0);
         self.prob_codebook[level as usize] as f64
@@ -515,11 +550,11 @@ impl Table {
     /// log2 backoff of an entry (0.0 for the highest order, which has none).
     #[inline]
     fn backoff(&self, bytes: &[u8], index: usize) -> f64 {
-        if self.record_len < 6 {
+        if !self.has_backoff {
             return 0.0;
         }
         let level = bytes
-            .get(self.records_at + self.record_len * index + 5)
+            .get(self.records_at + self.record_len * index + self.fp_bytes + 1)
             .copied()
             .unwrap_or(0);
         self.backoff_codebook[level as usize] as f64
@@ -835,14 +870,18 @@ impl LanguageModel {
     }
 }
 
+/// The default English model's file, unpacked from `model/en.pack` by `build.rs`.
+pub fn embedded_bytes() -> &'static [u8] {
+    include_bytes!(concat!(env!("OUT_DIR"), "/en.bin"))
+}
+
 /// The default English model compiled into the binary (validated on first use).
 pub fn embedded() -> &'static LanguageModel {
-    static EMBEDDED_BYTES: &[u8] = include_bytes!("../../model/en.bin");
     static EMBEDDED: OnceLock<LanguageModel> = OnceLock::new();
-    EMBEDDED.get_or_init(|| match LanguageModel::from_static(EMBEDDED_BYTES) {
+    EMBEDDED.get_or_init(|| match LanguageModel::from_static(embedded_bytes()) {
         Ok(model) => model,
         // The embedded file is checked by a unit test; failing here is a build bug.
-        Err(e) => panic!("embedded language model model/en.bin is invalid: {e}"),
+        Err(e) => panic!("embedded language model (model/en.pack) is invalid: {e}"),
     })
 }
 
@@ -870,6 +909,10 @@ pub struct ModelSpec {
     pub provenance: String,
     /// Entries per order, index 0 = unigrams. Keys must be distinct within an order.
     pub tables: Vec<Vec<Entry>>,
+    /// Bytes of each stored fingerprint of the orders above 1: 2
+    /// ([`DEFAULT_FINGERPRINT_BYTES`]) or 4. Unigrams keep 4: an unknown word matching a
+    /// stored one by chance would change its score the most, and their table is small.
+    pub fingerprint_bytes: u8,
 }
 
 /// Statistics from [`write_model`].
@@ -962,12 +1005,24 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
     header.extend_from_slice(spec.credit.as_bytes());
     header.extend_from_slice(spec.provenance.as_bytes());
 
+    assert!(
+        matches!(spec.fingerprint_bytes, 2 | 4),
+        "fingerprints are 2 or 4 bytes"
+    );
     for (n, entries) in spec.tables.iter().enumerate() {
+        let fp_bytes = if n == 0 { 4 } else { spec.fingerprint_bytes };
+        let fingerprint = |key: u64| {
+            if fp_bytes == 2 {
+                key as u16 as u32
+            } else {
+                key as u32
+            }
+        };
         let has_backoff = n + 1 < order;
         let bits = bucket_bits_for(entries.len());
         let slot = |key: u64| -> (u64, u32) {
             let bucket = if bits == 0 { 0 } else { key >> (64 - bits) };
-            (bucket, key as u32)
+            (bucket, fingerprint(key))
         };
         let mut sorted: Vec<Entry> = entries.clone();
         sorted.sort_by(|a, b| slot(a.key).cmp(&slot(b.key)).then(a.key.cmp(&b.key)));
@@ -988,7 +1043,7 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
         header.extend_from_slice(&(sorted.len() as u32).to_le_bytes());
         header.push(bits as u8);
         header.push(u8::from(has_backoff));
-        header.extend_from_slice(&[0, 0]);
+        header.extend_from_slice(&[fp_bytes, 0]);
         for v in prob_book {
             header.extend_from_slice(&v.to_le_bytes());
         }
@@ -1009,7 +1064,7 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
         }
         let mut error = 0.0;
         for e in &sorted {
-            body.extend_from_slice(&(e.key as u32).to_le_bytes());
+            body.extend_from_slice(&fingerprint(e.key).to_le_bytes()[..usize::from(fp_bytes)]);
             let level = quantise(&prob_book, e.log2_prob, false);
             error += (prob_book[level as usize] as f64 - e.log2_prob).abs();
             body.push(level);
@@ -1037,6 +1092,61 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
     let crc = crc32fast::hash(&out[PREAMBLE_LEN..]);
     out[16..20].copy_from_slice(&crc.to_le_bytes());
     (out, stats)
+}
+
+/// `model` with the fingerprints of its orders above 1 cut to their low 16 bits (format
+/// version 2; see [`ModelSpec::fingerprint_bytes`]): the same entries, codebooks and value
+/// codes, records re-sorted within their bucket; of two entries that then share bucket and
+/// fingerprint, the first in the old order is kept. This is
+/// how the embedded model was made from its 32-bit version (`examples/narrow_model.rs`).
+pub fn narrow_fingerprints(model: &[u8]) -> Result<Vec<u8>, ModelError> {
+    let parsed = parse(model)?;
+    let mut header = model[..parsed.tables[0].offsets_at].to_vec();
+    header[4..6].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let mut body = Vec::new();
+    let mut descriptor = parsed.provenance.end;
+    for (n, table) in parsed.tables.iter().enumerate() {
+        let width = if n == 0 { table.fp_bytes } else { 2 };
+        let buckets = 1usize << table.bucket_bits;
+        let mut offsets = vec![0u32];
+        let mut records = Vec::new();
+        for b in 0..buckets {
+            let lo = read_u32(model, table.offsets_at + 4 * b).unwrap_or(0) as usize;
+            let hi = read_u32(model, table.offsets_at + 4 * b + 4).unwrap_or(0) as usize;
+            let mut bucket: Vec<(&[u8], &[u8])> = (lo..hi)
+                .map(|i| {
+                    let at = table.records_at + table.record_len * i;
+                    (
+                        &model[at..at + width],
+                        &model[at + table.fp_bytes..at + table.record_len],
+                    )
+                })
+                .collect();
+            // Little-endian: compare as numbers. Stable: the first of equal ones stays first.
+            bucket.sort_by(|a, b| a.0.iter().rev().cmp(b.0.iter().rev()));
+            bucket.dedup_by(|later, earlier| later.0 == earlier.0);
+            for (fp, values) in &bucket {
+                records.extend_from_slice(fp);
+                records.extend_from_slice(values);
+            }
+            offsets.push(offsets.last().copied().unwrap_or(0) + bucket.len() as u32);
+        }
+        let entries = *offsets.last().unwrap_or(&0);
+        header[descriptor..descriptor + 4].copy_from_slice(&entries.to_le_bytes());
+        header[descriptor + 6] = width as u8;
+        descriptor += 8 + 4 * LEVELS * (1 + usize::from(table.has_backoff));
+        for offset in offsets {
+            body.extend_from_slice(&offset.to_le_bytes());
+        }
+        body.extend_from_slice(&records);
+    }
+    let mut out = header;
+    out.extend_from_slice(&body);
+    let total = out.len() as u64;
+    out[8..16].copy_from_slice(&total.to_le_bytes());
+    let crc = crc32fast::hash(&out[PREAMBLE_LEN..]);
+    out[16..20].copy_from_slice(&crc.to_le_bytes());
+    Ok(out)
 }
 
 /// Human-readable one-paragraph summary of a model (sizes per order, credit).
@@ -1131,6 +1241,7 @@ pub(crate) mod tests {
             credit: "test credit".into(),
             provenance: "hand-made".into(),
             tables: vec![uni, bi],
+            fingerprint_bytes: DEFAULT_FINGERPRINT_BYTES,
         };
         write_model(&spec).0
     }

@@ -75,6 +75,8 @@ pub struct TrainOptions {
     pub seed: u64,
     /// Credit / licence text of the training data, stored in the model header.
     pub credit: String,
+    /// Bytes of each stored n-gram fingerprint: 2 (smaller, the default) or 4.
+    pub fingerprint_bytes: u8,
 }
 
 impl Default for TrainOptions {
@@ -87,6 +89,7 @@ impl Default for TrainOptions {
             split_sentences: true,
             seed: DEFAULT_HASH_SEED,
             credit: String::new(),
+            fingerprint_bytes: crate::lm::model::DEFAULT_FINGERPRINT_BYTES,
         }
     }
 }
@@ -969,6 +972,7 @@ fn to_model_spec(est: &Estimated, opts: &TrainOptions, provenance: String) -> Mo
         credit: opts.credit.clone(),
         provenance,
         tables,
+        fingerprint_bytes: opts.fingerprint_bytes,
     }
 }
 
