@@ -90,8 +90,9 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
             OutputMode::Clean
         },
         format: match args.format {
-            FormatKind::Plain | FormatKind::Jsonl => OutputFormat::Plain,
+            FormatKind::Plain | FormatKind::Json => OutputFormat::Plain,
             FormatKind::Cleaneval => OutputFormat::CleanEval,
+            FormatKind::Markdown => OutputFormat::Markdown,
         },
         jsonl_field: args.field.clone(),
         skip_bad_lines: args.skip_bad_lines,
@@ -103,15 +104,20 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         },
         ..Options::with_method(args.policy.method()?)
     };
-    let records = matches!(input_kind, InputKind::Warc | InputKind::Jsonl);
+    let json = args.format == FormatKind::Json;
+    let records = json || matches!(input_kind, InputKind::Warc | InputKind::Jsonl);
     // Under --output-dir a page gives a text file, a WARC or JSONL input one of its own kind.
-    let extension = (!records).then_some("txt");
+    let extension = match (json, records) {
+        (true, _) => Some("jsonl"),
+        (false, true) => None,
+        (false, false) => Some("txt"),
+    };
     let named: Vec<(Input, PathBuf)> = expanded
         .inputs
         .into_iter()
         .map(|(input, relative)| {
             let mut name = ppl_filter::io::output_name(&relative, extension);
-            if input == Input::Stdin && records {
+            if input == Input::Stdin && records && !json {
                 name.set_extension(if input_kind == InputKind::Warc {
                     "warc"
                 } else {
@@ -130,6 +136,7 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         }
     }
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
+    let sources: Vec<String> = inputs.iter().map(Input::to_string).collect();
     let observer = Reporter::new(inputs.len(), input_kind, global.quiet);
     let mut errors = 0;
     let mut warnings = 0;
@@ -162,24 +169,26 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         });
     }
     let record_format = match input_kind {
+        _ if json => RecordFormat::JsonlObjects,
         InputKind::Jsonl => RecordFormat::JsonlRewrite {
             add_scores: args.add_scores,
         },
-        _ if args.format == FormatKind::Jsonl => RecordFormat::JsonlObjects,
         _ => RecordFormat::Warc,
     };
     if args.compress && (input_kind != InputKind::Warc || record_format != RecordFormat::Warc) {
-        return Err(
-            "--compress applies to WARC output (WARC input, without --format jsonl)".into(),
-        );
+        return Err("--compress applies to WARC output (WARC input, without --format json)".into());
     }
     let summary = match (&args.output_dir, records) {
         (Some(dir), true) => {
             let mut total = pipeline::Summary::default();
             for (input, name) in inputs.iter().zip(&names) {
                 let path = dir.join(name);
-                let summary =
-                    clean_to_record_file(input, &path, record_format, model, &options, &observer)?;
+                let sink = (
+                    record_format,
+                    args.output_field.as_deref(),
+                    args.url.as_deref(),
+                );
+                let summary = clean_to_record_file(input, &path, sink, model, &options, &observer)?;
                 total.add(&summary);
                 if summary.output_closed {
                     break;
@@ -194,7 +203,11 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
                 _ if records && args.compress => {
                     Box::new(RecordSink::with_gzip_members(stdout, record_format))
                 }
-                _ if records => Box::new(RecordSink::new(stdout, record_format)),
+                _ if records => Box::new(
+                    RecordSink::new(stdout, record_format)
+                        .output_field(args.output_field.clone())
+                        .json_sources(args.url.clone(), sources.clone()),
+                ),
                 Some(dir) => Box::new(DirSink::new(dir, names)),
                 None => Box::new(StreamSink::new(stdout, separator)),
             };
@@ -233,7 +246,7 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
 fn clean_to_record_file(
     input: &Input,
     path: &std::path::Path,
-    format: RecordFormat,
+    (format, output_field, url): (RecordFormat, Option<&str>, Option<&str>),
     model: &'static ppl_filter::lm::model::LanguageModel,
     options: &Options,
     observer: &Reporter,
@@ -255,6 +268,14 @@ fn clean_to_record_file(
         .map_err(|e| e.to_string())?;
         Ok((summary, sink.into_inner()))
     }
+    fn configured<W: Write + Send>(
+        sink: RecordSink<W>,
+        (output_field, url): (Option<&str>, Option<&str>),
+        input: &Input,
+    ) -> RecordSink<W> {
+        sink.output_field(output_field.map(str::to_string))
+            .json_sources(url.map(str::to_string), vec![input.to_string()])
+    }
     let file = PartialFile::create(path).map_err(|e| e.to_string())?;
     let gz = path.extension().is_some_and(|x| x == "gz");
     let (summary, file) = match format {
@@ -268,7 +289,7 @@ fn clean_to_record_file(
         _ if gz => {
             let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
             let (summary, gzip) = run(
-                RecordSink::new(gzip, format),
+                configured(RecordSink::new(gzip, format), (output_field, url), input),
                 input,
                 model,
                 options,
@@ -277,7 +298,7 @@ fn clean_to_record_file(
             (summary, gzip.finish().map_err(|e| e.to_string())?)
         }
         _ => run(
-            RecordSink::new(file, format),
+            configured(RecordSink::new(file, format), (output_field, url), input),
             input,
             model,
             options,

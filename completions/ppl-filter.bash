@@ -47,7 +47,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
+            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -94,18 +94,26 @@ _ppl__filter() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "plain cleaneval jsonl" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plain cleaneval markdown json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "plain cleaneval jsonl" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plain cleaneval markdown json" -- "${cur}"))
                     return 0
                     ;;
                 --input)
                     COMPREPLY=($(compgen -W "html text warc jsonl" -- "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output-field)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= all-responses z/compress field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -34,12 +34,15 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
-jsonl\t'WARC input only: one JSON object per response instead of WARC conversion records'"
+markdown\t'Markdown: headings, list items, code blocks and paragraphs from the block kinds'
+json\t'One JSON object per document and line: source, url, title, lang, text, counts (for every input kind; `jsonl` is another name for it)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
 text\t'Plain text: one block per blank-line-separated paragraph'
 warc\t'WARC: every HTML response record is cleaned'
 jsonl\t'JSON lines: the --field of every line is cleaned and written back'"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l url -d '--format json: the URL of the page(s) read, ahead of a page\'s own canonical link (a WARC response\'s target URI still wins)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: the field to clean (HTML; plain text when the field is named `text`)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l output-field -d 'JSONL: write the cleaned text to this field (added, or replaced if the line has it) and keep the --field as it was [default: the --field itself]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response\'s HTTP charset, then a guess); a byte-order mark still wins' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads, 1 to 256 (default: the number of cores, at most 256)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r

@@ -28,15 +28,19 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all) \[default\: 0.4\]. The combined method weighs link density itself and refuses this flag]:SHARE:_default' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
-jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
+markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+json\:"One JSON object per document and line\: source, url, title, lang, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--format=[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
-jsonl\:"WARC input only\: one JSON object per response instead of WARC conversion records"))' \
+markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+json\:"One JSON object per document and line\: source, url, title, lang, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
 text\:"Plain text\: one block per blank-line-separated paragraph"
 warc\:"WARC\: every HTML response record is cleaned"
 jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
+'--url=[--format json\: the URL of the page(s) read, ahead of a page'\''s own canonical link (a WARC response'\''s target URI still wins)]:URL:_default' \
 '--field=[JSONL\: the field to clean (HTML; plain text when the field is named \`text\`)]:NAME:_default' \
+'--output-field=[JSONL\: write the cleaned text to this field (added, or replaced if the line has it) and keep the --field as it was \[default\: the --field itself\]]:NAME:_default' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
 '-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--threads=[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \

@@ -20,7 +20,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::block::Block;
+use crate::block::{Block, ContainerHints};
 use crate::boost::{CompiledForest, Forest};
 use crate::features::{DocumentContext, Evidence, LOCAL, PRESENT};
 use crate::lm::model::{read_model, LanguageModel, ModelError};
@@ -582,8 +582,10 @@ impl<'a> Decider<'a> {
         // drops its sentence).
         let max_perplexity = self.policy.max_perplexity.unwrap_or(f32::MAX);
         for (mut block, keep) in blocks.drain(..).zip(keep) {
+            // The title is there because it was asked for (`--title`): it is not judged.
+            let title = block.hints.has(ContainerHints::TITLE);
             for sentence in &mut block.sentences {
-                sentence.keep = keep && sentence.perplexity <= max_perplexity;
+                sentence.keep = title || (keep && sentence.perplexity <= max_perplexity);
             }
             decided(block);
         }

@@ -29,7 +29,7 @@ use std::sync::OnceLock;
 use lol_html::html_content::{Element, TextChunk, TextType};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
-use crate::block::{Block, BlockKind, ContainerHints};
+use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 
 /// Limits and switches of the HTML stage.
 #[derive(Clone, Debug)]
@@ -214,6 +214,8 @@ fn is_heading(name: &str) -> bool {
 
 /// Everything the lol_html handlers share while a document is parsed.
 struct State {
+    /// What the page says about itself (title, canonical link, CleanEval wrapper).
+    page: PageInfo,
     settings: HtmlSettings,
     /// Open block elements, innermost last.
     stack: Vec<TagId>,
@@ -301,6 +303,7 @@ impl State {
             replay_end: 0,
             restart_at: None,
             title_raw: String::new(),
+            page: PageInfo::default(),
             broken_title: None,
             broken_title_base: 0,
             may_nest: true,
@@ -348,7 +351,11 @@ impl State {
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
-            hints: self.open_hints(),
+            hints: if self.in_title {
+                ContainerHints(ContainerHints::TITLE)
+            } else {
+                self.open_hints()
+            },
             containers: self.numbers.clone(),
         };
         self.text.clear();
@@ -624,6 +631,9 @@ impl State {
 
     /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.
     fn end_title(&mut self) {
+        if self.page.title.is_none() && self.broken_title.is_none() {
+            self.page.title = PageInfo::clean(&htmlize::unescape(&self.title_raw));
+        }
         self.title_raw.clear();
         if let Some(inner) = self.broken_title.take() {
             let mut blocks = Vec::new();
@@ -795,6 +805,28 @@ fn new_rewriter(state: &Rc<RefCell<State>>, memory: usize) -> HtmlRewriter<'stat
         ElementContentHandlers::default()
             .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
+    // What the page says about itself: the first canonical link, a CleanEval wrapper.
+    for (selector, attributes) in [
+        ("link[rel~=canonical][href]", ["href", ""]),
+        ("text[id]", ["id", "title"]),
+    ] {
+        let page_state = Rc::clone(state);
+        lol_settings = lol_settings.append_element_content_handler((
+            std::borrow::Cow::Owned(selector.parse::<Selector>().expect("a valid selector")),
+            ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
+                let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
+                let mut s = page_state.borrow_mut();
+                let page = &mut s.page;
+                if attributes[1].is_empty() {
+                    page.canonical_url = page.canonical_url.take().or_else(|| value(attributes[0]));
+                } else if page.wrapper_url.is_none() {
+                    page.wrapper_url = value(attributes[0]);
+                    page.wrapper_title = value(attributes[1]);
+                }
+                Ok(())
+            }),
+        ));
+    }
     let text_state = Rc::clone(state);
     let settings = lol_settings.append_document_content_handler(
         lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
@@ -859,7 +891,12 @@ impl BlockParser {
     }
 
     /// Ends the document, appending its last blocks to `out`.
-    pub fn end(mut self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
+    pub fn end(self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
+        self.end_page(out).0
+    }
+
+    /// [`BlockParser::end`], also giving what the page said about itself.
+    pub fn end_page(mut self, out: &mut Vec<Block>) -> (Result<(), HtmlError>, PageInfo) {
         let mut result = Ok(());
         if !self.failed && !self.piece.is_empty() {
             let piece = std::mem::take(&mut self.piece);
@@ -879,7 +916,7 @@ impl BlockParser {
         state.flush_block();
         state.end_title();
         out.append(&mut state.done);
-        result
+        (result, std::mem::take(&mut state.page))
     }
 
     /// Gives lol_html one piece (or the start of the last one), replacing the parser as often as

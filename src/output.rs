@@ -1,10 +1,10 @@
 //! What is written for a scored block: the kept sentences (default), every sentence with the
 //! dropped ones marked (`--mark`), or a perplexity per sentence (`--scores`); optionally with
-//! CleanEval's `<p>`/`<h>`/`<l>` block markers.
+//! CleanEval's `<p>`/`<h>`/`<l>` block markers or as Markdown.
 
 use std::io::Write;
 
-use crate::block::Block;
+use crate::block::{Block, BlockKind};
 
 /// Which text is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -26,6 +26,9 @@ pub enum OutputFormat {
     Plain,
     /// One block per line, prefixed with `<p>`, `<h>` or `<l>` as in CleanEval gold.
     CleanEval,
+    /// Markdown: `## ` headings, `- ` list items, fenced preformatted text, every block a
+    /// paragraph of its own (followed by an empty line).
+    Markdown,
 }
 
 /// Appends the rendering of `block` to `out`.
@@ -51,6 +54,19 @@ pub fn render_block(block: &Block, mode: OutputMode, format: OutputFormat, out: 
         } else if format == OutputFormat::CleanEval {
             out.extend_from_slice(block.kind.cleaneval_marker().as_bytes());
             out.push(b' ');
+        } else if format == OutputFormat::Markdown {
+            if block.hints.has(crate::block::ContainerHints::TITLE) {
+                out.extend_from_slice(b"# ");
+            } else {
+                out.extend_from_slice(markdown_opening(block.kind).as_bytes());
+            }
+            // Text that would read as Markdown syntax at the start of a line is escaped.
+            let text = block.sentence_text(sentence);
+            if block.kind != BlockKind::Preformatted
+                && text.starts_with(['#', '-', '+', '*', '>', '|', '`', '='])
+            {
+                out.push(b'\\');
+            }
         }
         wrote_any = true;
         let text = block.sentence_text(sentence);
@@ -66,6 +82,22 @@ pub fn render_block(block: &Block, mode: OutputMode, format: OutputFormat, out: 
     }
     if wrote_any {
         out.push(b'\n');
+        if format == OutputFormat::Markdown {
+            if block.kind == BlockKind::Preformatted {
+                out.extend_from_slice(b"```\n");
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+/// What opens a block of `kind` in Markdown.
+fn markdown_opening(kind: BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Heading => "## ",
+        BlockKind::ListItem => "- ",
+        BlockKind::Preformatted => "```\n",
+        _ => "",
     }
 }
 
@@ -114,6 +146,37 @@ mod tests {
         assert_eq!(
             render(OutputMode::Scores, OutputFormat::Plain),
             "10.0\tGood one.\n9000.0\tBad one.\n"
+        );
+    }
+
+    #[test]
+    fn markdown_marks_headings_lists_and_code_and_escapes_the_rest() {
+        assert_eq!(
+            render(OutputMode::Clean, OutputFormat::Markdown),
+            "## Good one.\n\n"
+        );
+        let render_as = |kind, text: &str| {
+            let mut b = Block::new(0, kind, text);
+            b.sentences = vec![Sentence {
+                keep: true,
+                ..Sentence::new(0..text.len())
+            }];
+            let mut out = Vec::new();
+            render_block(&b, OutputMode::Clean, OutputFormat::Markdown, &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(render_as(BlockKind::ListItem, "Milk."), "- Milk.\n\n");
+        assert_eq!(
+            render_as(BlockKind::Preformatted, "let x = 1;"),
+            "```\nlet x = 1;\n```\n\n"
+        );
+        assert_eq!(
+            render_as(BlockKind::Paragraph, "# not a heading"),
+            "\\# not a heading\n\n"
+        );
+        assert_eq!(
+            render_as(BlockKind::Paragraph, "Plain text."),
+            "Plain text.\n\n"
         );
     }
 

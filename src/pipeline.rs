@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crossbeam_channel::bounded;
 
-use crate::block::Block;
+use crate::block::{Block, PageInfo};
 use crate::classify::{self, Choices, Decider, Method, Policy};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::features;
@@ -193,6 +193,8 @@ struct Job {
     begins: Option<(usize, Arc<DocumentMeta>)>,
     /// The document's last batch.
     ends: bool,
+    /// On the last batch: what the page said about itself.
+    page: Option<Box<PageInfo>>,
     blocks: Vec<Block>,
 }
 
@@ -347,6 +349,9 @@ impl<'a> Writer<'a> {
         }
         self.out.write(&self.bytes)?;
         if scored.ends {
+            if let Some(page) = scored.page {
+                self.document.page = *page;
+            }
             self.out.end(&self.document)?;
         }
         Ok(())
@@ -500,6 +505,7 @@ impl Reader<'_> {
             text_bytes: 0,
         };
         let mut problems = Vec::new();
+        let mut page = PageInfo::default();
         let send = &mut *self.send;
         let alive = match content {
             Some(content) => read_document(
@@ -508,12 +514,12 @@ impl Reader<'_> {
                 self.options,
                 format,
                 encoding,
-                &mut problems,
+                (&mut problems, &mut page),
                 &mut |blocks| batcher.add(blocks, send),
             ),
             None => true,
         };
-        let alive = alive && batcher.finish(send);
+        let alive = alive && batcher.finish(send, page);
         for problem in problems {
             self.report(&problem.input, problem.severity, problem.message);
         }
@@ -674,23 +680,24 @@ impl Batcher<'_> {
             self.text_bytes += block.text.len();
             self.blocks.push(block);
             let full = self.text_bytes >= BATCH_TEXT_BYTES || self.blocks.len() >= BATCH_BLOCKS;
-            if full && !self.send(send, false) {
+            if full && !self.send(send, None) {
                 return false;
             }
         }
         true
     }
 
-    /// Sends the last batch (maybe empty: every document ends with one).
-    fn finish(&mut self, send: &mut dyn FnMut(Job) -> bool) -> bool {
-        self.send(send, true)
+    /// Sends the last batch (maybe empty: every document ends with one), with `page`.
+    fn finish(&mut self, send: &mut dyn FnMut(Job) -> bool, page: PageInfo) -> bool {
+        self.send(send, Some(Box::new(page)))
     }
 
-    fn send(&mut self, send: &mut dyn FnMut(Job) -> bool, ends: bool) -> bool {
+    fn send(&mut self, send: &mut dyn FnMut(Job) -> bool, page: Option<Box<PageInfo>>) -> bool {
         let job = Job {
             seq: *self.seq,
             begins: self.begins.take(),
-            ends,
+            ends: page.is_some(),
+            page,
             blocks: std::mem::take(&mut self.blocks),
         };
         *self.seq += 1;
@@ -707,14 +714,13 @@ enum Blocks {
 
 /// Reads one document, handing its blocks to `emit` as they are finished. Returns false when
 /// `emit` says the output is gone. Problems are collected, not fatal: what was read is kept.
-#[allow(clippy::too_many_arguments)]
 fn read_document(
     name: &str,
     reader: &mut dyn Read,
     options: &Options,
     format: InputFormat,
     encoding: Option<&'static encoding_rs::Encoding>,
-    problems: &mut Vec<Problem>,
+    (problems, page): (&mut Vec<Problem>, &mut PageInfo),
     emit: &mut dyn FnMut(&mut Vec<Block>) -> bool,
 ) -> bool {
     let mut problem = |severity, message: String| {
@@ -799,7 +805,9 @@ fn read_document(
     }
     match source {
         Blocks::Html(parser) => {
-            if let Err(e) = parser.end(&mut blocks) {
+            let (result, info) = parser.end_page(&mut blocks);
+            *page = info;
+            if let Err(e) = result {
                 if !parse_failed {
                     problem(Severity::Warning, e.to_string());
                 }
@@ -858,7 +866,7 @@ pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>)
         options,
         options.input_format,
         options.encoding,
-        &mut problems,
+        (&mut problems, &mut PageInfo::default()),
         &mut |more| {
             blocks.append(more);
             true
@@ -879,6 +887,7 @@ pub fn clean_bytes(
             seq: 0,
             begins: None,
             ends: true,
+            page: None,
             blocks,
         },
         model,
@@ -914,7 +923,7 @@ mod tests {
             true
         };
         assert!(batcher.add(&mut blocks.into_iter().collect(), &mut send));
-        assert!(batcher.finish(&mut send));
+        assert!(batcher.finish(&mut send, PageInfo::default()));
         sent
     }
 

@@ -461,6 +461,7 @@ fn jsonl_objects_write_a_missing_record_id_as_null() {
             sentences: 1,
             kept: 2,
             kept_perplexity_sum: 3.0,
+            ..DocumentStats::default()
         })
         .unwrap();
     }
@@ -552,6 +553,7 @@ fn sinks_pass_broken_pipe_up_unchanged() {
         sentences: 2,
         kept: 1,
         kept_perplexity_sum: 10.0,
+        ..DocumentStats::default()
     };
     let mut stream = StreamSink::new(failing(3, io::ErrorKind::BrokenPipe), b"\n");
     stream.begin(0, &DocumentMeta::Input).unwrap();

@@ -85,8 +85,12 @@ pub enum FormatKind {
     Plain,
     /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
     Cleaneval,
-    /// WARC input only: one JSON object per response instead of WARC conversion records.
-    Jsonl,
+    /// Markdown: headings, list items, code blocks and paragraphs from the block kinds.
+    Markdown,
+    /// One JSON object per document and line: source, url, title, lang, text, counts (for
+    /// every input kind; `jsonl` is another name for it).
+    #[value(alias = "jsonl")]
+    Json,
 }
 
 /// The cleaning flags.
@@ -143,9 +147,19 @@ pub struct CleanArgs {
     #[arg(short = 'z', long)]
     pub compress: bool,
 
+    /// --format json: the URL of the page(s) read, ahead of a page's own canonical link (a
+    /// WARC response's target URI still wins).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
     /// JSONL: the field to clean (HTML; plain text when the field is named `text`).
     #[arg(long, value_name = "NAME", default_value = "html")]
     pub field: String,
+
+    /// JSONL: write the cleaned text to this field (added, or replaced if the line has it)
+    /// and keep the --field as it was [default: the --field itself].
+    #[arg(long, value_name = "NAME")]
+    pub output_field: Option<String>,
 
     /// JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences).
     #[arg(long)]

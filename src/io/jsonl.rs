@@ -135,13 +135,27 @@ impl JsonRecord {
     /// place when the object already has it (so re-running does not duplicate keys), appended
     /// before the closing `}` otherwise. Every other byte is as read. No line ending.
     pub fn with_field(&self, new_value: &str, extra: &[(&str, Extra<'_>)]) -> String {
+        self.edited(Some(new_value), extra)
+    }
+
+    /// The line with each `extra` field set as [`JsonRecord::with_field`] sets them, the field
+    /// read left as it was (`--output-field`: the cleaned text goes to a field of its own).
+    pub fn with_extra(&self, extra: &[(&str, Extra<'_>)]) -> String {
+        self.edited(None, extra)
+    }
+
+    fn edited(&self, new_value: Option<&str>, extra: &[(&str, Extra<'_>)]) -> String {
         let mut edits: Vec<(Range<usize>, String)> = Vec::with_capacity(1 + extra.len());
-        let mut new = String::with_capacity(new_value.len() + 2);
-        push_json_string(&mut new, new_value);
-        edits.push((self.field_span.clone(), new));
+        if let Some(new_value) = new_value {
+            let mut new = String::with_capacity(new_value.len() + 2);
+            push_json_string(&mut new, new_value);
+            edits.push((self.field_span.clone(), new));
+        }
         let mut appended = String::new();
         for (i, (key, value)) in extra.iter().enumerate() {
-            if *key == self.field || extra[..i].iter().any(|(k, _)| k == key) {
+            if (new_value.is_some() && *key == self.field)
+                || extra[..i].iter().any(|(k, _)| k == key)
+            {
                 continue;
             }
             let mut json = String::new();
@@ -161,7 +175,8 @@ impl JsonRecord {
         edits.push((self.close..self.close, appended));
         edits.sort_by_key(|(span, _)| span.start);
 
-        let mut out = String::with_capacity(self.line.len() + new_value.len() + 64);
+        let added: usize = edits.iter().map(|(_, text)| text.len()).sum();
+        let mut out = String::with_capacity(self.line.len() + added);
         let mut at = 0;
         for (span, text) in edits {
             out.push_str(self.line.get(at..span.start).unwrap_or(""));
@@ -360,33 +375,9 @@ impl<'de> Deserialize<'de> for Entries<'de> {
     }
 }
 
-/// One JSONL record for a cleaned WARC response, keys in this order:
-/// `{"url","warc_record_id","text","sentences_kept","sentences_dropped","mean_perplexity"}`
-/// (`url`, `warc_record_id` and `mean_perplexity` are `null` when `None` or not finite). No line
-/// ending.
-pub fn jsonl_object(
-    url: Option<&str>,
-    warc_record_id: Option<&str>,
-    text: &str,
-    kept: u64,
-    dropped: u64,
-    mean_perplexity: Option<f64>,
-) -> String {
-    let fields = [
-        ("url", url.map_or(Extra::Null, Extra::Str)),
-        (
-            "warc_record_id",
-            warc_record_id.map_or(Extra::Null, Extra::Str),
-        ),
-        ("text", Extra::Str(text)),
-        ("sentences_kept", Extra::UInt(kept)),
-        ("sentences_dropped", Extra::UInt(dropped)),
-        (
-            "mean_perplexity",
-            mean_perplexity.map_or(Extra::Null, Extra::Float),
-        ),
-    ];
-    let mut out = String::with_capacity(text.len() + 160);
+/// One JSON object of `fields` in order (no line ending).
+pub fn json_object(fields: &[(&str, Extra<'_>)]) -> String {
+    let mut out = String::with_capacity(256);
     out.push('{');
     for (i, (key, value)) in fields.iter().enumerate() {
         if i > 0 {
@@ -746,22 +737,16 @@ mod tests {
     }
 
     #[test]
-    fn warc_jsonl_object() {
-        let line = jsonl_object(
-            Some("http://e.com/"),
-            Some("<urn:uuid:1>"),
-            "Text \"q\"\n",
-            3,
-            1,
-            Some(250.0),
-        );
-        assert_eq!(line, "{\"url\":\"http://e.com/\",\"warc_record_id\":\"<urn:uuid:1>\",\"text\":\"Text \\\"q\\\"\\n\",\"sentences_kept\":3,\"sentences_dropped\":1,\"mean_perplexity\":250.0}");
-        let none = jsonl_object(None, None, "", 0, 0, None);
-        assert!(
-            none.starts_with("{\"url\":null,\"warc_record_id\":null,"),
-            "{none}"
-        );
-        assert!(none.ends_with("\"mean_perplexity\":null}"), "{none}");
+    fn json_objects_escape_and_write_null() {
+        let line = json_object(&[
+            ("url", Extra::Str("http://e.com/")),
+            ("text", Extra::Str("Text \"q\"\n")),
+            ("sentences_kept", Extra::UInt(3)),
+            ("mean_perplexity", Extra::Float(250.0)),
+            ("title", Extra::Null),
+        ]);
+        assert_eq!(line, "{\"url\":\"http://e.com/\",\"text\":\"Text \\\"q\\\"\\n\",\"sentences_kept\":3,\"mean_perplexity\":250.0,\"title\":null}");
+        assert_eq!(json_object(&[]), "{}");
     }
 
     mod prop {

@@ -14,8 +14,14 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::io::jsonl::{jsonl_object, Extra, JsonRecord};
+use crate::block::PageInfo;
+use crate::io::jsonl::{json_object, Extra, JsonRecord};
 use crate::io::warc::WarcWriter;
+
+/// A JSON string, or `null`.
+fn optional(value: Option<&str>) -> Extra<'_> {
+    value.map_or(Extra::Null, Extra::Str)
+}
 
 /// Where a document came from, as far as its sink needs to know.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,13 +40,15 @@ pub enum DocumentMeta {
     Passthrough(Vec<u8>),
 }
 
-/// Counts over one document's sentences.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Counts over one document's sentences, and what the page said about itself.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DocumentStats {
     pub sentences: u64,
     pub kept: u64,
     /// Sum of the kept sentences' perplexities.
     pub kept_perplexity_sum: f64,
+    /// Title, canonical link and CleanEval wrapper of an HTML page.
+    pub page: PageInfo,
 }
 
 impl DocumentStats {
@@ -273,7 +281,8 @@ pub enum RecordFormat {
         /// Also add `sentences_kept`, `sentences_dropped` and `mean_perplexity`.
         add_scores: bool,
     },
-    /// WARC input: one JSON object per response (url, record id, text, counts, mean perplexity).
+    /// Any input: one JSON object per document (`--format json`): source, url, title, lang,
+    /// text, counts, mean perplexity, and the WARC record id of a response.
     JsonlObjects,
     /// WARC input: one `conversion` record per response.
     Warc,
@@ -287,6 +296,12 @@ pub struct RecordSink<W: Write + Send> {
     text: Vec<u8>,
     /// WARC output: the `warcinfo` record that opens it has been written.
     warcinfo_written: bool,
+    /// JSONL: the field the cleaned text goes to, when not the one read.
+    output_field: Option<String>,
+    /// JSON objects: the URL given for the input (`--url`) and the inputs' names.
+    url: Option<String>,
+    sources: Vec<String>,
+    index: usize,
 }
 
 impl<W: Write + Send> RecordSink<W> {
@@ -298,6 +313,10 @@ impl<W: Write + Send> RecordSink<W> {
             meta: None,
             text: Vec::new(),
             warcinfo_written: false,
+            output_field: None,
+            url: None,
+            sources: Vec::new(),
+            index: 0,
         }
     }
 
@@ -310,7 +329,26 @@ impl<W: Write + Send> RecordSink<W> {
             meta: None,
             text: Vec::new(),
             warcinfo_written: false,
+            output_field: None,
+            url: None,
+            sources: Vec::new(),
+            index: 0,
         }
+    }
+
+    /// JSONL input: write the cleaned text to field `name` (added, or replaced if the line
+    /// has it) and leave the field read as it was; `None` (or the field read) replaces it.
+    pub fn output_field(mut self, name: Option<String>) -> Self {
+        self.output_field = name;
+        self
+    }
+
+    /// JSON objects: `url` is the URL of every whole input (`--url`, ahead of the page's own
+    /// canonical link); `sources[i]` names input `i`.
+    pub fn json_sources(mut self, url: Option<String>, sources: Vec<String>) -> Self {
+        self.url = url;
+        self.sources = sources;
+        self
     }
 
     /// WARC output starts with a `warcinfo` record saying what wrote it and what it holds.
@@ -345,7 +383,8 @@ impl<W: Write + Send> RecordSink<W> {
 }
 
 impl<W: Write + Send> Sink for RecordSink<W> {
-    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.index = index;
         self.meta = Some(meta.clone());
         self.text.clear();
         Ok(())
@@ -367,6 +406,9 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let text = text.trim_end_matches('\n');
         let dropped = stats.sentences.saturating_sub(stats.kept);
         let line = match (&meta, self.format) {
+            // A line that is not a JSON object is passed through as JSONL, but it is no
+            // document to describe in JSON (it was reported with its line number).
+            (DocumentMeta::Passthrough(_), RecordFormat::JsonlObjects) => return Ok(()),
             (DocumentMeta::Passthrough(line), _) => {
                 let mut line = line.clone();
                 line.push(b'\n');
@@ -383,7 +425,15 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                             .map_or(Extra::Null, Extra::Float),
                     ),
                 ];
-                record.with_field(text, if add_scores { &scores[..] } else { &[] })
+                let scores = if add_scores { &scores[..] } else { &[] };
+                match self.output_field.as_deref() {
+                    Some(name) if name != record.field() => {
+                        let mut extra = vec![(name, Extra::Str(text))];
+                        extra.extend_from_slice(scores);
+                        record.with_extra(&extra)
+                    }
+                    _ => record.with_field(text, scores),
+                }
             }
             (
                 DocumentMeta::WarcResponse {
@@ -401,22 +451,47 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 )?;
                 return Ok(());
             }
-            // A response without a record id gets `"warc_record_id":null`, not `""`.
-            (
-                DocumentMeta::WarcResponse {
-                    record_id,
-                    target_uri,
-                    ..
-                },
-                RecordFormat::JsonlObjects,
-            ) => jsonl_object(
-                target_uri.as_deref(),
-                Some(record_id.as_str()).filter(|id| !id.trim().is_empty()),
-                text,
-                stats.kept,
-                dropped,
-                stats.mean_kept_perplexity(),
-            ),
+            (meta, RecordFormat::JsonlObjects) => {
+                let page = &stats.page;
+                let (url, record_id) = match meta {
+                    DocumentMeta::WarcResponse {
+                        record_id,
+                        target_uri,
+                        ..
+                    } => (
+                        target_uri.as_deref().or(page.url()),
+                        // A response without a record id gets `null`, not `""`.
+                        Some(Extra::Str(record_id)).filter(|_| !record_id.trim().is_empty()),
+                    ),
+                    _ => (self.url.as_deref().or(page.url()), None),
+                };
+                let source = match meta {
+                    DocumentMeta::Input => self.sources.get(self.index).map(String::as_str),
+                    _ => None,
+                };
+                let lang = whatlang::detect(text)
+                    .filter(whatlang::Info::is_reliable)
+                    .map(|info| info.lang().code());
+                let mut fields = vec![
+                    ("source", optional(source)),
+                    ("url", optional(url)),
+                    ("title", optional(page.title())),
+                    ("lang", optional(lang)),
+                    ("text", Extra::Str(text)),
+                    ("sentences_kept", Extra::UInt(stats.kept)),
+                    ("sentences_dropped", Extra::UInt(dropped)),
+                    (
+                        "mean_perplexity",
+                        stats
+                            .mean_kept_perplexity()
+                            .map_or(Extra::Null, Extra::Float),
+                    ),
+                ];
+                if let DocumentMeta::WarcResponse { .. } = meta {
+                    fields.push(("warc_record_id", record_id.unwrap_or(Extra::Null)));
+                }
+                json_object(&fields)
+            }
             // A document of a kind this format does not write (for example a plain input).
             _ => return Ok(()),
         };

@@ -1,0 +1,151 @@
+//! The output formats: one JSON object per document for every input kind, Markdown from the
+//! block kinds, `--title` with the default method, and `--output-field` for JSONL.
+
+mod common;
+
+use common::{fixture, ppl_filter, stderr, stdout};
+
+fn parse_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    stdout(out)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+const PAGE: &str = "<html><head><title>Budget &amp; school</title>\
+<link rel=\"canonical\" href=\"https://news.example/budget\"></head><body>\
+<nav><a href=/>Home</a> <a href=/about>About</a></nav><article><h1>The new budget</h1>\
+<p>The committee approved the new budget for the school year after a long debate on Tuesday evening.</p>\
+<ul><li>More teachers for the primary schools in the north of the county.</li>\
+<li>A new roof for the library, which has been closed since the storm in March.</li></ul>\
+<p>The plan now goes to the council, which will vote on it next month.</p></article></body></html>";
+
+#[test]
+fn json_has_one_object_per_document_with_its_metadata() {
+    let page = fixture("pages/news.html");
+    let out = ppl_filter(
+        &["--format", "json", page.to_str().unwrap(), "-"],
+        PAGE.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let objects = parse_lines(&out);
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["source"], page.to_str().unwrap());
+    assert_eq!(
+        objects[0]["title"],
+        "River project approved | The Valley Courier"
+    );
+    assert_eq!(objects[0]["lang"], "eng");
+    let plain = stdout(&ppl_filter(&[page.to_str().unwrap()], b""));
+    assert_eq!(
+        objects[0]["text"].as_str().unwrap(),
+        plain.trim_end(),
+        "the same text as plain"
+    );
+    assert_eq!(objects[1]["source"], "<stdin>");
+    assert_eq!(
+        objects[1]["url"], "https://news.example/budget",
+        "the canonical link"
+    );
+    assert_eq!(objects[1]["title"], "Budget & school");
+    let kept = objects[1]["sentences_kept"].as_u64().unwrap();
+    assert!(kept >= 4 && objects[1]["sentences_dropped"].as_u64().is_some());
+    // --url is the page's URL ahead of its canonical link.
+    let given = ppl_filter(
+        &["--format", "json", "--url", "https://given.example/"],
+        PAGE.as_bytes(),
+    );
+    assert_eq!(parse_lines(&given)[0]["url"], "https://given.example/");
+    // The same objects for any thread count.
+    let args = ["--format", "json", "-j1", page.to_str().unwrap(), "-"];
+    let one = ppl_filter(&args, PAGE.as_bytes());
+    let four = ppl_filter(
+        &[&args[..2], &["-j4"], &args[3..]].concat(),
+        PAGE.as_bytes(),
+    );
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn json_works_for_cleaneval_warc_and_jsonl_inputs() {
+    let wrapped = fixture("pages/cleaneval-wrapper.html");
+    let out = ppl_filter(&["--format", "json", wrapped.to_str().unwrap()], b"");
+    let object = &parse_lines(&out)[0];
+    assert!(
+        object["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("http")),
+        "{object}"
+    );
+    let warc = fixture("warc/small.warc.gz");
+    let out = ppl_filter(&["-q", "--format", "json", warc.to_str().unwrap()], b"");
+    let objects_ = parse_lines(&out);
+    assert_eq!(objects_.len(), 2);
+    assert_eq!(objects_[0]["url"], "http://example.com/caf%C3%A9");
+    assert!(objects_[0]["warc_record_id"].as_str().is_some());
+    let jsonl = fixture("jsonl/pages.jsonl");
+    let out = ppl_filter(&["-q", "--format", "json", jsonl.to_str().unwrap()], b"");
+    let lines = parse_lines(&out);
+    assert!(lines.iter().all(|o| o["text"].is_string()), "{lines:?}");
+    // `jsonl` is another name for `json`.
+    let alias = ppl_filter(&["-q", "--format", "jsonl", warc.to_str().unwrap()], b"");
+    let json = ppl_filter(&["-q", "--format", "json", warc.to_str().unwrap()], b"");
+    assert_eq!(alias.stdout, json.stdout);
+}
+
+#[test]
+fn markdown_shows_headings_lists_and_paragraphs() {
+    let out = ppl_filter(&["--format", "markdown", "--title"], PAGE.as_bytes());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("# Budget & school\n\n## The new budget\n\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n\n- More teachers for the primary schools"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n\nThe plan now goes to the council"),
+        "{text}"
+    );
+    assert!(!text.contains("Home"), "{text}");
+}
+
+#[test]
+fn the_title_is_kept_when_asked_for_with_the_default_method() {
+    // A title the classifier alone would drop: short, link-like, unlike the page's prose.
+    let page = "<title>Home | Login | Contact</title><p>The committee approved the new budget for the school year after a long debate on Tuesday evening.</p>";
+    let out = ppl_filter(&["--title"], page.as_bytes());
+    assert!(
+        stdout(&out).starts_with("Home | Login | Contact\n"),
+        "{}",
+        stdout(&out)
+    );
+    let without = ppl_filter(&[], page.as_bytes());
+    assert!(!stdout(&without).contains("Login"));
+}
+
+#[test]
+fn output_field_keeps_the_html() {
+    let line = "{\"id\":1,\"html\":\"<p>The committee approved the new budget for the school year.</p><nav><a href=/>Home</a></nav>\"}\n";
+    let out = ppl_filter(
+        &["--input", "jsonl", "--output-field", "text"],
+        line.as_bytes(),
+    );
+    let object: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(object["html"]
+        .as_str()
+        .unwrap()
+        .starts_with("<p>The committee"));
+    assert_eq!(
+        object["text"],
+        "The committee approved the new budget for the school year."
+    );
+    let replaced = ppl_filter(&["--input", "jsonl"], line.as_bytes());
+    let object: serde_json::Value = serde_json::from_str(stdout(&replaced).trim()).unwrap();
+    assert_eq!(
+        object["html"],
+        "The committee approved the new budget for the school year."
+    );
+}
