@@ -307,25 +307,22 @@ pub struct RecordSink<W: Write + Send> {
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
-        RecordSink {
-            format,
-            out: WarcWriter::new(out),
-            meta: None,
-            text: Vec::new(),
-            warcinfo_written: false,
-            output_field: None,
-            url: None,
-            sources: Vec::new(),
-            index: 0,
-        }
+        RecordSink::writing_to(WarcWriter::new(out), format)
     }
 
     /// As [`RecordSink::new`], WARC records each written as its own gzip member (`.warc.gz`,
     /// as WARC readers and indexers expect); other formats are unaffected.
     pub fn with_gzip_members(out: W, format: RecordFormat) -> RecordSink<W> {
+        RecordSink::writing_to(
+            WarcWriter::new_gzip(out, flate2::Compression::default()),
+            format,
+        )
+    }
+
+    fn writing_to(out: WarcWriter<W>, format: RecordFormat) -> RecordSink<W> {
         RecordSink {
             format,
-            out: WarcWriter::new_gzip(out, flate2::Compression::default()),
+            out,
             meta: None,
             text: Vec::new(),
             warcinfo_written: false,
