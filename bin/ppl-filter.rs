@@ -175,8 +175,29 @@ fn clean(args: CleanArgs, global: &GlobalArgs) -> Result<ExitCode, String> {
         },
         _ => RecordFormat::Warc,
     };
-    if args.compress && (input_kind != InputKind::Warc || record_format != RecordFormat::Warc) {
-        return Err("--compress applies to WARC output (WARC input, without --format json)".into());
+    // Flags that the inputs or the format at hand would ignore are refused, not ignored.
+    let warc_out = input_kind == InputKind::Warc && record_format == RecordFormat::Warc;
+    let jsonl_out = input_kind == InputKind::Jsonl && !json;
+    let misplaced = [
+        (
+            args.compress && !warc_out,
+            "--compress applies to WARC output (WARC input, without --format json)",
+        ),
+        (
+            args.all_responses && input_kind != InputKind::Warc,
+            "--all-responses applies to WARC input",
+        ),
+        (
+            args.output_field.is_some() && !jsonl_out,
+            "--output-field applies to JSONL input written back as JSONL",
+        ),
+        (
+            args.url.is_some() && !json,
+            "--url applies to --format json",
+        ),
+    ];
+    if let Some((_, message)) = misplaced.iter().find(|(given, _)| *given) {
+        return Err(message.to_string());
     }
     let summary = match (&args.output_dir, records) {
         (Some(dir), true) => {

@@ -301,3 +301,31 @@ fn replaced_bytes_are_a_note_and_skipped_inputs_exit_1() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn flags_the_inputs_or_format_would_ignore_are_refused() {
+    let page = fixture("pages/news.html");
+    let warc = fixture("warc/small.warc");
+    for (args, flag) in [
+        (vec!["--url", "https://e.com/", path(&page)], "--url"),
+        (vec!["--all-responses", path(&page)], "--all-responses"),
+        (
+            vec!["--output-field", "text", path(&page)],
+            "--output-field",
+        ),
+        (vec!["--compress", path(&page)], "--compress"),
+        (
+            vec!["--compress", "--format", "json", path(&warc)],
+            "--compress",
+        ),
+    ] {
+        let out = ppl_filter(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with(&format!("ppl-filter: {flag} applies")),
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
