@@ -402,6 +402,16 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let text = String::from_utf8_lossy(&self.text);
         let text = text.trim_end_matches('\n');
         let dropped = stats.sentences.saturating_sub(stats.kept);
+        let counts = [
+            ("sentences_kept", Extra::UInt(stats.kept)),
+            ("sentences_dropped", Extra::UInt(dropped)),
+            (
+                "mean_perplexity",
+                stats
+                    .mean_kept_perplexity()
+                    .map_or(Extra::Null, Extra::Float),
+            ),
+        ];
         let line = match (&meta, self.format) {
             // A line that is not a JSON object is passed through as JSONL, but it is no
             // document to describe in JSON (it was reported with its line number).
@@ -412,17 +422,7 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 return self.out.get_mut().write_all(&line);
             }
             (DocumentMeta::JsonlLine(record), RecordFormat::JsonlRewrite { add_scores }) => {
-                let scores = [
-                    ("sentences_kept", Extra::UInt(stats.kept)),
-                    ("sentences_dropped", Extra::UInt(dropped)),
-                    (
-                        "mean_perplexity",
-                        stats
-                            .mean_kept_perplexity()
-                            .map_or(Extra::Null, Extra::Float),
-                    ),
-                ];
-                let scores = if add_scores { &scores[..] } else { &[] };
+                let scores = if add_scores { &counts[..] } else { &[] };
                 match self.output_field.as_deref() {
                     Some(name) if name != record.field() => {
                         let mut extra = vec![(name, Extra::Str(text))];
@@ -475,15 +475,8 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                     ("title", optional(page.title())),
                     ("lang", optional(lang)),
                     ("text", Extra::Str(text)),
-                    ("sentences_kept", Extra::UInt(stats.kept)),
-                    ("sentences_dropped", Extra::UInt(dropped)),
-                    (
-                        "mean_perplexity",
-                        stats
-                            .mean_kept_perplexity()
-                            .map_or(Extra::Null, Extra::Float),
-                    ),
                 ];
+                fields.extend_from_slice(&counts);
                 if let DocumentMeta::WarcResponse { .. } = meta {
                     fields.push(("warc_record_id", record_id.unwrap_or(Extra::Null)));
                 }
