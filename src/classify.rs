@@ -551,6 +551,7 @@ impl<'a> Decider<'a> {
     pub fn push(&mut self, mut block: Block, decided: &mut dyn FnMut(Block)) {
         let Some(classifier) = self.classifier else {
             self.policy.decide(&mut block);
+            keep_title(&mut block);
             return decided(block);
         };
         self.document.observe(&mut block);
@@ -582,15 +583,24 @@ impl<'a> Decider<'a> {
         // drops its sentence).
         let max_perplexity = self.policy.max_perplexity.unwrap_or(f32::MAX);
         for (mut block, keep) in blocks.drain(..).zip(keep) {
-            // The title is there because it was asked for (`--title`): it is not judged.
-            let title = block.hints.has(ContainerHints::TITLE);
             for sentence in &mut block.sentences {
-                sentence.keep = title || (keep && sentence.perplexity <= max_perplexity);
+                sentence.keep = keep && sentence.perplexity <= max_perplexity;
             }
+            keep_title(&mut block);
             decided(block);
         }
         // The buffer's memory is kept for the next piece.
         self.held = blocks;
+    }
+}
+
+/// The page title is there because it was asked for (`--title`): whatever the method decided,
+/// it is kept.
+fn keep_title(block: &mut Block) {
+    if block.hints.has(ContainerHints::TITLE) {
+        for sentence in &mut block.sentences {
+            sentence.keep = true;
+        }
     }
 }
 

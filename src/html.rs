@@ -40,6 +40,9 @@ pub struct HtmlSettings {
     pub max_parser_memory: usize,
     /// Emit the page `<title>` as a heading block.
     pub keep_title: bool,
+    /// Also gather the page's canonical link and CleanEval wrapper ([`PageInfo`]; the title is
+    /// gathered always): two more selectors for lol_html to match, so only when asked.
+    pub page_links: bool,
 }
 
 impl Default for HtmlSettings {
@@ -48,6 +51,7 @@ impl Default for HtmlSettings {
             max_block_bytes: 64 * 1024,
             max_parser_memory: 8 * 1024 * 1024,
             keep_title: false,
+            page_links: false,
         }
     }
 }
@@ -806,10 +810,15 @@ fn new_rewriter(state: &Rc<RefCell<State>>, memory: usize) -> HtmlRewriter<'stat
             .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
     // What the page says about itself: the first canonical link, a CleanEval wrapper.
-    for (selector, attributes) in [
-        ("link[rel~=canonical][href]", ["href", ""]),
-        ("text[id]", ["id", "title"]),
-    ] {
+    let page_selectors: &[(&str, [&str; 2])] = if state.borrow().settings.page_links {
+        &[
+            ("link[rel~=canonical][href]", ["href", ""]),
+            ("text[id]", ["id", "title"]),
+        ]
+    } else {
+        &[]
+    };
+    for &(selector, attributes) in page_selectors {
         let page_state = Rc::clone(state);
         lol_settings = lol_settings.append_element_content_handler((
             std::borrow::Cow::Owned(selector.parse::<Selector>().expect("a valid selector")),
