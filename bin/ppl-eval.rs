@@ -4,6 +4,7 @@
 use std::io;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{CommandFactory, Parser};
 use ppl_filter::cli::eval::{BaselineArgs, CompareArgs, EvalArgs, EvalCommand, ScoreArgs};
 use ppl_filter::eval::compare::{self, Method};
@@ -16,49 +17,48 @@ fn main() -> ExitCode {
     let result = match (args.generate, args.command) {
         (Some(what), _) => {
             ppl_filter::cli::generate(what, ppl_filter::cli::eval::command(), &mut io::stdout())
-                .map_err(|e| format!("cannot write output: {e}"))
+                .context("cannot write output")
         }
         (None, Some(EvalCommand::Score(score_args))) => score(score_args),
         (None, Some(EvalCommand::Baseline(baseline_args))) => baseline(baseline_args),
         (None, Some(EvalCommand::Compare(compare_args))) => compare(compare_args),
         (None, None) => {
             let _ = EvalArgs::command().print_help();
-            Err("a subcommand is required".to_string())
+            Err(anyhow::anyhow!("a subcommand is required"))
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("ppl-eval: {message}");
+        Err(error) => {
+            eprintln!("ppl-eval: {}", ppl_filter::cli::one_line(error.as_ref()));
             ExitCode::from(2)
         }
     }
 }
 
 /// `ppl-eval score`: the CleanEval measures for a directory of cleaned files.
-fn score(args: ScoreArgs) -> Result<(), String> {
-    let summary = score_dirs(&args.cleaned_dir, &args.gold_dir).map_err(|e| e.to_string())?;
+fn score(args: ScoreArgs) -> anyhow::Result<()> {
+    let summary = score_dirs(&args.cleaned_dir, &args.gold_dir)?;
     if let Some(path) = &args.tsv {
-        summary.save_tsv(path).map_err(|e| e.to_string())?;
+        summary.save_tsv(path)?;
     }
     if let Some(path) = &args.json {
-        summary.save_json(path).map_err(|e| e.to_string())?;
+        summary.save_json(path)?;
     }
     print!("{}", summary.to_table());
     Ok(())
 }
 
 /// `ppl-eval baseline`: the jusText-style cleaner over a directory of pages.
-fn baseline(args: BaselineArgs) -> Result<(), String> {
-    let options = Options::with_method(ppl_filter::classify::Method::Perplexity);
+fn baseline(args: BaselineArgs) -> anyhow::Result<()> {
+    let options = Options::with_method(ppl_filter::decide::Method::Perplexity);
     let (seconds, bytes, pages) = compare::clean_dir(
         Method::Baseline,
         &args.input_dir,
         &args.out_dir,
         embedded(),
         &options,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     eprintln!(
         "ppl-eval: {pages} pages, {:.1} MB in {seconds:.2} s",
         bytes as f64 / 1e6
@@ -67,8 +67,10 @@ fn baseline(args: BaselineArgs) -> Result<(), String> {
 }
 
 /// `ppl-eval compare`: every method side by side.
-fn compare(args: CompareArgs) -> Result<(), String> {
-    let model = ppl_filter::cli::load_model(args.model.as_deref())?;
+fn compare(args: CompareArgs) -> anyhow::Result<()> {
+    let path = args.model.as_deref();
+    let model = ppl_filter::lm::load_model(path)
+        .with_context(|| path.map(|p| p.display().to_string()).unwrap_or_default())?;
     let options = Options {
         policy: args.policy.policy(),
         choices: args.policy.choices(),
@@ -77,8 +79,7 @@ fn compare(args: CompareArgs) -> Result<(), String> {
     let work_dir = args.work_dir.unwrap_or_else(|| {
         std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id()))
     });
-    let results = compare::compare(&args.input_dir, &args.gold_dir, &work_dir, model, &options)
-        .map_err(|e| e.to_string())?;
+    let results = compare::compare(&args.input_dir, &args.gold_dir, &work_dir, model, &options)?;
     print!("{}", compare::table(&results));
     println!(
         "\n{} pages; outputs in {}",

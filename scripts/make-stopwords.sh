@@ -1,5 +1,5 @@
 #!/bin/sh
-# Derives src/eval/stopwords_en.txt, the English stopword list of the jusText-style baseline
+# Derives src/stopwords_en.txt, the English stopword list of the jusText-style baseline
 # (src/eval/baseline.rs), from the project's English corpus ../shared/corpus/en/*.txt.gz
 # (English Wikipedia, CC BY-SA 3.0).
 #
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 N="${1:-410}"
 COMPARE="${2:-}"
 CORPUS=../shared/corpus/en
-OUT=src/eval/stopwords_en.txt
+OUT=src/stopwords_en.txt
 [ -d "$CORPUS" ] || { echo "make-stopwords: $CORPUS not found" >&2; exit 1; }
 
 python3 - "$CORPUS" "$N" "$OUT" "$COMPARE" <<'PY'

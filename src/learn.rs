@@ -19,10 +19,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::block::Block;
+use crate::block::Evidence;
 use crate::boost::{self, BoostOptions};
-use crate::classify::{context_input, Classifier, Scorer, Weights, INPUTS};
+use crate::decide::{context_input, Classifier, Scorer, Weights, INPUTS};
 use crate::eval::{lcs, normalize};
-use crate::features::{self, DocumentContext, Evidence};
+use crate::evidence::{self, DocumentContext};
 use crate::lm::model::LanguageModel;
 use crate::lm::train::{train_sentences, TrainError, TrainOptions};
 use crate::pipeline::{self, Options};
@@ -120,7 +121,7 @@ pub enum LearnError {
     Train(#[from] TrainError),
     /// The learned classifier does not fit a classifier file.
     #[error("the learned classifier: {0}")]
-    Classifier(#[from] crate::classify::ClassifierError),
+    Classifier(#[from] crate::decide::ClassifierError),
 }
 
 /// How a gold file is written.
@@ -459,6 +460,7 @@ pub fn learn(
             opts.threshold,
             opts.smoothing
         ),
+        evidence: Weights::evidence_names(),
     };
     Ok(Classifier::to_bytes(&weights, &model)?)
 }
@@ -468,10 +470,10 @@ pub fn learn(
 fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
-        features::measure(block, general, boilerplate);
+        evidence::measure(block, general, boilerplate);
         document.observe(block);
     }
-    crate::document::annotate(&mut page.blocks);
+    crate::evidence::annotate(&mut page.blocks);
 }
 
 /// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,

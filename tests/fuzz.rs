@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
-use ppl_filter::classify::{Classifier, Method};
+use ppl_filter::decide::{Classifier, Method};
 use ppl_filter::io::jsonl::{parse_line_bytes, Extra, JsonlLines};
 use ppl_filter::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::warc::{http_response_parts, WarcReader};
@@ -179,7 +179,7 @@ fn seeds() -> &'static Seeds {
     })
 }
 
-/// The classifier's input width (`classify::INPUTS`).
+/// The classifier's input width (`decide::INPUTS`).
 const INPUTS: usize = 27 * 5;
 
 /// A WARC of a warcinfo, a request, and one HTML response per page.
@@ -1599,7 +1599,7 @@ fn use_model(model: &LanguageModel, page: &[u8], read_size: usize) -> Result<(),
     );
     for method in [
         Method::Perplexity,
-        Method::Combined(ppl_filter::classify::embedded()),
+        Method::Combined(ppl_filter::decide::embedded()),
     ] {
         let options = Options {
             mode: OutputMode::Scores,

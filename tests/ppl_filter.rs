@@ -457,10 +457,21 @@ fn record_inputs_are_identical_for_any_thread_count() {
         (&["--add-scores"][..], "jsonl/pages.jsonl"),
     ] {
         let path = fixture(file);
-        let run =
-            |j: &str| ppl_filter(&[args, &["-j", j, path.to_str().unwrap()]].concat(), b"").stdout;
-        assert_eq!(run("1"), run("2"), "{file}");
-        assert_eq!(run("1"), run("4"), "{file}");
+        let run = |j: &str| {
+            let out = ppl_filter(&[args, &["-j", j, path.to_str().unwrap()]].concat(), b"");
+            // Two failed runs would agree too: each run must succeed and write records.
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{file} -j {j}: {}",
+                stderr(&out)
+            );
+            assert!(!out.stdout.is_empty(), "{file} -j {j}: no output");
+            out.stdout
+        };
+        let one = run("1");
+        assert_eq!(one, run("2"), "{file}");
+        assert_eq!(one, run("4"), "{file}");
     }
 }
 
@@ -592,6 +603,11 @@ fn both_methods_are_available_and_differ() {
             .collect::<String>()
     };
     assert_eq!(strip(&combined), strip(&perplexity));
+    // ...and the two methods decide differently on this page.
+    assert_ne!(
+        combined, perplexity,
+        "both methods marked the same sentences"
+    );
 }
 
 /// Pages in German, Chinese and Russian (hand-written, `fixtures/pages/languages`): the English

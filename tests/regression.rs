@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ppl_filter::classify::{self, Method};
+use ppl_filter::decide::{self, Method};
 use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
 use ppl_filter::lm::model::embedded;
@@ -25,7 +25,7 @@ fn html_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
 fn crc_of_output(files: &[PathBuf], method: &str, mode: &str) -> String {
     let method = match method {
         "perplexity" => Method::Perplexity,
-        "combined" => Method::Combined(classify::embedded()),
+        "combined" => Method::Combined(decide::embedded()),
         other => panic!("unknown method {other}"),
     };
     let mut options = Options {

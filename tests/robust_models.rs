@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ppl_filter::boost::{Node, LEAF};
-use ppl_filter::classify::{Classifier, Scorer, Weights, INPUTS};
+use ppl_filter::decide::{Classifier, Scorer, Weights, INPUTS};
 use ppl_filter::lm::train::{train_sentences, TrainOptions};
 use ppl_filter::lm::LanguageModel;
 use proptest::prelude::*;
@@ -133,7 +133,7 @@ fn a_classifier_whose_trees_share_children_is_refused_at_once() {
 fn an_oversized_classifier_is_refused_before_it_is_parsed() {
     // A fuzz finding: 5,000 complete trees of depth 12 (a 714 MB file) made the JSON parser
     // allocate gigabytes and abort under a memory limit. The header's length is checked first.
-    let limit = ppl_filter::classify::MAX_PARAMETERS_BYTES;
+    let limit = ppl_filter::decide::MAX_PARAMETERS_BYTES;
     let mut bytes = format!("PPLC 1 {}\n", limit + 1).into_bytes();
     bytes.extend(std::iter::repeat(b' ').take(4096));
     let err = Classifier::from_bytes(&bytes).unwrap_err().to_string();

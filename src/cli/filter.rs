@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::FlagError;
+
 const EXIT_CODES: &str = "\
 Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run):
   0  every input was cleaned; notes on stderr (bytes invalid in their encoding replaced,
@@ -191,7 +193,7 @@ pub struct CleanArgs {
 
     /// The combined method decides a document whole when it holds at most this many bytes
     /// (its text plus 512 a block); a longer one is decided in pieces of this size.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::classify::DEFAULT_MAX_DOCUMENT_BYTES)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::decide::DEFAULT_MAX_DOCUMENT_BYTES)]
     pub max_document_bytes: usize,
 
     /// Memory the HTML parser may use for one tag; a larger tag ends its document.
@@ -378,7 +380,7 @@ pub struct PerplexityArgs {
 impl CleanArgs {
     /// What the inputs hold: `--input` if given, else what each input's first bytes show, else
     /// its name; an error names two inputs of different kinds (one run writes one kind).
-    pub fn input_kind(&self, inputs: &[crate::io::NamedInput]) -> Result<InputKind, String> {
+    pub fn input_kind(&self, inputs: &[crate::io::NamedInput]) -> Result<InputKind, FlagError> {
         use crate::io::sniff::{sniff_or_name, Content};
         if let Some(kind) = self.input {
             return Ok(kind);
@@ -395,11 +397,10 @@ impl CleanArgs {
                 None => first = Some((input, kind)),
                 Some((other, first_kind)) if first_kind != kind => {
                     let name = |kind: InputKind| format!("{kind:?}").to_uppercase();
-                    return Err(format!(
-                        "{other} holds {} but {input} holds {}: clean each kind in its own run, choose files with --glob, or say what they all hold with --input",
-                        name(first_kind),
-                        name(kind)
-                    ));
+                    return Err(FlagError::MixedInputs {
+                        first: format!("{other} holds {}", name(first_kind)),
+                        second: format!("{input} holds {}", name(kind)),
+                    });
                 }
                 Some(_) => {}
             }

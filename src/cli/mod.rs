@@ -4,21 +4,58 @@
 pub mod eval;
 pub mod filter;
 
+use std::error::Error;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::classify::{Choices, Classifier, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY};
-use crate::lm::model::{embedded, LanguageModel};
+use crate::decide::{
+    load_classifier, Choices, ClassifierError, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY,
+};
 
-/// The embedded model, or the one at `path`; the error is one line naming the file.
-/// A loaded model lives for the rest of the process, as the embedded one does.
-pub fn load_model(path: Option<&Path>) -> Result<&'static LanguageModel, String> {
-    match path {
-        None => Ok(embedded()),
-        Some(path) => LanguageModel::open(path)
-            .map(|model| &*Box::leak(Box::new(model)))
-            .map_err(|e| format!("{}: {e}", path.display())),
+/// Why the decision flags cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum FlagError {
+    /// A flag that the chosen method would ignore.
+    #[error("{flag} applies only to --method {method}")]
+    IgnoredByMethod {
+        /// The flag given.
+        flag: &'static str,
+        /// The method it applies to.
+        method: &'static str,
+    },
+    /// Inputs of different kinds in one run.
+    #[error("{first} but {second}: clean each kind in its own run, choose files with --glob, or say what they all hold with --input")]
+    MixedInputs {
+        /// The first input and its kind (`a.warc holds WARC`).
+        first: String,
+        /// The first input of another kind, and its kind.
+        second: String,
+    },
+    /// The classifier file named by `--classifier` cannot be used.
+    #[error("{}", path.display())]
+    Classifier {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: ClassifierError,
+    },
+}
+
+/// An error and its causes as one line, `outer: inner: …`, the way both binaries print it. A
+/// cause whose text the line already holds (a message that quotes its source) is not repeated.
+pub fn one_line(error: &(dyn Error + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        let text = error.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = error.source();
     }
+    line
 }
 
 /// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
@@ -102,9 +139,9 @@ impl PolicyArgs {
         }
     }
 
-    /// The decision method, loading the classifier file if one is given; the error is one
-    /// line naming the file, or the flag that the chosen method would ignore.
-    pub fn method(&self) -> Result<Method, String> {
+    /// The decision method, loading the classifier file if one is given; refused when a flag
+    /// is given that the chosen method would ignore.
+    pub fn method(&self) -> Result<Method, FlagError> {
         let ignored = match self.method {
             MethodKind::Perplexity => [
                 ("--classifier", self.classifier.is_some()),
@@ -119,14 +156,16 @@ impl PolicyArgs {
                 .map(|_| ("--max-link-density", "perplexity")),
         };
         if let Some((flag, method)) = ignored {
-            return Err(format!("{flag} applies only to --method {method}"));
+            return Err(FlagError::IgnoredByMethod { flag, method });
         }
-        match (self.method, &self.classifier) {
-            (MethodKind::Perplexity, _) => Ok(Method::Perplexity),
-            (MethodKind::Combined, None) => Ok(Method::Combined(crate::classify::embedded())),
-            (MethodKind::Combined, Some(path)) => Classifier::open(path)
-                .map(|c| Method::Combined(std::sync::Arc::new(c)))
-                .map_err(|e| format!("{}: {e}", path.display())),
+        match self.method {
+            MethodKind::Perplexity => Ok(Method::Perplexity),
+            MethodKind::Combined => load_classifier(self.classifier.as_deref())
+                .map(Method::Combined)
+                .map_err(|source| FlagError::Classifier {
+                    path: self.classifier.clone().unwrap_or_default(),
+                    source,
+                }),
         }
     }
 }

@@ -12,11 +12,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::classify;
-use crate::eval::baseline::{self, JustextParams, Stopwords};
+use crate::decide;
+use crate::eval::baseline::{self, JustextParams};
 use crate::eval::{score_dirs, EvalError, Summary};
 use crate::lm::model::LanguageModel;
 use crate::pipeline::{clean_bytes, read_blocks, Options};
+use crate::stopwords::Stopwords;
 
 /// A cleaning method compared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,11 +102,11 @@ pub fn clean_dir(
     let params = JustextParams::default();
     let options = &match (method, &options.method) {
         (Method::PplFilterPerplexity, _) => Options {
-            method: classify::Method::Perplexity,
+            method: decide::Method::Perplexity,
             ..options.clone()
         },
-        (Method::PplFilterCombined, classify::Method::Perplexity) => Options {
-            method: classify::Method::Combined(classify::embedded()),
+        (Method::PplFilterCombined, decide::Method::Perplexity) => Options {
+            method: decide::Method::Combined(decide::embedded()),
             ..options.clone()
         },
         _ => options.clone(),

@@ -66,3 +66,12 @@ pub use train::{train, Progress, TrainError, TrainOptions, TrainStats, TrainedMo
 
 /// Credit line for the default English model's training data (CC BY-SA 3.0).
 pub const WIKIPEDIA_CREDIT: &str = "Contains text from English Wikipedia (https://en.wikipedia.org/), by Wikipedia contributors, licensed under CC BY-SA 3.0 (https://creativecommons.org/licenses/by-sa/3.0/); extracted from a May 2015 dump and modified (markup, headings, short lines and duplicates removed). The n-gram statistics in this model are a derived work of that text, also licensed under CC BY-SA 3.0.";
+
+/// The model in the file at `path`, or the embedded one. A model loaded from a file lives for
+/// the rest of the process, as the embedded one does.
+pub fn load_model(path: Option<&std::path::Path>) -> Result<&'static LanguageModel, ModelError> {
+    match path {
+        None => Ok(embedded()),
+        Some(path) => LanguageModel::open(path).map(|model| &*Box::leak(Box::new(model))),
+    }
+}

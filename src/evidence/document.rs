@@ -23,7 +23,6 @@
 use std::collections::HashMap;
 
 use crate::block::{Block, BlockKind, ContainerHints};
-use crate::features::{DOCUMENT, DOCUMENT_VALUES as VALUES, NAMES as EVIDENCE_NAMES};
 
 /// A block is prose for this module with at least this many bytes of text outside links...
 const PROSE_BYTES: usize = 80;
@@ -132,7 +131,7 @@ impl Structure {
 }
 
 /// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
-/// one), measured ([`crate::features::measure`]) and in order.
+/// one), measured ([`super::measure`]) and in order.
 pub fn annotate(blocks: &mut [Block]) {
     let structure = Structure::of(blocks);
     let main_blocks: Vec<usize> = (0..blocks.len())
@@ -154,25 +153,18 @@ pub fn annotate(blocks: &mut [Block]) {
         .map(prose_bytes)
         .sum();
     // Word-weighted means of the page's language-model and stopword values.
-    let at = |name: &str| {
-        EVIDENCE_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .expect("an evidence name")
-    };
-    let (general, llr, stopwords, ln_words) = (
-        at("general_log2_prob"),
-        at("log_likelihood_ratio"),
-        at("stopword_share"),
-        at("ln_words"),
-    );
     let mut sums = [0.0f64; 3];
     let mut weight = 0.0f64;
     for block in blocks.iter() {
-        let e = &block.evidence.0;
-        let w = f64::from(e[ln_words].exp_m1());
+        let e = &block.evidence;
+        let w = f64::from(e.ln_words.exp_m1());
         weight += w;
-        for (sum, value) in sums.iter_mut().zip([e[general], e[llr], e[stopwords]]) {
+        let values = [
+            e.general_log2_prob,
+            e.log_likelihood_ratio,
+            e.stopword_share,
+        ];
+        for (sum, value) in sums.iter_mut().zip(values) {
             *sum += w * f64::from(value);
         }
     }
@@ -204,30 +196,27 @@ pub fn annotate(blocks: &mut [Block]) {
             .fold(0.0, f64::max);
         let before = first_main.filter(|&f| i < f).map_or(0, |f| f - i);
         let after = last_main.filter(|&l| i > l).map_or(0, |l| i - l);
-        let e = &mut block.evidence.0;
-        let values: [f32; VALUES] = [
-            (structure.prose as f32).ln_1p(),
-            (main_prose / total) as f32,
-            f32::from(u8::from(in_main)),
-            f32::from(u8::from(beside)),
-            (before as f32).ln_1p(),
-            (after as f32).ln_1p(),
-            (container.prose / total) as f32,
-            (cluster / total) as f32,
-            if container.text > 0.0 {
-                (container.links / container.text) as f32
-            } else {
-                0.0
-            },
-            (container.blocks as f32).ln_1p(),
-            i as f32 / last,
-            e[general] - means[0],
-            e[llr] - means[1],
-            e[stopwords] - means[2],
-            (article as f32).ln_1p(),
-            (comments / total) as f32,
-        ];
-        e[DOCUMENT..DOCUMENT + VALUES].copy_from_slice(&values);
+        let e = &mut block.evidence;
+        e.ln_document_prose = (structure.prose as f32).ln_1p();
+        e.main_share = (main_prose / total) as f32;
+        e.in_main = f32::from(u8::from(in_main));
+        e.beside_main = f32::from(u8::from(beside));
+        e.ln_blocks_before_main = (before as f32).ln_1p();
+        e.ln_blocks_after_main = (after as f32).ln_1p();
+        e.container_prose_share = (container.prose / total) as f32;
+        e.cluster_prose_share = (cluster / total) as f32;
+        e.container_link_density = if container.text > 0.0 {
+            (container.links / container.text) as f32
+        } else {
+            0.0
+        };
+        e.ln_container_blocks = (container.blocks as f32).ln_1p();
+        e.relative_position = i as f32 / last;
+        e.general_vs_document = e.general_log2_prob - means[0];
+        e.log_likelihood_ratio_vs_document = e.log_likelihood_ratio - means[1];
+        e.stopword_share_vs_document = e.stopword_share - means[2];
+        e.ln_main_prose = (article as f32).ln_1p();
+        e.comment_share = (comments / total) as f32;
     }
 }
 
@@ -300,7 +289,7 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::features::DOCUMENT_NAMES as NAMES;
+    use crate::block::Evidence;
 
     fn block(index: u32, containers: &[u32], text: &str, link_bytes: usize) -> Block {
         let mut b = Block::new(index, BlockKind::Paragraph, text);
@@ -310,13 +299,8 @@ mod tests {
     }
 
     fn value(block: &Block, name: &str) -> f32 {
-        block.evidence.0[DOCUMENT + NAMES.iter().position(|n| *n == name).unwrap()]
-    }
-
-    #[test]
-    fn names_match_the_evidence_names() {
-        assert_eq!(&EVIDENCE_NAMES[DOCUMENT..DOCUMENT + VALUES], &NAMES[..]);
-        assert_eq!(DOCUMENT + VALUES, crate::features::LOCAL);
+        let at = Evidence::NAMES.iter().position(|n| *n == name).unwrap();
+        block.evidence.values()[at]
     }
 
     /// body(0) > nav(1) > 2 links; body > article(2) > 3 paragraphs; body > aside(3) > teaser.
@@ -357,17 +341,9 @@ mod tests {
     #[test]
     fn values_are_relative_to_the_page() {
         let mut blocks = page();
-        let general = EVIDENCE_NAMES
-            .iter()
-            .position(|n| *n == "general_log2_prob")
-            .unwrap();
-        let ln_words = EVIDENCE_NAMES
-            .iter()
-            .position(|n| *n == "ln_words")
-            .unwrap();
         for (i, b) in blocks.iter_mut().enumerate() {
-            b.evidence.0[ln_words] = 1f32.ln_1p();
-            b.evidence.0[general] = -(i as f32);
+            b.evidence.ln_words = 1f32.ln_1p();
+            b.evidence.general_log2_prob = -(i as f32);
         }
         annotate(&mut blocks);
         let relative: Vec<f32> = blocks
@@ -381,7 +357,7 @@ mod tests {
     fn plain_text_and_empty_documents_are_fine() {
         let mut blocks = vec![block(0, &[], "A line of plain text.", 0)];
         annotate(&mut blocks);
-        assert!(blocks[0].evidence.0.iter().all(|v| v.is_finite()));
+        assert!(blocks[0].evidence.values().iter().all(|v| v.is_finite()));
         annotate(&mut []);
         rescue(&[], &mut []);
     }

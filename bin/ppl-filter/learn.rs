@@ -1,0 +1,111 @@
+//! `ppl-filter learn`: the combined method's classifier from pages and their gold text.
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use ppl_filter::boost::BoostOptions;
+use ppl_filter::cli::filter::{GlobalArgs, GoldFormatKind, LearnArgs, LearnerKind, SetBalanceKind};
+use ppl_filter::decide::Method;
+use ppl_filter::learn::{GoldFormat, LearnOptions, Learner, SetBalance, TrainingSet};
+use ppl_filter::pipeline::Options;
+
+/// Fits the combined method's classifier to pages and their gold text, and writes it to
+/// `--output`.
+pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let model = crate::clean::load_model(global)?;
+    // The sets: the positional pair, each --set (weighted by --set-weight in that order), then
+    // the lines of each --sets file.
+    let mut sets: Vec<TrainingSet> = args
+        .input_dir
+        .iter()
+        .zip(&args.gold_dir)
+        .map(|(i, g)| (i.clone(), g.clone()))
+        .chain(
+            args.set
+                .chunks(2)
+                .map(|pair| (pair[0].clone(), pair[1].clone())),
+        )
+        .map(|(input_dir, gold_dir)| TrainingSet {
+            input_dir,
+            gold_dir,
+            weight: 1.0,
+        })
+        .collect();
+    if args.set_weight.len() > sets.len() {
+        bail!(
+            "{} --set-weight values for {} sets given on the command line (the sets of a --sets file take their weight from its third column)",
+            args.set_weight.len(),
+            sets.len()
+        );
+    }
+    for (set, &weight) in sets.iter_mut().zip(&args.set_weight) {
+        set.weight = weight;
+    }
+    for list in &args.sets {
+        sets.extend(ppl_filter::learn::read_set_list(list)?);
+    }
+    if sets.is_empty() {
+        bail!("no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file");
+    }
+    let format = match args.gold_format {
+        GoldFormatKind::Auto => None,
+        GoldFormatKind::Cleaneval => Some(GoldFormat::CleanEval),
+        GoldFormatKind::Plain => Some(GoldFormat::Plain),
+    };
+    // The decision method plays no part in reading the training pages.
+    let options = Options::with_method(Method::Perplexity);
+    let mut pages = ppl_filter::learn::read_sets(&sets, format, &options)?;
+    let learn_options = LearnOptions {
+        l2: args.l2,
+        threshold: args.decision_threshold,
+        smoothing: args.smoothing,
+        learner: match args.learner {
+            LearnerKind::Trees => Learner::Trees,
+            LearnerKind::Logistic => Learner::Logistic,
+        },
+        boost: BoostOptions {
+            trees: args.trees,
+            depth: args.depth,
+            learning_rate: args.learning_rate,
+            ..Default::default()
+        },
+        set_balance: match args.set_balance {
+            SetBalanceKind::Equal => SetBalance::Equal,
+            SetBalanceKind::Natural => SetBalance::Natural,
+        },
+        set_weights: sets.iter().map(|s| s.weight).collect(),
+        ..Default::default()
+    };
+    let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options)?;
+    std::fs::write(&args.output, &bytes).with_context(|| args.output.display().to_string())?;
+    if global.quiet {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut summary = String::new();
+    if sets.len() > 1 {
+        let parts: Vec<String> = sets
+            .iter()
+            .enumerate()
+            .map(|(k, set)| {
+                let of_set = || pages.iter().filter(|p| p.set == k);
+                let plain = of_set()
+                    .filter(|p| p.gold_format == GoldFormat::Plain)
+                    .count();
+                format!(
+                    "{}: {} pages, {plain} with plain-text gold, weight {}",
+                    set.input_dir.display(),
+                    of_set().count(),
+                    set.weight
+                )
+            })
+            .collect();
+        summary = format!(" of {} sets ({})", sets.len(), parts.join("; "));
+    }
+    eprintln!(
+        "ppl-filter: wrote {} ({} bytes) from {} pages{summary}",
+        args.output.display(),
+        bytes.len(),
+        pages.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

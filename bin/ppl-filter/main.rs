@@ -1,0 +1,41 @@
+//! `ppl-filter`: parses the command line and hands each mode to the library, one file per mode:
+//! `clean.rs` (the main job), `train.rs`, `learn.rs`, `perplexity.rs`; `report.rs` prints
+//! problems and progress on stderr. Errors reach here typed, with their causes, and are
+//! printed as one line. Exit codes: 0 success, 1 some inputs damaged/empty/binary, 2 an error
+//! (see `--help`).
+
+mod clean;
+mod learn;
+mod perplexity;
+mod report;
+mod train;
+
+use std::io;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use ppl_filter::cli::filter::{Command, FilterArgs};
+use ppl_filter::cli::{one_line, Generate};
+
+fn main() -> ExitCode {
+    let args = FilterArgs::parse_checked();
+    let global = args.global;
+    let result = match (args.generate, args.command) {
+        (Some(what), _) => generate(what),
+        (None, Some(Command::Train(train_args))) => train::run(train_args, &global),
+        (None, Some(Command::Perplexity(args))) => perplexity::run(args, &global),
+        (None, Some(Command::Learn(learn_args))) => learn::run(learn_args, &global),
+        (None, None) => clean::run(args.clean, &global),
+    };
+    result.unwrap_or_else(|error| {
+        eprintln!("ppl-filter: {}", one_line(error.as_ref()));
+        ExitCode::from(2)
+    })
+}
+
+/// `--generate`: the man page, a completion script or the embedded model's file.
+fn generate(what: Generate) -> anyhow::Result<ExitCode> {
+    ppl_filter::cli::generate(what, ppl_filter::cli::filter::command(), &mut io::stdout())
+        .context("cannot write output")?;
+    Ok(ExitCode::SUCCESS)
+}

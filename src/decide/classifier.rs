@@ -1,0 +1,187 @@
+//! The combined method's classifier ([`Classifier`]): the boilerplate language model and the
+//! learned weights, the classifier input of a block and its neighbours, and the decision over
+//! one document's blocks. Its file format is in `file.rs`.
+
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use super::viterbi::viterbi;
+use super::Choices;
+use crate::block::{Block, Evidence, EVIDENCE_VALUES};
+use crate::boost::{CompiledForest, Forest};
+use crate::lm::model::LanguageModel;
+
+/// Blocks on each side whose evidence enters a block's decision.
+pub const CONTEXT_RADIUS: usize = 2;
+
+/// Length of the classifier's input: the evidence of the block and of its neighbours.
+pub const INPUTS: usize = EVIDENCE_VALUES * (2 * CONTEXT_RADIUS + 1);
+
+/// What turns a block's classifier input into log-odds of keeping it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Scorer {
+    /// Logistic regression over standardised inputs.
+    Logistic {
+        /// Mean of every input over the training blocks.
+        mean: Vec<f32>,
+        /// Standard deviation of every input (1 where it was 0).
+        scale: Vec<f32>,
+        /// Weights over the standardised inputs.
+        weights: Vec<f32>,
+        intercept: f32,
+    },
+    /// Gradient-boosted shallow trees.
+    Trees(Forest),
+}
+
+/// The learned parameters of the combined method (the JSON part of a classifier file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// What turns the evidence into log-odds.
+    pub scorer: Scorer,
+    /// Log-odds subtracted before the decision (0 keeps a block when P(keep) > 0.5).
+    pub threshold: f32,
+    /// log P(next label | label) between neighbouring blocks, `[from][to]`, 0 = drop, 1 = keep.
+    pub transition: [[f32; 2]; 2],
+    /// Weight of the transitions against the classifier (0: no smoothing).
+    pub smoothing: f32,
+    /// How the parameters were made.
+    pub provenance: String,
+    /// The names of the evidence values the classifier was learned on
+    /// ([`Evidence::NAMES`], in order; empty in files made before they were recorded): a
+    /// file learned on other evidence is refused rather than misread.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<String>,
+}
+
+impl Weights {
+    /// The evidence names this build's classifiers are learned on.
+    pub fn evidence_names() -> Vec<String> {
+        Evidence::NAMES.iter().map(|n| n.to_string()).collect()
+    }
+}
+
+/// The combined method's model: the boilerplate language model and the learned weights
+/// (read and written by `file.rs`).
+pub struct Classifier {
+    /// Word n-gram model of boilerplate text (trained on what did not align to gold).
+    pub boilerplate: LanguageModel,
+    /// Everything else.
+    pub weights: Weights,
+    /// The trees of `weights`, laid out for evaluation.
+    compiled: CompiledForest,
+}
+
+impl std::fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Classifier")
+            .field("weights", &self.weights.provenance)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Classifier {
+    pub(super) fn new(boilerplate: LanguageModel, weights: Weights) -> Classifier {
+        let compiled = match &weights.scorer {
+            Scorer::Trees(forest) => CompiledForest::new(forest),
+            Scorer::Logistic { .. } => CompiledForest::default(),
+        };
+        Classifier {
+            boilerplate,
+            weights,
+            compiled,
+        }
+    }
+
+    /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
+    pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
+        match &self.weights.scorer {
+            Scorer::Logistic {
+                mean,
+                scale,
+                weights,
+                intercept,
+            } => {
+                let mut z = *intercept;
+                for i in 0..INPUTS {
+                    z += weights[i] * (x[i] - mean[i]) / scale[i];
+                }
+                if z.is_nan() {
+                    // Extreme (finite) parameters overflowed into ∞ − ∞: in f64 the terms stay
+                    // finite, so the sum is at worst ±∞ in f32, which the decision handles.
+                    let term = |i: usize| {
+                        f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i]))
+                            / f64::from(scale[i])
+                    };
+                    z = (f64::from(*intercept) + (0..INPUTS).map(term).sum::<f64>()) as f32;
+                }
+                z
+            }
+            Scorer::Trees(_) => self.compiled.log_odds(x),
+        }
+    }
+}
+
+/// The classifier in the file at `path`, or the embedded one.
+pub fn load_classifier(
+    path: Option<&std::path::Path>,
+) -> Result<Arc<Classifier>, super::ClassifierError> {
+    match path {
+        None => Ok(embedded()),
+        Some(path) => Classifier::open(path).map(Arc::new),
+    }
+}
+
+/// The default classifier compiled into the binary, learned on CleanEval `tune`.
+pub fn embedded() -> Arc<Classifier> {
+    static BYTES: &[u8] = include_bytes!("../../model/en-classifier.bin");
+    static EMBEDDED: OnceLock<Arc<Classifier>> = OnceLock::new();
+    EMBEDDED
+        .get_or_init(|| match Classifier::from_static(BYTES) {
+            Ok(c) => Arc::new(c),
+            // Checked by a unit test; failing here is a build bug.
+            Err(e) => panic!("embedded classifier model/en-classifier.bin is invalid: {e}"),
+        })
+        .clone()
+}
+
+/// The classifier input of the block at `at` in `evidence` (padding outside the slice).
+pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
+    let mut x = [0.0; INPUTS];
+    for (slot, offset) in (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize).enumerate() {
+        let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else {
+            continue;
+        };
+        x[slot * EVIDENCE_VALUES..(slot + 1) * EVIDENCE_VALUES].copy_from_slice(&e.values());
+    }
+    x
+}
+
+impl Classifier {
+    /// Keep or drop for each block of one document (measured, in order, with the evidence of
+    /// [`DocumentContext`]): document evidence is added, each block is scored with its
+    /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
+    /// and an article left empty is rescued; `choices` may lean the decision either way and
+    /// keep comments.
+    pub fn decide(&self, blocks: &mut [Block], choices: &Choices) -> Vec<bool> {
+        crate::evidence::annotate(blocks);
+        let evidence: Vec<Evidence> = blocks.iter().map(|b| b.evidence).collect();
+        let w = &self.weights;
+        let shift = choices.favor.shift() - w.threshold;
+        let log_odds: Vec<f64> = (0..blocks.len())
+            .map(|i| f64::from(self.log_odds(&context_input(&evidence, i)) + shift))
+            .collect();
+        let mut keep = if w.smoothing == 0.0 {
+            log_odds.iter().map(|&z| z > 0.0).collect()
+        } else {
+            viterbi(&log_odds, &w.transition, f64::from(w.smoothing))
+        };
+        crate::evidence::rescue(blocks, &mut keep);
+        if choices.comments {
+            crate::evidence::keep_comments(blocks, &mut keep);
+        }
+        keep
+    }
+}

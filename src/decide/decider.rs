@@ -1,0 +1,221 @@
+//! The decision in document order ([`Decider`]): the perplexity method decides each block as
+//! it comes; the combined method holds a document, or a piece of a long one, bounded by
+//! `max_document_bytes`, and decides it whole.
+
+use super::classifier::Classifier;
+use super::{Choices, Method, Policy};
+use crate::block::{Block, ContainerHints};
+use crate::evidence::DocumentContext;
+
+/// What a block costs the decider's buffer besides its text: the block, its sentences and its
+/// evidence (counted against `max_document_bytes`).
+pub const BLOCK_OVERHEAD_BYTES: usize = 512;
+
+/// Default bound on a document held whole for the combined method's decision (text plus
+/// [`BLOCK_OVERHEAD_BYTES`] a block): far above nearly every real page.
+pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 4 << 20;
+
+/// Makes the keep/drop decision for one document's blocks, in order.
+///
+/// [`Decider::push`] takes blocks as they come (segmented and scored) and hands back, through
+/// `decided`, every block whose decision is final; [`Decider::finish`] decides the rest at the
+/// document's end. The perplexity method decides each block at once. The combined method holds
+/// the whole document, up to `max_document_bytes` ([`BLOCK_OVERHEAD_BYTES`] a block plus its
+/// text), then decides it at once: document evidence ([`crate::evidence::annotate`]), the
+/// classifier over each block and its neighbours, an exact Viterbi pass over the labels, and
+/// the rescue of an article left empty ([`crate::evidence::rescue`]). A longer document is
+/// decided in pieces of that size, each as if it were a document (what came before still
+/// counts as text seen earlier).
+pub struct Decider<'a> {
+    policy: Policy,
+    classifier: Option<&'a Classifier>,
+    choices: Choices,
+    /// What the blocks so far say about the next one.
+    document: DocumentContext,
+    /// The blocks of the document, or of its current piece, not decided yet.
+    held: Vec<Block>,
+    held_bytes: usize,
+}
+
+impl<'a> Decider<'a> {
+    /// A decider for one document.
+    pub fn new(method: &'a Method, policy: Policy, choices: Choices) -> Decider<'a> {
+        Decider {
+            policy,
+            classifier: method.classifier(),
+            choices,
+            document: DocumentContext::default(),
+            held: Vec::new(),
+            held_bytes: 0,
+        }
+    }
+
+    /// Takes the next block of the document.
+    pub fn push(&mut self, mut block: Block, decided: &mut dyn FnMut(Block)) {
+        let Some(classifier) = self.classifier else {
+            self.policy.decide(&mut block);
+            keep_title(&mut block);
+            return decided(block);
+        };
+        self.document.observe(&mut block);
+        debug_assert_eq!(
+            block.evidence.present, 1.0,
+            "blocks reach the decider measured"
+        );
+        self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
+        self.held.push(block);
+        if self.held_bytes > self.choices.max_document_bytes {
+            self.decide_held(classifier, decided);
+        }
+    }
+
+    /// Decides every block still held back; the decider is then ready for a new document.
+    pub fn finish(&mut self, decided: &mut dyn FnMut(Block)) {
+        if let Some(classifier) = self.classifier {
+            self.decide_held(classifier, decided);
+        }
+        self.document.clear();
+    }
+
+    /// Decides the held blocks as one document.
+    fn decide_held(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
+        let mut blocks = std::mem::take(&mut self.held);
+        self.held_bytes = 0;
+        let keep = classifier.decide(&mut blocks, &self.choices);
+        // No threshold by default: the largest finite one (an infinite or NaN perplexity still
+        // drops its sentence).
+        let max_perplexity = self.policy.max_perplexity.unwrap_or(f32::MAX);
+        for (mut block, keep) in blocks.drain(..).zip(keep) {
+            for sentence in &mut block.sentences {
+                sentence.keep = keep && sentence.perplexity <= max_perplexity;
+            }
+            keep_title(&mut block);
+            decided(block);
+        }
+        // The buffer's memory is kept for the next piece.
+        self.held = blocks;
+    }
+}
+
+/// The page title is there because it was asked for (`--title`): whatever the method decided,
+/// it is kept.
+fn keep_title(block: &mut Block) {
+    if block.hints.has(ContainerHints::TITLE) {
+        for sentence in &mut block.sentences {
+            sentence.keep = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::BlockKind;
+    use crate::decide::classifier::embedded;
+    use crate::decide::file::split_file;
+    use std::sync::Arc;
+
+    fn measured_block(index: u32, text: &str, classifier: &Classifier) -> Block {
+        let mut b = Block::new(index, BlockKind::Paragraph, text);
+        crate::segment::segment(&mut b);
+        crate::evidence::measure(
+            &mut b,
+            crate::lm::model::embedded(),
+            &classifier.boilerplate,
+        );
+        b
+    }
+
+    /// Decides `texts` as one document's blocks; also returns the most blocks held at once.
+    fn decide_with(
+        classifier: &Arc<Classifier>,
+        texts: &[&str],
+        max_document_bytes: usize,
+    ) -> (Vec<(String, bool)>, usize) {
+        let method = Method::Combined(classifier.clone());
+        let choices = Choices {
+            max_document_bytes,
+            ..Choices::default()
+        };
+        let mut decider = Decider::new(&method, Policy::default(), choices);
+        let mut out = Vec::new();
+        let mut held_most = 0;
+        for (i, text) in texts.iter().enumerate() {
+            decider.push(measured_block(i as u32, text, classifier), &mut |b| {
+                out.push(b)
+            });
+            held_most = held_most.max(i + 1 - out.len());
+        }
+        decider.finish(&mut |b| out.push(b));
+        (
+            out.into_iter()
+                .map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep)))
+                .collect(),
+            held_most,
+        )
+    }
+
+    fn decide_all(classifier: &Arc<Classifier>, texts: &[&str]) -> Vec<(String, bool)> {
+        decide_with(classifier, texts, DEFAULT_MAX_DOCUMENT_BYTES).0
+    }
+
+    #[test]
+    fn a_long_document_is_decided_in_bounded_pieces() {
+        let classifier = embedded();
+        let texts: Vec<String> = (0..40)
+            .map(|i| format!("Paragraph {i} of a long page about the river and the mill."))
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let (whole, held_whole) = decide_with(&classifier, &refs, DEFAULT_MAX_DOCUMENT_BYTES);
+        assert_eq!(held_whole, refs.len(), "a short document is held whole");
+        let piece = 5 * (BLOCK_OVERHEAD_BYTES + texts[0].len());
+        let (pieces, held_most) = decide_with(&classifier, &refs, piece);
+        assert!(held_most <= 6, "held {held_most} blocks");
+        assert_eq!(
+            pieces.iter().map(|d| &d.0).collect::<Vec<_>>(),
+            whole.iter().map(|d| &d.0).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn the_embedded_classifier_loads_and_keeps_prose_over_menus() {
+        let page = "<html><body><ul class=menu><li><a href=/>Home</a></li><li><a href=/n>News</a></li>\
+            <li><a href=/s>Sport</a></li><li><a href=/c>Contact us</a></li></ul><div class=story>\
+            <p>The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.</p>\
+            <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
+            <div class=footer><a href=/p>Privacy policy</a> | <a href=/t>Terms of use</a> | <a href=/r>RSS</a></div></body></html>";
+        let options = crate::pipeline::Options::with_method(Method::Combined(embedded()));
+        let (out, problems) =
+            crate::pipeline::clean_bytes(page.as_bytes(), crate::lm::model::embedded(), &options);
+        assert!(problems.is_empty());
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("The town council voted") && text.contains("Supporters of the project"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Home") && !text.contains("Privacy policy"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn smoothing_changes_nothing_about_order_or_count() {
+        let mut bytes = include_bytes!("../../model/en-classifier.bin").to_vec();
+        let (mut weights, model) = split_file(&bytes).unwrap();
+        weights.smoothing = 5.0;
+        bytes = Classifier::to_bytes(&weights, model).unwrap();
+        let classifier = Arc::new(Classifier::from_bytes(&bytes).unwrap());
+        let texts: Vec<String> = (0..20)
+            .map(|i| format!("Block number {i} of a page about rivers."))
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let decided = decide_all(&classifier, &refs);
+        assert_eq!(
+            decided.iter().map(|d| d.0.as_str()).collect::<Vec<_>>(),
+            refs
+        );
+        // Strong smoothing between identical-looking blocks: one label for all.
+        assert!(decided.iter().all(|d| d.1 == decided[0].1), "{decided:?}");
+    }
+}

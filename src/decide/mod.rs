@@ -1,0 +1,103 @@
+//! The keep/drop decision for each sentence, by one of two methods.
+//!
+//! * `perplexity` ([`Policy`]): PyPlexity's rule (drop a sentence whose perplexity is above a
+//!   threshold) plus one structural rule that PyPlexity lacks: a block whose text is mostly link
+//!   text (menus, tag clouds, "related articles") is dropped whole.
+//! * `combined` ([`Classifier`]): boosted shallow trees (or a logistic regression) over the
+//!   evidence of a block and of its neighbours ([`crate::evidence`]: perplexity under the
+//!   general and the boilerplate model, their ratio, shape, markup hints, position and where
+//!   the block sits in the whole document), optionally followed by a two-state Viterbi pass
+//!   that smooths the keep/drop labels between neighbouring blocks, and the rescue of an
+//!   article left empty. A kept block's sentences still obey the perplexity threshold if one
+//!   is given.
+//!
+//! Files: `policy.rs` (the perplexity rule), `classifier.rs` (the classifier and its input),
+//! `file.rs` (the classifier file format), `viterbi.rs` (the smoother), `decider.rs` (both
+//! methods in document order).
+//!
+//! Both run in document order through a [`Decider`]: the perplexity method decides each block
+//! as it comes, the combined method holds a document (or a piece of a long one) bounded by
+//! `max_document_bytes`.
+
+mod classifier;
+mod decider;
+mod file;
+mod policy;
+mod viterbi;
+
+use std::sync::Arc;
+
+pub use classifier::{
+    context_input, embedded, load_classifier, Classifier, Scorer, Weights, CONTEXT_RADIUS, INPUTS,
+};
+pub use decider::{Decider, BLOCK_OVERHEAD_BYTES, DEFAULT_MAX_DOCUMENT_BYTES};
+pub use file::{ClassifierError, MAX_PARAMETERS_BYTES};
+pub use policy::{Policy, PolicyError, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
+
+/// Which way the combined method leans when a block is in doubt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Favor {
+    /// One balanced decision for CleanEval-style pages and articles alike.
+    #[default]
+    Balanced,
+    /// Keep less: only what is clearly main content.
+    Precision,
+    /// Keep more: anything that may be main content.
+    Recall,
+}
+
+impl Favor {
+    /// Log-odds added to every block's score before the decision.
+    fn shift(self) -> f32 {
+        match self {
+            Favor::Balanced => 0.0,
+            Favor::Precision => -FAVOR_SHIFT,
+            Favor::Recall => FAVOR_SHIFT,
+        }
+    }
+}
+
+/// How far `--favor-precision` and `--favor-recall` move the decision, in log-odds (their
+/// cross-validated effect is in the README, "Accuracy").
+pub const FAVOR_SHIFT: f32 = 1.0;
+
+/// The combined method's settings besides the classifier.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Choices {
+    /// Which way a block in doubt goes.
+    pub favor: Favor,
+    /// Keep readers' comments (prose blocks under an element named like a comment thread),
+    /// which the default drops like the Dragnet gold does.
+    pub comments: bool,
+    /// A document is decided whole up to this size ([`Decider`]).
+    pub max_document_bytes: usize,
+}
+
+impl Default for Choices {
+    fn default() -> Choices {
+        Choices {
+            favor: Favor::Balanced,
+            comments: false,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+        }
+    }
+}
+
+/// Which decision is made.
+#[derive(Clone, Debug)]
+pub enum Method {
+    /// Perplexity threshold plus the link-density rule ([`Policy`]).
+    Perplexity,
+    /// The learned classifier with context smoothing.
+    Combined(Arc<Classifier>),
+}
+
+impl Method {
+    /// The classifier, for the combined method.
+    pub fn classifier(&self) -> Option<&Classifier> {
+        match self {
+            Method::Perplexity => None,
+            Method::Combined(c) => Some(c),
+        }
+    }
+}

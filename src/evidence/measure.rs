@@ -1,0 +1,218 @@
+//! The evidence a block shows alone, computed on the workers.
+//!
+//! [`score`] fills each sentence's perplexity under the general language model (all the
+//! perplexity method needs); [`measure`] does that and also scores the sentences under the
+//! boilerplate model and describes the block's shape: words, stopwords, digits, capitals,
+//! punctuation, link density, element kind, position, and what the enclosing elements' tags,
+//! classes and ids suggest.
+
+use crate::block::{Block, BlockKind, ContainerHints, Evidence};
+use crate::lm::model::LanguageModel;
+use crate::stopwords::Stopwords;
+
+/// The perplexity of a sentence with `log2_prob` over `predictions` predictions.
+fn perplexity(log2_prob: f64, predictions: u32) -> f32 {
+    (-(log2_prob / f64::from(predictions))).exp2() as f32
+}
+
+/// Scores every sentence of the block under `model` (its perplexity).
+pub fn score(block: &mut Block, model: &LanguageModel) {
+    let Block {
+        text, sentences, ..
+    } = block;
+    for sentence in sentences.iter_mut() {
+        let (log2_prob, predictions) = model.log2_prob(&text[sentence.range()]);
+        sentence.perplexity = perplexity(log2_prob, predictions);
+    }
+}
+
+/// Scores `block`'s sentences under both models (setting each sentence's perplexity under
+/// `general`) and fills its evidence.
+pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &LanguageModel) {
+    let (mut general_sum, mut boilerplate_sum, mut predictions) = (0.0, 0.0, 0u32);
+    let Block {
+        text, sentences, ..
+    } = block;
+    for sentence in sentences.iter_mut() {
+        let text = &text[sentence.range()];
+        let [(log2_prob, n), (boilerplate_log2_prob, _)] =
+            general.log2_prob_pair(boilerplate, text);
+        sentence.perplexity = perplexity(log2_prob, n);
+        general_sum += log2_prob;
+        boilerplate_sum += boilerplate_log2_prob;
+        predictions += n;
+    }
+    let per_prediction = |sum: f64| {
+        if predictions == 0 {
+            0.0
+        } else {
+            (sum / f64::from(predictions)) as f32
+        }
+    };
+    let shape = Shape::of(&block.text);
+    let words = shape.words.max(1) as f32;
+    let chars = shape.chars.max(1) as f32;
+    let kind = |k: BlockKind| f32::from(u8::from(block.kind == k));
+    let hint = |bit: u8| f32::from(u8::from(block.hints.has(bit)));
+    let general = per_prediction(general_sum);
+    let boilerplate = per_prediction(boilerplate_sum);
+    // The document-order and whole-document values are set later (`DocumentContext`,
+    // `annotate`).
+    block.evidence = Evidence {
+        ln_words: (shape.words as f32).ln_1p(),
+        mean_word_chars: (shape.chars as f32 / words).min(20.0),
+        stopword_share: shape.stopwords as f32 / words,
+        digit_share: shape.digits as f32 / chars,
+        capitalised_share: shape.capitalised as f32 / words,
+        punctuation_share: shape.punctuation as f32 / chars,
+        link_density: block.link_density() as f32,
+        heading: kind(BlockKind::Heading),
+        list_item: kind(BlockKind::ListItem),
+        table_cell: kind(BlockKind::TableCell),
+        form: kind(BlockKind::Form),
+        preformatted: kind(BlockKind::Preformatted),
+        ends_like_sentence: f32::from(u8::from(ends_like_sentence(&block.text))),
+        ln_sentences: (block.sentences.len() as f32).ln_1p(),
+        general_log2_prob: general,
+        boilerplate_log2_prob: boilerplate,
+        log_likelihood_ratio: general - boilerplate,
+        ln_position: (block.index as f32).ln_1p(),
+        separator_share: shape.separators as f32 / words,
+        in_navigation: hint(ContainerHints::NAVIGATION),
+        in_periphery: hint(ContainerHints::PERIPHERY),
+        in_content: hint(ContainerHints::CONTENT),
+        in_comments: hint(ContainerHints::COMMENTS),
+        present: 1.0,
+        letter_share: shape.letters as f32 / chars,
+        ..Evidence::default()
+    };
+}
+
+/// Character and word counts of a block's text.
+#[derive(Debug, Default, PartialEq)]
+struct Shape {
+    words: usize,
+    /// Non-space characters.
+    chars: usize,
+    digits: usize,
+    punctuation: usize,
+    /// Words starting with an upper-case letter.
+    capitalised: usize,
+    /// Words made of punctuation alone (`|`, `»`, `-`, `·`): menu separators.
+    separators: usize,
+    /// Words in the English stopword list, as jusText counts them.
+    stopwords: usize,
+    /// Letters of any script (language-independent evidence of prose).
+    letters: usize,
+}
+
+impl Shape {
+    fn of(text: &str) -> Shape {
+        let mut shape = Shape::default();
+        let (stopwords, mut lower) = (Stopwords::english(), String::new());
+        // Words are separated by single spaces (see `Block::words`).
+        for word in text.split(' ').filter(|w| !w.is_empty()) {
+            shape.words += 1;
+            shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
+            if word.is_ascii() {
+                shape.add_ascii_word(word.as_bytes());
+            } else {
+                shape.add_word(word);
+            }
+        }
+        shape
+    }
+
+    /// Adds the character counts of a word.
+    fn add_word(&mut self, word: &str) {
+        let mut alphanumeric = false;
+        for (i, c) in word.chars().enumerate() {
+            self.chars += 1;
+            if c.is_numeric() {
+                self.digits += 1;
+                alphanumeric = true;
+            } else if c.is_alphabetic() {
+                alphanumeric = true;
+                self.letters += 1;
+                if i == 0 && c.is_uppercase() {
+                    self.capitalised += 1;
+                }
+            } else {
+                self.punctuation += 1;
+            }
+        }
+        self.separators += usize::from(!alphanumeric);
+    }
+
+    /// [`Shape::add_word`] for an ASCII word, with byte tests.
+    fn add_ascii_word(&mut self, word: &[u8]) {
+        self.chars += word.len();
+        let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
+        let letters = word.iter().filter(|b| b.is_ascii_alphabetic()).count();
+        self.digits += digits;
+        self.letters += letters;
+        self.punctuation += word.len() - digits - letters;
+        self.capitalised += usize::from(word.first().is_some_and(u8::is_ascii_uppercase));
+        self.separators += usize::from(digits + letters == 0);
+    }
+}
+
+/// Whether the text ends like prose: `.`, `!`, `?` or `:`, maybe followed by closing quotes or brackets.
+fn ends_like_sentence(text: &str) -> bool {
+    let end = text.trim_end_matches(['"', '\'', ')', '\u{201d}', '\u{2019}', ']']);
+    end.ends_with(['.', '!', '?', ':'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lm::model::embedded;
+    use crate::segment;
+
+    fn measured(kind: BlockKind, text: &str, link_bytes: usize) -> Evidence {
+        let mut block = Block::new(3, kind, text);
+        block.link_bytes = link_bytes;
+        segment::segment(&mut block);
+        measure(&mut block, embedded(), embedded());
+        assert!(block.sentences.iter().all(|s| s.perplexity.is_finite()));
+        block.evidence
+    }
+
+    #[test]
+    fn prose_and_menus_look_different() {
+        let prose = measured(
+            BlockKind::Paragraph,
+            "The committee approved the new budget for the school year. It takes effect in May.",
+            0,
+        );
+        let menu = measured(BlockKind::ListItem, "Home | About us | Contact | 2024", 20);
+        assert!(prose.stopword_share > menu.stopword_share);
+        assert!(prose.general_log2_prob > menu.general_log2_prob);
+        assert_eq!(prose.ends_like_sentence, 1.0);
+        assert_eq!(menu.ends_like_sentence, 0.0);
+        assert_eq!(menu.list_item, 1.0);
+        assert!(menu.separator_share > 0.3);
+        assert!(menu.digit_share > 0.0);
+        assert!((menu.link_density - 20.0 / 32.0).abs() < 1e-6);
+        // The same model twice: no evidence either way.
+        assert_eq!(prose.log_likelihood_ratio, 0.0);
+        assert_eq!(prose.present, 1.0);
+        assert_eq!(prose.repeated, 0.0);
+    }
+
+    #[test]
+    fn ascii_words_are_counted_as_characters_are() {
+        for word in ["Home", "|", "2024", "x86-64", "U.S.", "", "a1!", "ZZ", "--"] {
+            let (mut by_char, mut by_byte) = (Shape::default(), Shape::default());
+            by_char.add_word(word);
+            by_byte.add_ascii_word(word.as_bytes());
+            assert_eq!(by_char, by_byte, "{word}");
+        }
+    }
+
+    #[test]
+    fn an_empty_block_gives_finite_values() {
+        let e = measured(BlockKind::Paragraph, "", 0);
+        assert!(e.values().iter().all(|v| v.is_finite()));
+    }
+}

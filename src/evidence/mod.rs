@@ -1,0 +1,20 @@
+//! The evidence stage: what the decision knows of each block, as named values
+//! ([`crate::block::Evidence`]).
+//!
+//! Three steps, by how much of the document each needs:
+//! - [`measure`] (and [`score`], all the perplexity method needs): the block alone, on the
+//!   workers: perplexity under the general and the boilerplate language model, the block's
+//!   shape, element kind and what its containers' names suggest;
+//! - [`DocumentContext`]: the blocks before it, in document order (repeated text, prose so
+//!   far);
+//! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
+//!   lies, container shares, values relative to the page's own). [`rescue`] and
+//!   [`keep_comments`] apply the same notion of prose to the decided labels.
+
+mod context;
+mod document;
+mod measure;
+
+pub use context::DocumentContext;
+pub use document::{annotate, keep_comments, rescue};
+pub use measure::{measure, score};

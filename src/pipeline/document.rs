@@ -1,0 +1,187 @@
+//! One document: bytes → UTF-8 ([`crate::decode`]) → blocks ([`crate::html`] or
+//! [`crate::plain`]), handed on as they are cut.
+
+use std::io::{self, Read};
+
+use super::{InputFormat, Options, Severity};
+use crate::block::{Block, PageInfo};
+use crate::decode::{DecodeError, Markup, Utf8Decoder};
+use crate::html::BlockParser;
+use crate::io::io_message;
+use crate::plain::TextBlocks;
+
+/// The output is gone (the writer stopped, for example after `| head`): reading stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct OutputClosed;
+
+/// How one document's bytes are read: as HTML or plain text, and in which encoding (`None`:
+/// detected). A WARC response's HTTP header or a JSONL field may set them per document.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DocumentKind {
+    pub format: InputFormat,
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+}
+
+impl DocumentKind {
+    /// The run's own format and encoding.
+    pub fn of(options: &Options) -> DocumentKind {
+        DocumentKind {
+            format: options.input_format,
+            encoding: options.encoding,
+        }
+    }
+}
+
+/// What reading one document found besides its blocks.
+#[derive(Debug, Default)]
+pub(super) struct Findings {
+    /// Problems, in the order they were met (the caller names the input).
+    pub problems: Vec<(Severity, String)>,
+    /// What the page said about itself.
+    pub page: PageInfo,
+}
+
+impl Findings {
+    fn problem(&mut self, severity: Severity, message: String) {
+        self.problems.push((severity, message));
+    }
+}
+
+/// Cuts one document's decoded text into blocks: the HTML parser or the plain-text splitter.
+enum Cutter {
+    Html {
+        parser: Box<BlockParser>,
+        /// The parser gave up: the rest of the text is dropped.
+        failed: bool,
+    },
+    Text(Box<TextBlocks>),
+}
+
+impl Cutter {
+    fn new(format: InputFormat, options: &Options) -> (Markup, Cutter) {
+        match format {
+            InputFormat::Text => (
+                Markup::Text,
+                Cutter::Text(Box::new(TextBlocks::new(options.html.max_block_bytes))),
+            ),
+            _ => (
+                Markup::Html,
+                Cutter::Html {
+                    parser: Box::new(BlockParser::new(options.html.clone())),
+                    failed: false,
+                },
+            ),
+        }
+    }
+
+    /// Cuts `text` into `blocks` (nothing once the HTML parser has given up).
+    fn feed(&mut self, text: &str, blocks: &mut Vec<Block>, findings: &mut Findings) {
+        match self {
+            Cutter::Html { failed: true, .. } => {}
+            Cutter::Html { parser, failed } => {
+                if let Err(e) = parser.write(text, blocks) {
+                    *failed = true;
+                    findings.problem(Severity::Warning, format!("{e}; text up to here was kept"));
+                }
+            }
+            Cutter::Text(splitter) => splitter.write(text, blocks),
+        }
+    }
+
+    /// Cuts what is left at the document's end.
+    fn end(self, blocks: &mut Vec<Block>, findings: &mut Findings) {
+        match self {
+            Cutter::Html { parser, failed } => {
+                let (result, page) = parser.end_page(blocks);
+                findings.page = page;
+                if let (Err(e), false) = (result, failed) {
+                    findings.problem(Severity::Warning, e.to_string());
+                }
+            }
+            Cutter::Text(splitter) => splitter.end(blocks),
+        }
+    }
+}
+
+/// Reads one document, handing its blocks to `emit` as they are cut. Problems are collected
+/// in `findings`, not fatal: what was read is kept. Stops early only when `emit` says the
+/// output is gone.
+pub(super) fn read_document(
+    reader: &mut dyn Read,
+    options: &Options,
+    kind: DocumentKind,
+    findings: &mut Findings,
+    emit: &mut dyn FnMut(&mut Vec<Block>) -> Result<(), OutputClosed>,
+) -> Result<(), OutputClosed> {
+    let (markup, mut cutter) = Cutter::new(kind.format, options);
+    let mut decoder = Utf8Decoder::new(kind.encoding, markup);
+    let mut buffer = vec![0u8; options.read_size.max(1)];
+    let mut text = String::new();
+    let mut blocks = Vec::new();
+    let mut binary = false;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                // Damaged compressed data is damaged input (a warning); a failing read is an error.
+                let severity = match e.kind() {
+                    io::ErrorKind::InvalidData
+                    | io::ErrorKind::InvalidInput
+                    | io::ErrorKind::UnexpectedEof => Severity::Warning,
+                    _ => Severity::Error,
+                };
+                findings.problem(
+                    severity,
+                    format!("read error: {}; text up to here was kept", io_message(&e)),
+                );
+                break;
+            }
+        };
+        if let Err(DecodeError::Binary) = decoder.push(&buffer[..n], &mut text) {
+            binary = true;
+            break;
+        }
+        // Once the parser has given up, the rest is still read and decoded (and dropped), so
+        // that what is reported about the input does not depend on where a read ended.
+        cutter.feed(&text, &mut blocks, findings);
+        text.clear();
+        if !blocks.is_empty() {
+            emit(&mut blocks)?;
+        }
+    }
+    if binary || decoder.finish(&mut text) == Err(DecodeError::Binary) {
+        findings.problem(
+            Severity::Warning,
+            "binary data, not text: skipped".to_string(),
+        );
+        return Ok(());
+    }
+    cutter.feed(&text, &mut blocks, findings);
+    cutter.end(&mut blocks, findings);
+    if decoder.bytes_seen() == 0 {
+        findings.problem(Severity::Note, "empty input".to_string());
+    } else if decoder.had_replacements() {
+        let (encoding, _) = decoder
+            .encoding()
+            .unwrap_or((encoding_rs::UTF_8, crate::decode::EncodingSource::Sniffed));
+        let declared = if decoder.encoding_declared() {
+            "declared "
+        } else {
+            ""
+        };
+        findings.problem(
+            Severity::Note,
+            format!(
+                "bytes invalid in its {declared}encoding {} were replaced by U+FFFD",
+                encoding.name()
+            ),
+        );
+    }
+    if blocks.is_empty() {
+        Ok(())
+    } else {
+        emit(&mut blocks)
+    }
+}

@@ -1,0 +1,285 @@
+//! Workers, ordering and back-pressure: runs documents through every stage and writes them.
+//!
+//! One reader thread reads each input in fixed-size chunks (a whole input, or each WARC
+//! response or JSONL line, is one document), decodes, parses and cuts blocks,
+//! and sends them in numbered batches on a bounded channel to `threads` workers, which split
+//! sentences, score, decide and render. A writer restores the batches' order before writing.
+//! Both channels are bounded, so a slow consumer stalls the reader instead of growing memory;
+//! the reorder buffer holds at most the batches in flight. With one thread everything runs
+//! inline, in the same order, through the same functions: output is byte-identical for any
+//! thread count and any read size (tested).
+//!
+//! Files, in the order data flows: `read.rs` (inputs to documents and batches), `document.rs`
+//! (one document's bytes to blocks), the workers' part here ([`process`]: sentences and
+//! evidence), `write.rs` (the decision, rendering and the sink, in order); `options.rs` and
+//! `problem.rs` hold what a run is told and what it reports.
+
+mod document;
+mod options;
+mod problem;
+mod read;
+mod write;
+
+use std::io;
+use std::sync::Arc;
+
+use crossbeam_channel::bounded;
+
+pub use options::{InputFormat, Options};
+pub use problem::{Observer, Problem, Severity};
+
+use crate::block::{Block, PageInfo};
+use crate::evidence;
+use crate::io::sink::{DocumentMeta, Sink};
+use crate::io::Input;
+use crate::lm::model::LanguageModel;
+use crate::output::OutputMode;
+use crate::segment;
+use document::{read_document, DocumentKind, Findings, OutputClosed};
+use read::read_inputs;
+use write::{finish, write_in_order, Writer};
+
+/// Counts over a whole run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub documents: u64,
+    pub sentences: u64,
+    pub kept: u64,
+    pub warnings: u64,
+    pub errors: u64,
+    /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`Options::all_responses`]).
+    pub records_skipped: u64,
+    /// The output was closed early (for example by `| head`); the run stopped quietly.
+    pub output_closed: bool,
+}
+
+impl Summary {
+    /// Adds the counts of another run (of the next inputs).
+    pub fn add(&mut self, other: &Summary) {
+        self.documents += other.documents;
+        self.sentences += other.sentences;
+        self.kept += other.kept;
+        self.warnings += other.warnings;
+        self.errors += other.errors;
+        self.records_skipped += other.records_skipped;
+        self.output_closed |= other.output_closed;
+    }
+}
+
+/// Blocks in flight are sent in batches of about this many bytes of text…
+const BATCH_TEXT_BYTES: usize = 32 * 1024;
+/// …or of at most this many blocks (each block costs a few hundred bytes besides its text).
+const BATCH_BLOCKS: usize = 256;
+/// The most batches in flight between the reader and the writer, whatever the thread count:
+/// with batches bounded by text and blocks, this bounds the pipeline's memory.
+const MAX_BATCHES_IN_FLIGHT: usize = 32;
+/// The most scoring threads a run may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// Why a run stopped before every input was cleaned.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Writing the output failed (a closed pipe is not an error: see [`Summary::output_closed`]).
+    #[error("cannot write output: {0}")]
+    Output(#[source] io::Error),
+    /// The operating system refused a worker thread.
+    #[error("cannot start {threads} worker threads: {source}")]
+    Threads { threads: usize, source: io::Error },
+}
+
+/// A numbered batch of blocks of one document.
+struct Job {
+    seq: u64,
+    /// On a document's first batch: the document's index and what it is.
+    begins: Option<(usize, Arc<DocumentMeta>)>,
+    /// The document's last batch.
+    ends: bool,
+    /// On the last batch: what the page said about itself.
+    page: Option<Box<PageInfo>>,
+    blocks: Vec<Block>,
+}
+
+/// A batch whose blocks are segmented and scored, waiting for the decision.
+type Scored = Job;
+
+/// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
+///
+/// With several threads, at most [`MAX_BATCHES_IN_FLIGHT`] batches (or `2 × threads + 2`, if
+/// fewer) are between the reader and the writer at any time: a token is taken before a batch is
+/// sent and given back once it is written, so memory does not grow with the thread count.
+pub fn run(
+    inputs: &[Input],
+    model: &LanguageModel,
+    options: &Options,
+    out: &mut dyn Sink,
+    observer: &dyn Observer,
+) -> Result<Summary, RunError> {
+    let mut summary = Summary::default();
+    if options.threads <= 1 {
+        let mut writer = Writer::new(options, out);
+        let mut write_error = None;
+        let counts = read_inputs(inputs, options, observer, &mut |job| match writer
+            .emit(process(job, model, options))
+        {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                write_error = Some(e);
+                Err(OutputClosed)
+            }
+        });
+        (summary.sentences, summary.kept) = writer.totals;
+        summary.add(&counts);
+        return finish(summary, write_error, out);
+    }
+
+    let threads = options.threads.min(MAX_THREADS);
+    let in_flight = (2 * threads + 2).min(MAX_BATCHES_IN_FLIGHT);
+    let (job_tx, job_rx) = bounded::<Job>(in_flight);
+    let (done_tx, done_rx) = bounded::<Scored>(in_flight);
+    let (token_tx, token_rx) = bounded::<()>(in_flight);
+    for _ in 0..in_flight {
+        token_tx
+            .send(())
+            .expect("the token channel has room for every token");
+    }
+    let mut write_error = None;
+    let mut counts = Summary::default();
+    let started = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let job_rx = job_rx.clone();
+            let done_tx = done_tx.clone();
+            let worker = std::thread::Builder::new()
+                .name("ppl-worker".into())
+                .spawn_scoped(scope, move || {
+                    for job in job_rx {
+                        if done_tx.send(process(job, model, options)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            // Workers already started end when the job channel closes on return.
+            if let Err(source) = worker {
+                return Err(RunError::Threads { threads, source });
+            }
+        }
+        drop(job_rx);
+        drop(done_tx);
+        let writer = std::thread::Builder::new()
+            .name("ppl-writer".into())
+            .spawn_scoped(scope, || {
+                write_in_order(done_rx, token_tx, Writer::new(options, &mut *out))
+            })
+            .map_err(|source| RunError::Threads { threads, source })?;
+        counts = read_inputs(inputs, options, observer, &mut |job| {
+            // No token: the writer has stopped (the output is gone).
+            token_rx.recv().map_err(|_| OutputClosed)?;
+            job_tx.send(job).map_err(|_| OutputClosed)
+        });
+        drop(job_tx);
+        match writer.join() {
+            Ok(Ok((sentences, kept))) => {
+                summary.sentences = sentences;
+                summary.kept = kept;
+            }
+            Ok(Err(e)) => write_error = Some(e),
+            Err(_) => write_error = Some(io::Error::other("writer thread panicked")),
+        }
+        Ok(())
+    });
+    started?;
+    summary.add(&counts);
+    finish(summary, write_error, out)
+}
+
+/// The worker's part: sentences and scores (and, for the combined method, the evidence).
+fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
+    for block in &mut job.blocks {
+        segment::segment(block);
+        match options.method.classifier() {
+            Some(classifier) => evidence::measure(block, model, &classifier.boilerplate),
+            // A block dropped whole needs no scores unless they are printed.
+            None if options.mode != OutputMode::Clean || options.policy.block_passes(block) => {
+                evidence::score(block, model)
+            }
+            None => {}
+        }
+    }
+    job
+}
+
+/// Reads one in-memory page into blocks exactly as [`run`] would (no sentences yet).
+pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
+    let mut findings = Findings::default();
+    let mut blocks = Vec::new();
+    let read = read_document(
+        &mut &page[..],
+        options,
+        DocumentKind::of(options),
+        &mut findings,
+        &mut |more| {
+            blocks.append(more);
+            Ok(())
+        },
+    );
+    debug_assert_eq!(read, Ok(()), "nothing closes a vector");
+    let problems = findings
+        .problems
+        .into_iter()
+        .map(|(severity, message)| Problem {
+            input: "<memory>".to_string(),
+            severity,
+            message,
+        })
+        .collect();
+    (blocks, problems)
+}
+
+/// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
+pub fn clean_bytes(
+    page: &[u8],
+    model: &LanguageModel,
+    options: &Options,
+) -> (Vec<u8>, Vec<Problem>) {
+    let (blocks, problems) = read_blocks(page, options);
+    let scored = process(
+        Job {
+            seq: 0,
+            begins: None,
+            ends: true,
+            page: None,
+            blocks,
+        },
+        model,
+        options,
+    );
+    let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
+    Writer::new(options, &mut sink)
+        .emit(scored)
+        .expect("writing to memory cannot fail");
+    (sink.into_inner(), problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decide::Method;
+
+    #[test]
+    fn thread_counts_past_the_limit_are_clamped() {
+        // Past the limit the pipeline clamps rather than asking the system for more threads.
+        let options = Options {
+            threads: MAX_THREADS * 4,
+            ..Options::with_method(Method::Perplexity)
+        };
+        let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"\n");
+        let summary = run(
+            &[],
+            crate::lm::model::embedded(),
+            &options,
+            &mut sink,
+            &|_: &Problem| {},
+        )
+        .unwrap();
+        assert_eq!(summary.documents, 0);
+    }
+}

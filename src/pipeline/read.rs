@@ -1,0 +1,368 @@
+//! The reader: every input in order, cut into documents (a whole input, a WARC response, a
+//! JSONL line) and numbered batches of blocks.
+
+use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
+
+use super::document::{read_document, DocumentKind, Findings, OutputClosed};
+use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary};
+use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
+use crate::block::{Block, PageInfo};
+use crate::io::jsonl::{parse_line_bytes, JsonlLines};
+use crate::io::sink::DocumentMeta;
+use crate::io::warc::{http_response_parts, WarcReader};
+use crate::io::{io_message, Input};
+
+/// Hands a batch on; an error stops the reading.
+pub(super) type SendBatch<'a> = dyn FnMut(Job) -> Result<(), OutputClosed> + 'a;
+
+/// The reader's part: every input in order, cut into documents and numbered batches handed
+/// to `send` (which stops the reading when the output is gone). Returns the reader's counts
+/// (documents, problems, records skipped).
+pub(super) fn read_inputs(
+    inputs: &[Input],
+    options: &Options,
+    observer: &dyn Observer,
+    send: &mut SendBatch,
+) -> Summary {
+    let mut reader = Reader {
+        options,
+        observer,
+        send,
+        seq: 0,
+        counts: Summary::default(),
+    };
+    for (index, input) in inputs.iter().enumerate() {
+        let name = input.to_string();
+        let read = match input.open() {
+            Err(e) => {
+                reader.report(
+                    &name,
+                    Severity::Error,
+                    format!("cannot open: {}", io_message(&e)),
+                );
+                // A plain input keeps its place in the output even when it cannot be read.
+                match options.input_format {
+                    InputFormat::Html | InputFormat::Text => {
+                        reader.document(&name, DocumentMeta::Input, None, DocumentKind::of(options))
+                    }
+                    InputFormat::Warc | InputFormat::Jsonl => Ok(()),
+                }
+            }
+            Ok(mut content) => match options.input_format {
+                InputFormat::Html | InputFormat::Text => reader.document(
+                    &name,
+                    DocumentMeta::Input,
+                    Some(&mut content),
+                    DocumentKind::of(options),
+                ),
+                InputFormat::Warc => reader.warc(&name, content),
+                InputFormat::Jsonl => reader.jsonl(&name, content),
+            },
+        };
+        observer.input_read(index);
+        if read.is_err() {
+            break;
+        }
+    }
+    reader.counts
+}
+
+/// The reader's state across inputs: batch numbers, document numbers and problem counts.
+struct Reader<'a> {
+    options: &'a Options,
+    observer: &'a dyn Observer,
+    send: &'a mut SendBatch<'a>,
+    seq: u64,
+    /// Documents, problems and records skipped so far (the writer counts sentences).
+    counts: Summary,
+}
+
+impl Reader<'_> {
+    fn report(&mut self, input: &str, severity: Severity, message: String) {
+        match severity {
+            Severity::Note => {}
+            Severity::Warning => self.counts.warnings += 1,
+            Severity::Error => self.counts.errors += 1,
+        }
+        self.observer.problem(&Problem {
+            input: input.to_string(),
+            severity,
+            message,
+        });
+    }
+
+    /// One document: its blocks (none without `content`) in batches, the last marked, read as
+    /// `kind` says (a JSONL `text` field is plain text; a WARC response's HTTP charset is its
+    /// encoding).
+    fn document(
+        &mut self,
+        name: &str,
+        meta: DocumentMeta,
+        content: Option<&mut dyn Read>,
+        kind: DocumentKind,
+    ) -> Result<(), OutputClosed> {
+        let index = self.counts.documents as usize;
+        self.counts.documents += 1;
+        let mut batcher = Batcher {
+            seq: &mut self.seq,
+            begins: Some((index, Arc::new(meta))),
+            blocks: Vec::new(),
+            text_bytes: 0,
+        };
+        let mut findings = Findings::default();
+        let send = &mut *self.send;
+        let read = match content {
+            Some(content) => {
+                read_document(content, self.options, kind, &mut findings, &mut |blocks| {
+                    batcher.add(blocks, send)
+                })
+            }
+            None => Ok(()),
+        };
+        let sent = read.and_then(|()| batcher.finish(send, std::mem::take(&mut findings.page)));
+        for (severity, message) in findings.problems {
+            self.report(name, severity, message);
+        }
+        self.observer.document_read(index);
+        sent
+    }
+
+    /// `content`, buffered; `None`, reported as a note like an empty page, when it holds no byte.
+    fn non_empty(
+        &mut self,
+        name: &str,
+        content: Box<dyn Read + Send>,
+    ) -> Option<BufReader<Box<dyn Read + Send>>> {
+        let mut content = BufReader::new(content);
+        if content.fill_buf().is_ok_and(|head| head.is_empty()) {
+            self.report(name, Severity::Note, "empty input".to_string());
+            return None;
+        }
+        Some(content)
+    }
+
+    /// Every HTML response of a WARC file is a document; its HTTP charset is its encoding.
+    fn warc(&mut self, name: &str, content: Box<dyn Read + Send>) -> Result<(), OutputClosed> {
+        let Some(content) = self.non_empty(name, content) else {
+            return Ok(());
+        };
+        let records =
+            WarcReader::new(content).with_max_record_bytes(self.options.max_record_bytes as u64);
+        for record in records {
+            let record = match record {
+                Ok(record) => record,
+                Err(e) => {
+                    self.report(name, Severity::Warning, e.to_string());
+                    continue;
+                }
+            };
+            if !record.is_http_response() {
+                continue;
+            }
+            let Some(http) = http_response_parts(&record.payload) else {
+                self.report(
+                    name,
+                    Severity::Warning,
+                    format!("record {}: not an HTTP response", record.record_id),
+                );
+                continue;
+            };
+            let html = http.is_html();
+            let wanted = (200..300).contains(&http.status) && html;
+            if !wanted && !self.options.all_responses {
+                self.counts.records_skipped += 1;
+                continue;
+            }
+            let charset = || {
+                http.charset
+                    .as_deref()
+                    .and_then(crate::decode::encoding_for_label)
+            };
+            let encoding = self.options.encoding.or_else(charset);
+            let meta = DocumentMeta::WarcResponse {
+                record_id: record.record_id.clone(),
+                target_uri: record.target_uri.clone(),
+                date: record.date.clone(),
+            };
+            let document_name = format!("{name}: record {}", record.record_id);
+            let format = if html {
+                InputFormat::Html
+            } else {
+                InputFormat::Text
+            };
+            self.document(
+                &document_name,
+                meta,
+                Some(&mut http.body_reader()),
+                DocumentKind { format, encoding },
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Every line of a JSONL file is a document: its field cleaned, or the line passed through
+    /// (or skipped) when it cannot be parsed.
+    fn jsonl(&mut self, name: &str, content: Box<dyn Read + Send>) -> Result<(), OutputClosed> {
+        let field = self.options.jsonl_field.as_str();
+        let format = if field == "text" {
+            InputFormat::Text
+        } else {
+            InputFormat::Html
+        };
+        let Some(content) = self.non_empty(name, content) else {
+            return Ok(());
+        };
+        let mut lines = JsonlLines::new(content, self.options.max_record_bytes);
+        while let Some(line) = lines.next_line() {
+            let (number, bytes) = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    self.report(
+                        name,
+                        Severity::Error,
+                        format!("read error: {}", io_message(&e)),
+                    );
+                    return Ok(());
+                }
+            };
+            let parsed = bytes.map(|bytes| (parse_line_bytes(&bytes, number, field), bytes));
+            match parsed {
+                Ok((Ok(record), _)) => {
+                    let value = record.value().to_string();
+                    let document_name = format!("{name}: line {number}");
+                    let meta = DocumentMeta::JsonlLine(record);
+                    self.document(
+                        &document_name,
+                        meta,
+                        Some(&mut value.as_bytes()),
+                        DocumentKind {
+                            format,
+                            encoding: Some(encoding_rs::UTF_8),
+                        },
+                    )?;
+                }
+                Ok((Err(e), bytes)) => {
+                    let action = if self.options.skip_bad_lines {
+                        "skipped"
+                    } else {
+                        "passed through"
+                    };
+                    self.report(name, Severity::Warning, format!("{e} ({action})"));
+                    if !self.options.skip_bad_lines {
+                        let kind = DocumentKind::of(self.options);
+                        self.document(name, DocumentMeta::Passthrough(bytes), None, kind)?;
+                    }
+                }
+                Err(e) => {
+                    self.report(name, Severity::Warning, format!("{e} (skipped)"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Gathers a document's blocks into batches.
+struct Batcher<'a> {
+    seq: &'a mut u64,
+    /// Set until the first batch is sent.
+    begins: Option<(usize, Arc<DocumentMeta>)>,
+    blocks: Vec<Block>,
+    text_bytes: usize,
+}
+
+impl Batcher<'_> {
+    /// Takes `blocks` (leaving it empty), sending every batch that fills up.
+    fn add(&mut self, blocks: &mut Vec<Block>, send: &mut SendBatch) -> Result<(), OutputClosed> {
+        for block in blocks.drain(..) {
+            self.text_bytes += block.text.len();
+            self.blocks.push(block);
+            if self.text_bytes >= BATCH_TEXT_BYTES || self.blocks.len() >= BATCH_BLOCKS {
+                self.send(send, None)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends the last batch (maybe empty: every document ends with one), with `page`.
+    fn finish(&mut self, send: &mut SendBatch, page: PageInfo) -> Result<(), OutputClosed> {
+        self.send(send, Some(Box::new(page)))
+    }
+
+    fn send(
+        &mut self,
+        send: &mut SendBatch,
+        page: Option<Box<PageInfo>>,
+    ) -> Result<(), OutputClosed> {
+        let job = Job {
+            seq: *self.seq,
+            begins: self.begins.take(),
+            ends: page.is_some(),
+            page,
+            blocks: std::mem::take(&mut self.blocks),
+        };
+        *self.seq += 1;
+        self.text_bytes = 0;
+        send(job)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cuts `blocks` into batches as the reader does: their sizes, last batch marked.
+    fn batches(blocks: Vec<Block>) -> Vec<(usize, usize, bool)> {
+        let mut seq = 0;
+        let mut batcher = Batcher {
+            seq: &mut seq,
+            begins: None,
+            blocks: Vec::new(),
+            text_bytes: 0,
+        };
+        let mut sent = Vec::new();
+        let mut send = |job: Job| {
+            sent.push((
+                job.blocks.len(),
+                job.blocks.iter().map(|b| b.text.len()).sum(),
+                job.ends,
+            ));
+            Ok(())
+        };
+        assert_eq!(
+            batcher.add(&mut blocks.into_iter().collect(), &mut send),
+            Ok(())
+        );
+        assert_eq!(batcher.finish(&mut send, PageInfo::default()), Ok(()));
+        sent
+    }
+
+    #[test]
+    fn batches_are_bounded_by_blocks_and_by_text() {
+        let tiny = batches(
+            (0..1000)
+                .map(|i| Block::new(i, Default::default(), "a"))
+                .collect(),
+        );
+        assert_eq!(
+            tiny.iter().map(|b| b.0).collect::<Vec<_>>(),
+            [256, 256, 256, 232]
+        );
+        let long = "word ".repeat(2000);
+        let large = batches(
+            (0..10)
+                .map(|i| Block::new(i, Default::default(), long.clone()))
+                .collect(),
+        );
+        assert!(
+            large
+                .iter()
+                .all(|&(_, text, _)| text < BATCH_TEXT_BYTES + long.len()),
+            "{large:?}"
+        );
+        assert_eq!(large.iter().map(|b| b.0).sum::<usize>(), 10);
+        assert_eq!(large.iter().filter(|b| b.2).count(), 1);
+        assert!(large.last().unwrap().2);
+    }
+}

@@ -1,0 +1,165 @@
+//! Stopword lists: the text statistic that both the evidence stage and the jusText-style
+//! baseline of `ppl-eval` count. [`Stopwords::english`] is the project's own list
+//! (`src/stopwords_en.txt`, made by `scripts/make-stopwords.sh`).
+
+use std::collections::HashSet;
+use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
+
+/// A stopword list: lower-cased whitespace tokens.
+///
+/// Words of up to 15 bytes (all of the English list) are packed with their length into a
+/// `u128` and found with one multiply-and-probe: the look-up is on the combined method's hot path.
+#[derive(Clone, Debug, Default)]
+pub struct Stopwords {
+    short: HashSet<u128, BuildHasherDefault<PackedHasher>>,
+    long: HashSet<Box<str>>,
+}
+
+/// A word of up to 15 bytes and its length, as one integer.
+fn pack(word: &str) -> Option<u128> {
+    pack_mapped(word, |b| b)
+}
+
+/// [`pack`] of the ASCII lower-case form of the ASCII word `word`.
+fn pack_lowercase_ascii(word: &str) -> Option<u128> {
+    pack_mapped(word, |b| b.to_ascii_lowercase())
+}
+
+/// The bytes of `word`, each mapped by `map`, and its length (in the top byte) as one integer,
+/// if it has at most 15 bytes. Built in a register: byte stores read back as one integer
+/// would stall the CPU (store forwarding fails).
+fn pack_mapped(word: &str, map: impl Fn(u8) -> u8) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() >= 16 {
+        return None;
+    }
+    let mut key = (bytes.len() as u128) << 120;
+    for (i, &b) in bytes.iter().enumerate() {
+        key |= u128::from(map(b)) << (8 * i);
+    }
+    Some(key)
+}
+
+/// Hashes a packed word by folding and multiplying (Fibonacci hashing).
+#[derive(Default)]
+struct PackedHasher(u64);
+
+impl std::hash::Hasher for PackedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 =
+            ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Stopwords {
+    /// The project's English list (`src/stopwords_en.txt`), parsed once.
+    pub fn english() -> &'static Stopwords {
+        static ENGLISH: OnceLock<Stopwords> = OnceLock::new();
+        ENGLISH.get_or_init(|| Stopwords::from_list(include_str!("stopwords_en.txt")))
+    }
+
+    /// A list from text with one word a line; blank lines and lines starting with `#` are
+    /// skipped, words are lower-cased.
+    pub fn from_list(list: &str) -> Stopwords {
+        let mut stopwords = Stopwords::default();
+        for word in list
+            .lines()
+            .map(str::trim)
+            .filter(|w| !w.is_empty() && !w.starts_with('#'))
+        {
+            let word = word.to_lowercase();
+            match pack(&word) {
+                Some(key) => stopwords.short.insert(key),
+                None => stopwords.long.insert(word.into_boxed_str()),
+            };
+        }
+        stopwords
+    }
+
+    /// Whether `lowercased_word` is a stopword (the caller lower-cases).
+    pub fn contains(&self, lowercased_word: &str) -> bool {
+        match pack(lowercased_word) {
+            Some(key) => self.short.contains(&key),
+            None => self.long.contains(lowercased_word),
+        }
+    }
+
+    /// How many words the list holds.
+    pub fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `(stopwords, words)` of `text`, counting whitespace-separated tokens as jusText does
+    /// (punctuation stays attached; tokens are lower-cased before the look-up).
+    pub fn count(&self, text: &str) -> (usize, usize) {
+        let mut lower = String::new();
+        let (mut stop, mut words) = (0, 0);
+        for word in text.split_whitespace() {
+            words += 1;
+            stop += usize::from(self.contains_word(word, &mut lower));
+        }
+        (stop, words)
+    }
+
+    /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
+    /// lower-cased copy when one is needed).
+    pub fn contains_word(&self, word: &str, scratch: &mut String) -> bool {
+        if let Some(key) = word
+            .is_ascii()
+            .then(|| pack_lowercase_ascii(word))
+            .flatten()
+        {
+            return self.short.contains(&key);
+        }
+        scratch.clear();
+        scratch.extend(word.chars().flat_map(char::to_lowercase));
+        self.contains(scratch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_stopwords_are_found_exactly() {
+        let list = Stopwords::from_list("# comment\nThe\na\nfifteen-letters\nsixteen-letters!\n");
+        assert_eq!(list.len(), 4);
+        for word in ["the", "a", "fifteen-letters", "sixteen-letters!"] {
+            assert!(list.contains(word), "{word}");
+        }
+        for word in ["The", "a\0", "", "th", "fifteen-letter", "sixteen-letters"] {
+            assert!(!list.contains(word), "{word:?}");
+        }
+    }
+
+    #[test]
+    fn english_list_loads() {
+        let sw = Stopwords::english();
+        assert!(sw.len() >= 300, "{}", sw.len());
+        assert!(sw.contains("the") && sw.contains("of") && !sw.contains("The"));
+        assert!(!sw.contains("# english"));
+    }
+
+    #[test]
+    fn stopword_counting_is_case_insensitive() {
+        let sw = Stopwords::from_list("the\nof\n# comment\nÉté\n");
+        assert_eq!(sw.count("THE Cat Of tHe été"), (4, 5));
+        assert_eq!(sw.count("the, of. the"), (1, 3));
+        assert_eq!(sw.count(""), (0, 0));
+    }
+}
