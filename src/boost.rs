@@ -13,10 +13,15 @@ use serde::{Deserialize, Serialize};
 /// `LEAF`, the value is `value`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Node {
+    /// The input compared at a split; [`LEAF`] for a leaf.
     pub feature: u16,
+    /// A split's threshold: inputs below it go left.
     pub threshold: f32,
+    /// A split's left child (index into the tree).
     pub left: u16,
+    /// A split's right child (index into the tree).
     pub right: u16,
+    /// A leaf's value (log-odds).
     pub value: f32,
 }
 
@@ -51,6 +56,7 @@ impl Node {
 /// A forest: log-odds = `base` + the sum of every tree's leaf.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Forest {
+    /// Log-odds before any tree.
     pub base: f32,
     /// Each tree's nodes; node 0 is the root.
     pub trees: Vec<Vec<Node>>,
@@ -278,8 +284,11 @@ fn leaf_value(tree: &[Node], x: &[f32]) -> f32 {
 /// Settings of [`train`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoostOptions {
+    /// How many trees are grown.
     pub trees: usize,
+    /// The depth of each tree.
     pub depth: usize,
+    /// Shrinkage applied to each tree's leaves.
     pub learning_rate: f64,
     /// L2 penalty on leaf values.
     pub lambda: f64,

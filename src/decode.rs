@@ -42,7 +42,9 @@ pub enum DecodeError {
 /// Whether to look for `<meta charset>` (HTML) or not (plain text).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Markup {
+    /// HTML: a `<meta charset>` may say the encoding.
     Html,
+    /// Plain text.
     Text,
 }
 

@@ -94,7 +94,9 @@ pub enum LearnError {
     /// A file or directory could not be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
     /// No input page has a gold file.
@@ -106,8 +108,11 @@ pub enum LearnError {
     /// A `--sets` list file has a line that is not `INPUT_DIR GOLD_DIR [WEIGHT]`.
     #[error("{path}:{line}: {message}")]
     SetList {
+        /// The list file.
         path: PathBuf,
+        /// The line number, from 1.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// Every block of every page aligns to its gold text: there is nothing to learn from.
@@ -233,6 +238,7 @@ pub struct Page {
     pub name: String,
     /// Index of the training set the page comes from.
     pub set: usize,
+    /// The page's blocks, measured.
     pub blocks: Vec<Block>,
     /// Share of each block's words that align to the gold text.
     pub aligned: Vec<f32>,
@@ -542,8 +548,11 @@ fn sets_summary(pages: &[Page], factors: &[f64], opts: &LearnOptions) -> String 
 
 /// One training example: classifier input, label, weight, set.
 pub struct Example {
+    /// The classifier input of the block and its neighbours.
     pub x: [f32; INPUTS],
+    /// Whether the block aligns to the gold text.
     pub keep: bool,
+    /// How much the example counts (set weights and balance).
     pub weight: f64,
     /// [`Page::set`] of its page.
     pub set: usize,

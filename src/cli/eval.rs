@@ -31,6 +31,7 @@ const EXIT_STATUS: &str = "Exit status: 0 on success, 2 on any error (bad argume
 #[derive(Parser, Debug)]
 #[command(name = "ppl-eval", version, after_help = EXIT_STATUS)]
 pub struct EvalArgs {
+    /// The mode (required unless --generate is given).
     #[command(subcommand)]
     pub command: Option<EvalCommand>,
 

@@ -28,12 +28,15 @@ A closed output (for example `| head`) ends the run quietly with status 0.";
 #[derive(Debug, Parser)]
 #[command(name = "ppl-filter", version, after_help = EXIT_CODES)]
 pub struct FilterArgs {
+    /// Flags that go before or after a subcommand.
     #[command(flatten)]
     pub global: GlobalArgs,
 
+    /// The mode; none is the main job, cleaning.
     #[command(subcommand)]
     pub command: Option<Command>,
 
+    /// The main job's flags.
     #[command(flatten)]
     pub clean: CleanArgs,
 
@@ -119,6 +122,7 @@ pub struct CleanArgs {
     #[arg(short = 'L', long)]
     pub follow: bool,
 
+    /// The decision's flags.
     #[command(flatten)]
     pub policy: crate::cli::PolicyArgs,
 

@@ -30,6 +30,7 @@ pub enum Scorer {
         scale: Vec<f32>,
         /// Weights over the standardised inputs.
         weights: Vec<f32>,
+        /// Log-odds at the mean input.
         intercept: f32,
     },
     /// Gradient-boosted shallow trees.

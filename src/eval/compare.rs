@@ -55,12 +55,15 @@ impl Method {
 /// One method's scores and speed.
 #[derive(Debug)]
 pub struct MethodResult {
+    /// The method.
     pub method: Method,
+    /// Its scores against the gold.
     pub summary: Summary,
     /// Seconds spent cleaning.
     pub seconds: f64,
     /// Bytes of HTML cleaned.
     pub bytes: u64,
+    /// Pages cleaned.
     pub pages: usize,
 }
 

@@ -42,10 +42,15 @@ use write::{finish, write_in_order, Writer};
 /// Counts over a whole run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Documents read (inputs, WARC responses, JSONL lines).
     pub documents: u64,
+    /// Sentences decided.
     pub sentences: u64,
+    /// Sentences kept.
     pub kept: u64,
+    /// Problems that skipped an input or part of one.
     pub warnings: u64,
+    /// Inputs that could not be read.
     pub errors: u64,
     /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`Options::all_responses`]).
     pub records_skipped: u64,
@@ -84,7 +89,12 @@ pub enum RunError {
     Output(#[source] io::Error),
     /// The operating system refused a worker thread.
     #[error("cannot start {threads} worker threads: {source}")]
-    Threads { threads: usize, source: io::Error },
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why.
+        source: io::Error,
+    },
 }
 
 /// A numbered batch of blocks of one document.

@@ -21,15 +21,19 @@ pub enum InputFormat {
 /// Everything that decides how documents are cleaned and written.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// What the inputs hold.
     pub input_format: InputFormat,
     /// Skip encoding detection and decode every input with this encoding.
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// The HTML stage's limits and choices.
     pub html: HtmlSettings,
     /// The decision: perplexity threshold or the learned classifier.
     pub method: Method,
     /// Thresholds of the perplexity method (the perplexity threshold applies to both).
     pub policy: Policy,
+    /// What is written: the kept text, everything marked, or scores.
     pub mode: OutputMode,
+    /// How the text is written: plain, with CleanEval markers, or as Markdown.
     pub format: OutputFormat,
     /// Scoring workers; 1 runs everything on the calling thread.
     pub threads: usize,

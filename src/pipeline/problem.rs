@@ -16,8 +16,11 @@ pub enum Severity {
 /// A problem with one input, reported as one line naming the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// The input (a file, `<stdin>`, a WARC record, a JSONL line).
     pub input: String,
+    /// How bad it is.
     pub severity: Severity,
+    /// What happened, one line.
     pub message: String,
 }
 
