@@ -55,7 +55,7 @@ KINDS = ("pages", "warc", "jsonl", "model", "classifier")
 KIND_WEIGHTS = (35, 25, 18, 11, 11)
 # Largest file a mutation may produce (bigger results are cut).
 MAX_FILE_BYTES = 24 << 20
-# The classifier's input width (features::LOCAL × (2 × CONTEXT_RADIUS + 1)).
+# The classifier's input width (EVIDENCE_VALUES × (2 × CONTEXT_RADIUS + 1), src/decide/classifier.rs).
 CLASSIFIER_INPUTS = 27 * 5
 LEAF = 65535
 
@@ -1080,7 +1080,7 @@ def directory_digest(root):
     return b"".join(parts)
 
 
-# Lines about the whole run, not one input (see bin/ppl-filter.rs).
+# Lines about the whole run, not one input (see bin/ppl-filter/clean.rs).
 SUMMARY = re.compile(r"^ppl-filter: (\d+ WARC responses? skipped|nothing kept from \d+ documents?$)")
 # Problems that are notes: the input was cleaned, the exit status stays 0.
 NOTES = ("were replaced by U+FFFD", ": empty input", "every line names a file")

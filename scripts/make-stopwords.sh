@@ -1,6 +1,6 @@
 #!/bin/sh
 # Derives src/stopwords_en.txt, the English stopword list of the jusText-style baseline
-# (src/eval/baseline.rs), from the project's English corpus ../shared/corpus/en/*.txt.gz
+# (src/stopwords.rs; used by the evidence stage and src/eval/baseline.rs), from the project's English corpus ../shared/corpus/en/*.txt.gz
 # (English Wikipedia, CC BY-SA 3.0).
 #
 # Method (the same kind of list as jusText's own, which holds the most frequent tokens of
