@@ -710,17 +710,21 @@ mod tests {
     use super::*;
     use crate::block::BlockKind;
 
+    /// A page's blocks, numbered in order.
+    fn page(blocks: &[(BlockKind, &str)]) -> Vec<Block> {
+        let numbered = blocks.iter().enumerate();
+        numbered
+            .map(|(i, &(kind, text))| Block::new(i as u32, kind, text))
+            .collect()
+    }
+
     #[test]
     fn blocks_are_labelled_by_the_words_that_align_to_gold() {
-        let blocks = vec![
-            Block::new(0, BlockKind::ListItem, "Home About Contact"),
-            Block::new(
-                1,
-                BlockKind::Paragraph,
-                "The council met on Monday to vote.",
-            ),
-            Block::new(2, BlockKind::Paragraph, "Copyright 2007 the council"),
-        ];
+        let blocks = page(&[
+            (BlockKind::ListItem, "Home About Contact"),
+            (BlockKind::Paragraph, "The council met on Monday to vote."),
+            (BlockKind::Paragraph, "Copyright 2007 the council"),
+        ]);
         let gold = "URL: http://x\n<p> The council met on Monday to vote.\n";
         assert_eq!(GoldFormat::detect(gold), GoldFormat::CleanEval);
         let shares = aligned_shares(&blocks, gold, GoldFormat::CleanEval);
@@ -731,22 +735,20 @@ mod tests {
 
     #[test]
     fn plain_text_gold_labels_blocks_too() {
-        let blocks = vec![
-            Block::new(0, BlockKind::Heading, "Storm closes the coast road"),
-            Block::new(1, BlockKind::ListItem, "Home News Sport Weather"),
-            Block::new(
-                2,
+        let blocks = page(&[
+            (BlockKind::Heading, "Storm closes the coast road"),
+            (BlockKind::ListItem, "Home News Sport Weather"),
+            (
                 BlockKind::Paragraph,
                 "URLs of the detours are on the council's site, officials said.",
             ),
-            Block::new(3, BlockKind::Paragraph, "The road will reopen on Friday."),
-            Block::new(
-                4,
+            (BlockKind::Paragraph, "The road will reopen on Friday."),
+            (
                 BlockKind::Paragraph,
                 "Share this article: Facebook Twitter Email",
             ),
-            Block::new(5, BlockKind::Paragraph, "Comments (3) Log in to comment"),
-        ];
+            (BlockKind::Paragraph, "Comments (3) Log in to comment"),
+        ]);
         // One block per line, no URL line, no markers; a line may wrap two page blocks, and one
         // starting with "URL" is text like any other.
         let gold = "Storm closes the coast road\nURLs of the detours are on the council's site, officials said.\r\nThe road will reopen on Friday.\n";
@@ -759,27 +761,16 @@ mod tests {
 
     #[test]
     fn gold_formats_are_told_apart() {
-        assert_eq!(GoldFormat::detect("URL: http://x\n"), GoldFormat::CleanEval);
-        assert_eq!(
-            GoldFormat::detect("\n\n  URL: http://x\n<p> Text\n"),
-            GoldFormat::CleanEval
-        );
-        assert_eq!(
-            GoldFormat::detect("\n<h>  Title\n\nBody text\n"),
-            GoldFormat::CleanEval
-        );
-        assert_eq!(
-            GoldFormat::detect("  <P> upper-case marker\n"),
-            GoldFormat::CleanEval
-        );
-        assert_eq!(
-            GoldFormat::detect("Title\nBody with <p> inside a line\n"),
-            GoldFormat::Plain
-        );
-        assert_eq!(
-            GoldFormat::detect("Title\nURL of the report below\n"),
-            GoldFormat::Plain
-        );
+        for (gold, format) in [
+            ("URL: http://x\n", GoldFormat::CleanEval),
+            ("\n\n  URL: http://x\n<p> Text\n", GoldFormat::CleanEval),
+            ("\n<h>  Title\n\nBody text\n", GoldFormat::CleanEval),
+            ("  <P> upper-case marker\n", GoldFormat::CleanEval),
+            ("Title\nBody with <p> inside a line\n", GoldFormat::Plain),
+            ("Title\nURL of the report below\n", GoldFormat::Plain),
+        ] {
+            assert_eq!(GoldFormat::detect(gold), format, "{gold:?}");
+        }
         assert_eq!(GoldFormat::detect(""), GoldFormat::Plain);
         assert_eq!(
             GoldFormat::Plain.words("a\tb\u{1}c  <p>d"),

@@ -131,22 +131,26 @@ mod tests {
 
     #[test]
     fn modes_and_formats() {
-        assert_eq!(
-            render(OutputMode::Clean, OutputFormat::Plain),
-            "Good one.\n"
-        );
-        assert_eq!(
-            render(OutputMode::Clean, OutputFormat::CleanEval),
-            "<h> Good one.\n"
-        );
-        assert_eq!(
-            render(OutputMode::Mark, OutputFormat::Plain),
-            "Good one. <ppl score=\"9000.0\">Bad one.</ppl>\n"
-        );
-        assert_eq!(
-            render(OutputMode::Scores, OutputFormat::Plain),
-            "10.0\tGood one.\n9000.0\tBad one.\n"
-        );
+        for (mode, format, expected) in [
+            (OutputMode::Clean, OutputFormat::Plain, "Good one.\n"),
+            (
+                OutputMode::Clean,
+                OutputFormat::CleanEval,
+                "<h> Good one.\n",
+            ),
+            (
+                OutputMode::Mark,
+                OutputFormat::Plain,
+                "Good one. <ppl score=\"9000.0\">Bad one.</ppl>\n",
+            ),
+            (
+                OutputMode::Scores,
+                OutputFormat::Plain,
+                "10.0\tGood one.\n9000.0\tBad one.\n",
+            ),
+        ] {
+            assert_eq!(render(mode, format), expected, "{mode:?} {format:?}");
+        }
     }
 
     #[test]
