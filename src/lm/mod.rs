@@ -3,8 +3,9 @@
 //! us | Contact") scores high, running prose low.
 //!
 //! * [`tokenize`] — allocation-free tokenizer that hashes tokens straight
-//!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes) and the
-//!   sentence splitter used for training.
+//!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes).
+//!   Sentences, for training as for scoring, come from
+//!   [`crate::segment::split_sentences`].
 //! * [`model`] — the file format (documented there), the zero-parse loader
 //!   [`LanguageModel`] and the embedded default model [`embedded()`].
 //! * [`mod@train`] — counting and Kneser–Ney estimation ([`train::train`]).
@@ -61,7 +62,7 @@ pub mod tokenize;
 pub mod train;
 
 pub use model::{embedded, LanguageModel, ModelError};
-pub use tokenize::{for_each_sentence, for_each_token, token_hashes, Token, TokenKind};
+pub use tokenize::{for_each_token, token_hashes, Token, TokenKind};
 pub use train::{train, Progress, TrainError, TrainOptions, TrainStats, TrainedModel};
 
 /// Credit line for the default English model's training data (CC BY-SA 3.0).

@@ -7,8 +7,9 @@
 //! 1. **Read** each input line by line (`.gz` files through `MultiGzDecoder`;
 //!    invalid UTF-8 is replaced). A line is a paragraph; with
 //!    [`TrainOptions::split_sentences`] it is cut into sentences by
-//!    [`for_each_sentence`] (`. ! ?` followed by space and a capital, minus
-//!    initials and common abbreviations), otherwise each line is one sentence.
+//!    [`split_sentences`], the splitter that cuts pages into the sentences
+//!    the model scores, so the model is trained on sentences like those it
+//!    scores; otherwise each line is one sentence.
 //! 2. **Count**: tokens are hashed by the tokenizer and mapped to dense
 //!    `u32` ids in first-seen order (deterministic for a given input order).
 //!    Each sentence is `<s> w1 … wk </s>`; every n-gram of orders 2..=N that
@@ -53,7 +54,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::lm::model::{write_model, Entry, ModelSpec, MAX_ORDER};
-use crate::lm::tokenize::{for_each_sentence, tokenize_with, TokenHasher, DEFAULT_HASH_SEED};
+use crate::lm::tokenize::{fmix64, tokenize_with, TokenHasher, DEFAULT_HASH_SEED};
+use crate::segment::split_sentences;
 
 /// Options for [`train`].
 #[derive(Clone, Debug)]
@@ -237,11 +239,7 @@ pub fn train_sentences<'a>(
     for sentence in sentences {
         stats.input_bytes += sentence.len() as u64;
         stats.lines += 1;
-        let tokens = counter.add_sentence(sentence);
-        if tokens > 0 {
-            stats.sentences += 1;
-            stats.tokens += tokens;
-        }
+        counter.add_sentence(sentence, &mut stats);
     }
     let counts = counter.into_counts(&mut stats);
     stats.counting_time = started.elapsed();
@@ -345,13 +343,7 @@ impl Hasher for MixHasher {
     }
     #[inline]
     fn finish(&self) -> u64 {
-        // murmur3 fmix64
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+        fmix64(self.0)
     }
 }
 
@@ -462,8 +454,17 @@ impl Counter {
         }
     }
 
-    /// Counts one sentence; returns its token count.
-    fn add_sentence(&mut self, text: &str) -> u64 {
+    /// Counts one sentence, and adds it and its tokens to `stats` unless it has none.
+    fn add_sentence(&mut self, text: &str, stats: &mut TrainStats) {
+        let tokens = self.count_sentence(text);
+        if tokens > 0 {
+            stats.sentences += 1;
+            stats.tokens += tokens;
+        }
+    }
+
+    /// Counts the n-grams of one sentence; returns its token count.
+    fn count_sentence(&mut self, text: &str) -> u64 {
         let mut sentence = std::mem::take(&mut self.sentence);
         sentence.clear();
         sentence.push(BOS);
@@ -540,6 +541,7 @@ fn count_inputs(
     };
     let mut counter = Counter::new(opts);
     let mut line = Vec::new();
+    let mut sentences = Vec::new();
     for path in inputs {
         let io_err = |source| TrainError::Io {
             path: path.clone(),
@@ -566,19 +568,13 @@ fn count_inputs(
                 }
             };
             if opts.split_sentences {
-                for_each_sentence(&text, |sentence| {
-                    let tokens = counter.add_sentence(sentence);
-                    if tokens > 0 {
-                        stats.sentences += 1;
-                        stats.tokens += tokens;
-                    }
-                });
-            } else {
-                let tokens = counter.add_sentence(&text);
-                if tokens > 0 {
-                    stats.sentences += 1;
-                    stats.tokens += tokens;
+                sentences.clear();
+                split_sentences(&text, &mut sentences);
+                for sentence in &sentences {
+                    counter.add_sentence(&text[sentence.range()], stats);
                 }
+            } else {
+                counter.add_sentence(&text, stats);
             }
         }
     }
