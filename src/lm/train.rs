@@ -1,6 +1,6 @@
 //! Training: counts word n-grams in text files (plain or gzip), estimates an
 //! interpolated modified Kneser–Ney model with count pruning, and writes the
-//! binary model (see [`crate::lm::model`]).
+//! binary model (see [`crate::lm::format`]).
 //!
 //! # Pipeline
 //!
@@ -53,8 +53,9 @@ use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::lm::model::{write_model, Entry, ModelSpec, MAX_ORDER};
+use crate::lm::format::{DEFAULT_FINGERPRINT_BYTES, MAX_ORDER};
 use crate::lm::tokenize::{fmix64, tokenize_with, TokenHasher, DEFAULT_HASH_SEED};
+use crate::lm::write::{write_model, Entry, ModelSpec};
 use crate::segment::split_sentences;
 
 /// Options for [`train`].
@@ -91,7 +92,7 @@ impl Default for TrainOptions {
             split_sentences: true,
             seed: DEFAULT_HASH_SEED,
             credit: String::new(),
-            fingerprint_bytes: crate::lm::model::DEFAULT_FINGERPRINT_BYTES,
+            fingerprint_bytes: DEFAULT_FINGERPRINT_BYTES,
         }
     }
 }
