@@ -212,50 +212,11 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
                 if next_at < i {
                     next_at = memchr::memchr(b'@', &bytes[i..]).map_or(len, |p| i + p);
                 }
-                if matches!(b, b'h' | b'H' | b'f' | b'F' | b'w' | b'W') {
-                    if let Some(end) = match_url(text, i) {
-                        f(Token {
-                            hash: hasher.url,
-                            kind: TokenKind::Url,
-                            text: &text[i..end],
-                        });
-                        i = end;
-                        continue;
-                    }
-                }
-                if next_at < len {
-                    if let Some(end) = match_email(bytes, i, next_at) {
-                        f(Token {
-                            hash: hasher.email,
-                            kind: TokenKind::Email,
-                            text: &text[i..end],
-                        });
-                        i = end;
-                        continue;
-                    }
-                }
-                if b.is_ascii_digit() {
-                    let end = scan_number(text, i);
-                    f(Token {
-                        hash: hasher.num,
-                        kind: TokenKind::Number,
-                        text: &text[i..end],
-                    });
-                    i = end;
-                    continue;
-                }
-                if b.is_ascii_alphabetic() {
-                    let (end, plain) = scan_word(text, i);
-                    let word = &text[i..end];
-                    let hash = if plain {
-                        xxh3_64_with_seed(word.as_bytes(), hasher.seed)
-                    } else {
-                        hash_word(hasher.seed, word)
-                    };
+                if let Some((end, kind, hash)) = ascii_token(hasher, text, i, next_at) {
                     f(Token {
                         hash,
-                        kind: TokenKind::Word,
-                        text: word,
+                        kind,
+                        text: &text[i..end],
                     });
                     i = end;
                     continue;
@@ -322,6 +283,45 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
             i = end;
         }
     }
+}
+
+/// The token that starts at byte `i` with an ASCII letter or digit, or an e-mail address
+/// character when an `@` follows at `next_at`: a URL, an e-mail address, a number or a word,
+/// tried in that order. Returns its end, kind and hash; `None` if it is none of them (the
+/// character is then punctuation).
+#[inline(always)]
+fn ascii_token(
+    hasher: &TokenHasher,
+    text: &str,
+    i: usize,
+    next_at: usize,
+) -> Option<(usize, TokenKind, u64)> {
+    let bytes = text.as_bytes();
+    let b = bytes[i];
+    if matches!(b, b'h' | b'H' | b'f' | b'F' | b'w' | b'W') {
+        if let Some(end) = match_url(text, i) {
+            return Some((end, TokenKind::Url, hasher.url));
+        }
+    }
+    if next_at < bytes.len() {
+        if let Some(end) = match_email(bytes, i, next_at) {
+            return Some((end, TokenKind::Email, hasher.email));
+        }
+    }
+    if b.is_ascii_digit() {
+        return Some((scan_number(text, i), TokenKind::Number, hasher.num));
+    }
+    if b.is_ascii_alphabetic() {
+        let (end, plain) = scan_word(text, i);
+        let word = &text[i..end];
+        let hash = if plain {
+            xxh3_64_with_seed(word.as_bytes(), hasher.seed)
+        } else {
+            hash_word(hasher.seed, word)
+        };
+        return Some((end, TokenKind::Word, hash));
+    }
+    None
 }
 
 /// White space for tokenization: Unicode white space, control characters,

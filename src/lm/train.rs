@@ -117,7 +117,29 @@ pub enum TrainError {
         /// The error.
         source: std::io::Error,
     },
-    /// An option is out of range.
+    /// The n-gram order is outside 1..=[`MAX_ORDER`].
+    #[error(
+        "invalid training option: order must be 1..={}, not {order}",
+        MAX_ORDER
+    )]
+    BadOrder {
+        /// The order asked for.
+        order: usize,
+    },
+    /// [`TrainOptions::min_count`] or [`TrainOptions::min_unigram_count`] is 0.
+    #[error("invalid training option: minimum counts must be at least 1")]
+    ZeroMinCount,
+    /// [`TrainOptions::max_ngrams_in_memory`] is below [`MIN_NGRAMS_IN_MEMORY`].
+    #[error(
+        "invalid training option: max_ngrams_in_memory must be at least {}",
+        MIN_NGRAMS_IN_MEMORY
+    )]
+    TooFewNgramsInMemory {
+        /// The cap asked for.
+        max_ngrams_in_memory: usize,
+    },
+    /// Something else is wrong, said in words. `ppl-filter learn` reports a model it trained
+    /// that does not load this way; nothing in training returns it.
     #[error("invalid training option: {0}")]
     InvalidOption(String),
     /// The inputs hold no tokens.
@@ -253,22 +275,20 @@ pub fn train_sentences<'a>(
     finish_training(counts, opts, stats, provenance)
 }
 
+/// The smallest [`TrainOptions::max_ngrams_in_memory`] accepted.
+pub const MIN_NGRAMS_IN_MEMORY: usize = 1000;
+
 fn check_options(opts: &TrainOptions) -> Result<(), TrainError> {
     if !(1..=MAX_ORDER).contains(&opts.order) {
-        return Err(TrainError::InvalidOption(format!(
-            "order must be 1..={MAX_ORDER}, not {}",
-            opts.order
-        )));
+        return Err(TrainError::BadOrder { order: opts.order });
     }
     if opts.min_count == 0 || opts.min_unigram_count == 0 {
-        return Err(TrainError::InvalidOption(
-            "minimum counts must be at least 1".into(),
-        ));
+        return Err(TrainError::ZeroMinCount);
     }
-    if opts.max_ngrams_in_memory < 1000 {
-        return Err(TrainError::InvalidOption(
-            "max_ngrams_in_memory must be at least 1000".into(),
-        ));
+    if opts.max_ngrams_in_memory < MIN_NGRAMS_IN_MEMORY {
+        return Err(TrainError::TooFewNgramsInMemory {
+            max_ngrams_in_memory: opts.max_ngrams_in_memory,
+        });
     }
     Ok(())
 }
@@ -1150,7 +1170,25 @@ mod tests {
     #[test]
     fn bad_options_and_missing_files() {
         let err = train(&[], &opts(9, 1), Progress::Hidden).unwrap_err();
-        assert!(matches!(err, TrainError::InvalidOption(_)));
+        assert!(matches!(err, TrainError::BadOrder { order: 9 }));
+        assert_eq!(
+            err.to_string(),
+            "invalid training option: order must be 1..=4, not 9"
+        );
+        let err = train(&[], &opts(2, 0), Progress::Hidden).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid training option: minimum counts must be at least 1"
+        );
+        let few = TrainOptions {
+            max_ngrams_in_memory: 999,
+            ..opts(2, 1)
+        };
+        let err = train(&[], &few, Progress::Hidden).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid training option: max_ngrams_in_memory must be at least 1000"
+        );
         let err = train(
             &[PathBuf::from("/nonexistent/x.txt")],
             &opts(2, 1),
