@@ -349,6 +349,20 @@ mod tests {
     }
 
     #[test]
+    fn a_paragraph_of_mixed_cues() {
+        // Also the splitter of training text: one line of a training corpus.
+        assert_eq!(
+            split("Dr. Smith met J. R. R. Tolkien. They talked! \"Really?\" Yes. it was 3 p.m. 42 people came.\n"),
+            [
+                "Dr. Smith met J. R. R. Tolkien.",
+                "They talked!",
+                "\"Really?\"",
+                "Yes. it was 3 p.m. 42 people came."
+            ]
+        );
+    }
+
+    #[test]
     fn initials_and_numbered_items() {
         assert_eq!(
             split("J. R. R. Tolkien wrote it. Fine."),

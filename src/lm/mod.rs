@@ -3,11 +3,18 @@
 //! us | Contact") scores high, running prose low.
 //!
 //! * [`tokenize`] — allocation-free tokenizer that hashes tokens straight
-//!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes) and the
-//!   sentence splitter used for training.
-//! * [`model`] — the file format (documented there), the zero-parse loader
-//!   [`LanguageModel`] and the embedded default model [`embedded()`].
+//!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes).
+//!   Sentences, for training as for scoring, come from
+//!   [`crate::segment::split_sentences`].
+//! * [`format`] — the binary model file: its layout (documented there), its
+//!   validation, reading one from a file or stream, [`ModelError`].
+//! * [`table`] (private) — finding an n-gram's entry in one order's table.
+//! * [`model`] — the loaded model [`LanguageModel`] (zero-parse: it reads the
+//!   validated bytes in place), sentence scoring, and the embedded default
+//!   model [`embedded()`].
+//! * [`write`] — writing a model file (quantisation, bucketing, checksum).
 //! * [`mod@train`] — counting and Kneser–Ney estimation ([`train::train`]).
+//! * [`pack`] — the packed form in which the embedded model is shipped.
 //!
 //! # Why Kneser–Ney
 //!
@@ -55,13 +62,16 @@
 //! predictions (tokens + 1 for `</s>`). [`LanguageModel::log2_prob`] returns the
 //! sum and N separately so callers can combine sentences.
 
+pub mod format;
 pub mod model;
 pub mod pack;
+mod table;
 pub mod tokenize;
 pub mod train;
+pub mod write;
 
 pub use model::{embedded, LanguageModel, ModelError};
-pub use tokenize::{for_each_sentence, for_each_token, token_hashes, Token, TokenKind};
+pub use tokenize::{for_each_token, token_hashes, Token, TokenKind};
 pub use train::{train, Progress, TrainError, TrainOptions, TrainStats, TrainedModel};
 
 /// Credit line for the default English model's training data (CC BY-SA 3.0).
