@@ -18,6 +18,8 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
+use super::lines;
+
 /// Why a line could not be used. Every variant names the line (1-based) and is one line long.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum JsonlError {
@@ -418,72 +420,26 @@ impl<R: BufRead> JsonlLines<R> {
     /// read error (the line read so far is dropped), `None` at the end. A last line without
     /// `\n` counts as a line.
     pub fn next_line(&mut self) -> Option<io::Result<NumberedLine>> {
-        let mut line = Vec::new();
-        let mut too_long = false;
-        // Bytes of the line read so far, line ending included, and the last one of them.
-        let mut read = 0u64;
-        let mut last = None;
-        // The length of the line ending (`\n` or `\r\n`) once it is found.
-        let mut ending = 0;
-        loop {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Some(Err(e)),
-            };
-            if buf.is_empty() {
-                if read == 0 {
-                    return None;
-                }
-                break;
-            }
-            let (take, found) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
-            };
-            if found {
-                let before = if take >= 2 {
-                    buf.get(take - 2).copied()
-                } else {
-                    last
-                };
-                ending = if before == Some(b'\r') { 2 } else { 1 };
-            }
-            last = buf.get(take - 1).copied();
-            read += take as u64;
-            if !too_long {
-                if line.len() + take > self.max_line_bytes.saturating_add(2) {
-                    too_long = true;
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(&buf[..take]);
-                }
-            }
-            self.inner.consume(take);
-            if found {
-                break;
-            }
-        }
+        // Two bytes more than the limit for the line ending, which does not count.
+        let bound = (self.max_line_bytes as u64).saturating_add(2);
+        let line = match lines::read_line(&mut self.inner, bound, 0) {
+            Ok(line) => line?,
+            Err(e) => return Some(Err(e)),
+        };
         self.line_no += 1;
         let n = self.line_no;
-        if line.last() == Some(&b'\n') {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
+        let length = line.len - line.ending;
+        if length > self.max_line_bytes as u64 {
+            let too_long = JsonlError::TooLong {
+                line: n,
+                limit: self.max_line_bytes,
+                length,
+            };
+            return Some(Ok((n, Err(too_long))));
         }
-        let length = read - ending;
-        if too_long || length > self.max_line_bytes as u64 {
-            return Some(Ok((
-                n,
-                Err(JsonlError::TooLong {
-                    line: n,
-                    limit: self.max_line_bytes,
-                    length,
-                }),
-            )));
-        }
-        Some(Ok((n, Ok(line))))
+        let mut bytes = line.bytes;
+        bytes.truncate(bytes.len() - line.ending as usize);
+        Some(Ok((n, Ok(bytes))))
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod gzip;
 pub mod jsonl;
+mod lines;
 pub mod sink;
 pub mod sniff;
 pub mod walk;
