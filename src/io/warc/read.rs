@@ -13,11 +13,13 @@ use super::record::{WarcError, WarcRecord};
 use crate::io::{gzip, lines};
 
 /// Default bound on one record's block (`--max-record-bytes`): 16 MiB.
-pub const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
+const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
 /// Bound on a record's header section; a longer one is malformed.
 const MAX_HEADER_BYTES: usize = 64 << 10;
 
-/// Streaming reader: one record per [`WarcReader::next_record`] call.
+/// Streaming reader: an [`Iterator`] of records, each read when it is asked for: a record, an
+/// error about one record (reading goes on unless it was truncation or an I/O error), or `None`
+/// at the end.
 pub struct WarcReader<R: BufRead> {
     input: Input<R>,
     max_record_bytes: u64,
@@ -34,6 +36,42 @@ enum Line {
         tail: Vec<u8>,
     },
     Text(Vec<u8>),
+}
+
+/// A record's header section as read.
+struct Head {
+    /// Where the record starts (its version line).
+    start: u64,
+    /// Every header in input order, continuation lines folded into their value.
+    headers: Vec<(String, String)>,
+    /// The header lines as read.
+    raw: Vec<u8>,
+    /// A version line glued to the end of a header line, maybe the next record's (the header
+    /// cut short): where it starts in `raw` and how many headers came before it, to go back
+    /// to it if the record turns out damaged.
+    glued: Option<(usize, usize)>,
+}
+
+impl Head {
+    /// The first header named `name` (ASCII case-insensitive).
+    fn get(&self, name: &str) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The WARC-Record-ID read so far, for error messages.
+    fn id(&self) -> Option<String> {
+        find_id(&self.headers)
+    }
+
+    /// Remembers the first glued version line: at `at` in `raw`, after the headers so far.
+    fn note_glued(&mut self, at: Option<usize>) {
+        if self.glued.is_none() {
+            self.glued = at.map(|at| (at, self.headers.len()));
+        }
+    }
 }
 
 /// How skipping the part of a block beyond `max_record_bytes` ended.
@@ -72,7 +110,7 @@ impl<R: BufRead> WarcReader<R> {
 
     /// The next record, an error about one record (reading goes on unless it was truncation or
     /// an I/O error), or `None` at the end.
-    pub fn next_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
+    fn next_record(&mut self) -> Option<Result<WarcRecord, WarcError>> {
         if self.done {
             return None;
         }
@@ -90,12 +128,19 @@ impl<R: BufRead> WarcReader<R> {
         if let Some(e) = self.deferred.take() {
             return Some(Err(self.boundary_error(e)));
         }
-        // Find the version line: blank lines between records are normal, anything else is
-        // garbage reported once and skipped. A version line glued to the end of garbage (a
-        // record cut short) starts the next record.
+        Some(match self.next_version_line()? {
+            Ok(version_line) => self.read_rest(version_line),
+            Err(e) => Err(e),
+        })
+    }
+
+    /// Finds the next version line: blank lines between records are normal, anything else is
+    /// garbage reported once and skipped. A version line glued to the end of garbage (a record
+    /// cut short) starts the next record. `None` at the end of the input.
+    fn next_version_line(&mut self) -> Option<Result<Vec<u8>, WarcError>> {
         let start = self.input.offset();
         let mut garbage = 0u64;
-        let version = loop {
+        loop {
             let line = match self.read_line(MAX_HEADER_BYTES) {
                 Err(e) => return Some(Err(self.boundary_error(e))),
                 Ok(Line::Eof) => {
@@ -131,173 +176,31 @@ impl<R: BufRead> WarcReader<R> {
                     self.unread(&line);
                     return Some(Err(self.not_a_record(start, garbage)));
                 }
-                break line;
+                return Some(Ok(line));
             }
             if !trim_eol(&line).iter().all(|b| b.is_ascii_whitespace()) {
                 garbage += line.len() as u64;
             }
-        };
-        let record_start = self.input.offset() - version.len() as u64;
-        let version = String::from_utf8_lossy(trim_eol(&version))
+        }
+    }
+
+    /// The rest of the record whose version line (just read) is `version_line`: its headers,
+    /// its block and the blank line after it.
+    fn read_rest(&mut self, version_line: Vec<u8>) -> Result<WarcRecord, WarcError> {
+        let record_start = self.input.offset() - version_line.len() as u64;
+        let version = String::from_utf8_lossy(trim_eol(&version_line))
             .trim_end()
             .to_string();
-
-        // Headers up to the blank line. A version line glued to the end of a header line may be
-        // the next record's, the header cut short: `glued` remembers where it starts in `raw`
-        // (the header lines as read) and how many headers came before it, to go back to it if
-        // the record turns out damaged.
-        let mut headers: Vec<(String, String)> = Vec::new();
-        let mut raw: Vec<u8> = Vec::new();
-        let mut glued: Option<(usize, usize)> = None;
-        loop {
-            let line = match self.read_line(MAX_HEADER_BYTES) {
-                Err(e) => return Some(Err(self.record_error(find_id(&headers), e))),
-                Ok(Line::Eof) => {
-                    if let Some(at) = glued {
-                        return Some(Err(self.back_to_glued(
-                            record_start,
-                            &headers,
-                            &raw,
-                            at,
-                            &[],
-                        )));
-                    }
-                    return Some(Err(truncated(&headers)));
-                }
-                Ok(Line::TooLong { len, tail }) => {
-                    if let Some(i) = glued_version(&tail) {
-                        self.unread(&tail[i..]);
-                    }
-                    let reason = format!(
-                        "header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}"
-                    );
-                    return Some(Err(self.malformed(record_start, find_id(&headers), reason)));
-                }
-                Ok(Line::Text(line)) => line,
-            };
-            if !line.ends_with(b"\n") {
-                // The input ended inside this line.
-                if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(
-                        record_start,
-                        &headers,
-                        &raw,
-                        at,
-                        &[&line],
-                    )));
-                }
-                return Some(Err(truncated(&headers)));
-            }
-            if raw.len() + line.len() > MAX_HEADER_BYTES {
-                let id = find_id(&headers);
-                let reason =
-                    format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
-                return Some(Err(self.malformed(record_start, id, reason)));
-            }
-            raw.extend_from_slice(&line);
-            let content = trim_eol(&line);
-            if content.is_empty() {
-                break;
-            }
-            if line.starts_with(b"WARC/") {
-                // A record without its blank line or block: report it and restart here.
-                let id = find_id(&headers);
-                self.unread(&line);
-                return Some(Err(self.malformed(
-                    record_start,
-                    id,
-                    "header section not ended by a blank line".into(),
-                )));
-            }
-            let glue = glued_version(&line);
-            let glue_at = |headers: &Vec<(String, String)>| {
-                glue.map(|i| (raw.len() - line.len() + i, headers.len()))
-            };
-            let text = String::from_utf8_lossy(content);
-            if content[0] == b' ' || content[0] == b'\t' {
-                if let Some((_, value)) = headers.last_mut() {
-                    value.push(' ');
-                    value.push_str(text.trim());
-                }
-                glued = glued.or(glue_at(&headers));
-                continue;
-            }
-            match text.split_once(':') {
-                Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
-                    headers.push((name.trim().to_string(), value.trim().to_string()));
-                    glued = glued.or(glue_at(&headers));
-                }
-                _ => {
-                    let id = find_id(&headers);
-                    if let Some(i) = glue {
-                        // Cut inside the line, and the next record follows.
-                        self.unread(&line[i..]);
-                        let reason = format!(
-                            "header line cut short by the next record, at byte {}",
-                            self.input.offset()
-                        );
-                        return Some(Err(self.malformed(record_start, id, reason)));
-                    }
-                    if let Some(at) = glued {
-                        return Some(Err(self.back_to_glued(
-                            record_start,
-                            &headers,
-                            &raw,
-                            at,
-                            &[],
-                        )));
-                    }
-                    return Some(Err(self.malformed(
-                        record_start,
-                        id,
-                        format!("header line without a colon: {:.60}", text),
-                    )));
-                }
-            }
-        }
-        // A header name both before and after a glued version line: two records' headers.
-        if let Some((at, before)) = glued {
-            let (first, second) = headers.split_at(before);
-            if second.iter().any(|(name, _)| {
-                first
-                    .iter()
-                    .any(|(other, _)| other.eq_ignore_ascii_case(name))
-            }) {
-                return Some(Err(self.back_to_glued(
-                    record_start,
-                    &headers,
-                    &raw,
-                    (at, before),
-                    &[],
-                )));
-            }
-        }
-
-        let get = |name: &str| {
-            headers
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.clone())
-        };
-        let record_id = get("WARC-Record-ID").unwrap_or_default();
+        let head = self.read_head(record_start)?;
+        let record_id = head.get("WARC-Record-ID").unwrap_or_default();
         let id = Some(record_id.clone()).filter(|s| !s.is_empty());
-        let length = match get("Content-Length").map(|v| v.parse::<u64>()) {
+        let length = match head.get("Content-Length").map(|v| v.parse::<u64>()) {
             Some(Ok(n)) => n,
             _ => {
-                if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(
-                        record_start,
-                        &headers,
-                        &raw,
-                        at,
-                        &[],
-                    )));
-                }
-                return Some(Err(self.malformed(
-                    record_start,
-                    id,
-                    "missing or bad Content-Length".into(),
-                )));
+                return Err(self.back_to_glued(&head, &[]).unwrap_or_else(|| {
+                    let reason = "missing or bad Content-Length".into();
+                    self.malformed(record_start, id, reason)
+                }))
             }
         };
         let display_id = if record_id.is_empty() {
@@ -312,18 +215,12 @@ impl<R: BufRead> WarcReader<R> {
         let mut payload = Vec::with_capacity(length.min(limit).min(1 << 20) as usize);
         let whole = match self.read_block(&mut payload, length.min(limit)) {
             Ok(whole) => whole,
-            Err(e) => return Some(Err(self.record_error(id, e))),
+            Err(e) => return Err(self.record_error(id, e)),
         };
         if !whole {
             // The input ended inside the block: a record found in what arrived is read next.
-            if let Some(at) = glued {
-                return Some(Err(self.back_to_glued(
-                    record_start,
-                    &headers,
-                    &raw,
-                    at,
-                    &[&payload],
-                )));
+            if let Some(e) = self.back_to_glued(&head, &[&payload]) {
+                return Err(e);
             }
             if let Some(i) = find_version_line(&payload, payload.len()) {
                 self.unread(&payload[i..]);
@@ -331,34 +228,34 @@ impl<R: BufRead> WarcReader<R> {
                     "truncated: its Content-Length of {length} runs past the end of the input; the next record starts inside its block, at byte {}",
                     self.input.offset()
                 );
-                return Some(Err(self.malformed(record_start, id, reason)));
+                return Err(self.malformed(record_start, id, reason));
             }
-            return Some(Err(WarcError::Truncated {
+            return Err(WarcError::Truncated {
                 record_id: display_id,
-            }));
+            });
         }
         if length > limit {
             // Too large to keep: skipped, unless a record starts inside it (the Content-Length
             // is wrong), which is then read next.
             let rest = length - limit;
-            return match self.skip_scanning(rest, payload) {
-                Err(e) => Some(Err(self.record_error(id, e))),
+            return Err(match self.skip_scanning(rest, payload) {
+                Err(e) => self.record_error(id, e),
                 Ok(Skip::Found(at)) => {
                     let reason = format!(
                         "its Content-Length of {length} is more than the limit of {limit}, and a record starts inside its block, at byte {at}; skipped to there"
                     );
-                    Some(Err(self.malformed(record_start, id, reason)))
+                    self.malformed(record_start, id, reason)
                 }
-                Ok(Skip::Eof) => Some(Err(WarcError::Truncated {
+                Ok(Skip::Eof) => WarcError::Truncated {
                     record_id: display_id,
-                })),
+                },
                 Ok(Skip::Done(tail)) => match self.read_trailer() {
-                    Err(e) => Some(Err(self.record_error(id, e))),
-                    Ok((_, true)) => Some(Err(WarcError::TooLarge {
+                    Err(e) => self.record_error(id, e),
+                    Ok((_, true)) => WarcError::TooLarge {
                         record_id: display_id,
                         length,
                         limit,
-                    })),
+                    },
                     Ok((trailer, false)) => {
                         self.unread(&trailer);
                         let reason = match self.resync_inside(&tail) {
@@ -369,10 +266,10 @@ impl<R: BufRead> WarcReader<R> {
                                 "{length} bytes is more than the limit of {limit}; skipped, but no \\r\\n\\r\\n follows (wrong Content-Length?)"
                             ),
                         };
-                        Some(Err(self.malformed(record_start, id, reason)))
+                        self.malformed(record_start, id, reason)
                     }
                 },
-            };
+            });
         }
 
         // The block must be followed by "\r\n\r\n"; otherwise its Content-Length is wrong and
@@ -380,31 +277,25 @@ impl<R: BufRead> WarcReader<R> {
         // Content-Length may still be wrong (too large, ending on another record's blank line):
         // then a record found inside the block is read next.
         match self.read_trailer() {
-            Err(e) => return Some(Err(self.record_error(id, e))),
+            Err(e) => return Err(self.record_error(id, e)),
             Ok((_, true)) => {
                 let follows = match self.record_follows() {
                     Ok(follows) => follows,
-                    Err(e) => return Some(Err(self.record_error(id, e))),
+                    Err(e) => return Err(self.record_error(id, e)),
                 };
                 if !follows {
                     if let Some(at) = self.resync_inside(&payload) {
                         let reason = format!(
                             "its Content-Length of {length} is wrong: the next record starts inside its block, at byte {at}"
                         );
-                        return Some(Err(self.malformed(record_start, id, reason)));
+                        return Err(self.malformed(record_start, id, reason));
                     }
                 }
             }
             Ok((trailer, false)) => {
                 self.unread(&trailer);
-                if let Some(at) = glued {
-                    return Some(Err(self.back_to_glued(
-                        record_start,
-                        &headers,
-                        &raw,
-                        at,
-                        &[&payload],
-                    )));
+                if let Some(e) = self.back_to_glued(&head, &[&payload]) {
+                    return Err(e);
                 }
                 let reason = match self.resync_inside(&payload) {
                     Some(at) => {
@@ -417,43 +308,142 @@ impl<R: BufRead> WarcReader<R> {
                         self.input.offset()
                     ),
                 };
-                return Some(Err(self.malformed(record_start, id, reason)));
+                return Err(self.malformed(record_start, id, reason));
             }
         }
 
-        let record_type = get("WARC-Type").unwrap_or_default().to_ascii_lowercase();
-        Some(Ok(WarcRecord {
+        let record_type = head
+            .get("WARC-Type")
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        Ok(WarcRecord {
             version,
             record_type,
             record_id,
-            target_uri: get("WARC-Target-URI"),
-            content_type: get("Content-Type"),
-            date: get("WARC-Date"),
-            headers,
+            target_uri: head.get("WARC-Target-URI"),
+            content_type: head.get("Content-Type"),
+            date: head.get("WARC-Date"),
+            headers: head.headers,
             payload,
-        }))
+        })
     }
 
-    /// The record's header was cut and the next record glued to it: gives back the bytes from
-    /// the glued version line on (`raw[at..]`, then `after`, the bytes read after the header
-    /// lines) so that the next record is read from there.
-    fn back_to_glued(
-        &mut self,
-        record_start: u64,
-        headers: &[(String, String)],
-        raw: &[u8],
-        (at, before): (usize, usize),
-        after: &[&[u8]],
-    ) -> WarcError {
+    /// The header lines of the record starting at `record_start`, up to the blank line after
+    /// them (consumed).
+    fn read_head(&mut self, record_start: u64) -> Result<Head, WarcError> {
+        let mut head = Head {
+            start: record_start,
+            headers: Vec::new(),
+            raw: Vec::new(),
+            glued: None,
+        };
+        loop {
+            let line = match self.read_line(MAX_HEADER_BYTES) {
+                Err(e) => return Err(self.record_error(head.id(), e)),
+                Ok(Line::Eof) => {
+                    let truncated = truncated(&head.headers);
+                    return Err(self.back_to_glued(&head, &[]).unwrap_or(truncated));
+                }
+                Ok(Line::TooLong { len, tail }) => {
+                    if let Some(i) = glued_version(&tail) {
+                        self.unread(&tail[i..]);
+                    }
+                    let reason = format!(
+                        "header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}"
+                    );
+                    return Err(self.malformed(record_start, head.id(), reason));
+                }
+                Ok(Line::Text(line)) => line,
+            };
+            if !line.ends_with(b"\n") {
+                // The input ended inside this line.
+                let truncated = truncated(&head.headers);
+                return Err(self.back_to_glued(&head, &[&line]).unwrap_or(truncated));
+            }
+            if head.raw.len() + line.len() > MAX_HEADER_BYTES {
+                let reason =
+                    format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
+                return Err(self.malformed(record_start, head.id(), reason));
+            }
+            head.raw.extend_from_slice(&line);
+            let content = trim_eol(&line);
+            if content.is_empty() {
+                break;
+            }
+            if line.starts_with(b"WARC/") {
+                // A record without its blank line or block: report it and restart here.
+                self.unread(&line);
+                let reason = "header section not ended by a blank line".into();
+                return Err(self.malformed(record_start, head.id(), reason));
+            }
+            let glue = glued_version(&line);
+            // Where the glued version line starts in `head.raw`.
+            let glue_at = glue.map(|i| head.raw.len() - line.len() + i);
+            let text = String::from_utf8_lossy(content);
+            if content[0] == b' ' || content[0] == b'\t' {
+                if let Some((_, value)) = head.headers.last_mut() {
+                    value.push(' ');
+                    value.push_str(text.trim());
+                }
+                head.note_glued(glue_at);
+                continue;
+            }
+            match text.split_once(':') {
+                Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
+                    let header = (name.trim().to_string(), value.trim().to_string());
+                    head.headers.push(header);
+                    head.note_glued(glue_at);
+                }
+                _ => {
+                    let id = head.id();
+                    if let Some(i) = glue {
+                        // Cut inside the line, and the next record follows.
+                        self.unread(&line[i..]);
+                        let reason = format!(
+                            "header line cut short by the next record, at byte {}",
+                            self.input.offset()
+                        );
+                        return Err(self.malformed(record_start, id, reason));
+                    }
+                    return Err(self.back_to_glued(&head, &[]).unwrap_or_else(|| {
+                        let reason = format!("header line without a colon: {:.60}", text);
+                        self.malformed(record_start, id, reason)
+                    }));
+                }
+            }
+        }
+        // A header name both before and after a glued version line: two records' headers.
+        let two_records = head.glued.is_some_and(|(_, before)| {
+            let (first, second) = head.headers.split_at(before);
+            second.iter().any(|(name, _)| {
+                first
+                    .iter()
+                    .any(|(other, _)| other.eq_ignore_ascii_case(name))
+            })
+        });
+        if two_records {
+            if let Some(e) = self.back_to_glued(&head, &[]) {
+                return Err(e);
+            }
+        }
+        Ok(head)
+    }
+
+    /// When the record's header was cut and the next record glued to it (`head.glued`): gives
+    /// back the bytes from the glued version line on (those of `head.raw`, then `after`, the
+    /// bytes read after the header lines) so that the next record is read from there, and
+    /// returns the error that says so. `None` (nothing given back) when nothing was glued.
+    fn back_to_glued(&mut self, head: &Head, after: &[&[u8]]) -> Option<WarcError> {
+        let (at, before) = head.glued?;
         for bytes in after.iter().rev() {
             self.unread(bytes);
         }
-        self.unread(&raw[at..]);
+        self.unread(&head.raw[at..]);
         let reason = format!(
             "header cut short: the next record starts inside a header line, at byte {}",
             self.input.offset()
         );
-        self.malformed(record_start, find_id(&headers[..before]), reason)
+        Some(self.malformed(head.start, find_id(&head.headers[..before]), reason))
     }
 
     /// Reads up to `want` bytes of the block into `payload`: true when all arrived, false when
