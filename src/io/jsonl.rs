@@ -1,10 +1,11 @@
 //! JSONL input and output: one JSON object per line, as in datatrove / Hugging Face pipelines.
 //!
-//! [`parse_line`] finds one string field of an object (e.g. `html` or `text`) and remembers where
-//! every value sits in the line; [`JsonRecord::with_field`] writes the line back with only that
-//! value replaced (and score fields set or appended), every other byte untouched, so numbers such
-//! as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads lines with a bound
-//! on their length; [`jsonl_object`] builds the JSONL record written for a WARC input.
+//! [`parse_line_bytes`] finds one string field of an object (e.g. `html` or `text`) and
+//! remembers where every value sits in the line; [`JsonRecord::with_field`] writes the line back
+//! with only that value replaced (and score fields set or appended), every other byte untouched,
+//! so numbers such as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads
+//! lines with a bound on their length (with the line reader of `io/lines.rs`); [`json_object`]
+//! builds the JSONL record written for a WARC input.
 //!
 //! Escapes of unpaired UTF-16 surrogates such as `\ud800`, which Python's `json.dumps` writes for
 //! strings that are not valid Unicode and serde_json rejects, are read as U+FFFD in the cleaned
@@ -25,32 +26,59 @@ use super::lines;
 pub enum JsonlError {
     /// Nothing but white space.
     #[error("line {line}: empty line")]
-    Blank { line: u64 },
+    Blank {
+        /// The line (1-based).
+        line: u64,
+    },
     /// Longer than the line limit: `length` bytes without the line ending (its bytes were
     /// counted, not kept).
     #[error("line {line}: {length} bytes, longer than the {limit}-byte limit")]
     TooLong {
+        /// The line (1-based).
         line: u64,
+        /// The bound on a line's length.
         limit: usize,
+        /// The line's length, without its line ending.
         length: u64,
     },
     /// Not UTF-8: the first invalid byte is at `column` (1-based).
     #[error("line {line}: not valid UTF-8 (column {column})")]
-    NotUtf8 { line: u64, column: usize },
+    NotUtf8 {
+        /// The line (1-based).
+        line: u64,
+        /// Where the first invalid byte is (1-based).
+        column: usize,
+    },
     /// Not JSON at all.
     #[error("line {line}: invalid JSON: {message}")]
-    Invalid { line: u64, message: String },
+    Invalid {
+        /// The line (1-based).
+        line: u64,
+        /// serde_json's message and the column.
+        message: String,
+    },
     /// JSON, but not an object.
     #[error("line {line}: not a JSON object")]
-    NotObject { line: u64 },
+    NotObject {
+        /// The line (1-based).
+        line: u64,
+    },
     /// The object lacks the field.
     #[error("line {line}: no field \"{field}\"")]
-    MissingField { line: u64, field: String },
+    MissingField {
+        /// The line (1-based).
+        line: u64,
+        /// The field looked for.
+        field: String,
+    },
     /// The field is there but not a string.
     #[error("line {line}: field \"{field}\" is {kind}, not a string")]
     NotString {
+        /// The line (1-based).
         line: u64,
+        /// The field looked for.
         field: String,
+        /// What it is instead: `a number`, `an object`, `null`…
         kind: &'static str,
     },
 }
@@ -86,11 +114,15 @@ pub struct JsonRecord {
 /// A value for a field added by [`JsonRecord::with_field`] or [`jsonl_object`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Extra<'a> {
+    /// A JSON string.
     Str(&'a str),
+    /// A signed integer.
     Int(i64),
+    /// An unsigned integer.
     UInt(u64),
     /// Written as serde_json writes floats (shortest round-trip form); NaN and ±∞ as `null`.
     Float(f64),
+    /// `null`.
     Null,
 }
 
@@ -193,7 +225,7 @@ impl JsonRecord {
 /// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored) and finds `field`, which
 /// must be a string. `line_no` (1-based) goes into errors. Duplicate keys: the last one counts,
 /// as in serde_json and Python's `json`.
-pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
+fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     let line = line.strip_suffix('\n').unwrap_or(line);
     let line = line.strip_suffix('\r').unwrap_or(line);
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
@@ -265,7 +297,8 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
     })
 }
 
-/// [`parse_line`] for raw bytes (the caller need not check UTF-8 first).
+/// Parses one line of raw bytes, which must be UTF-8 (the caller need not check first), as
+/// [`parse_line`] does.
 pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     match std::str::from_utf8(line) {
         Ok(text) => parse_line(text, line_no, field),
@@ -494,13 +527,9 @@ mod tests {
         assert!(!bad[0].to_string().contains('\n'));
 
         let (_, first) = &good[0];
-        assert!(
-            first
-                .value()
-                .starts_with("<html><body><nav><a href=\"/\">Home</a>"),
-            "{}",
-            first.value()
-        );
+        let value = first.value();
+        let home = "<html><body><nav><a href=\"/\">Home</a>";
+        assert!(value.starts_with(home), "{value}");
         let out = first.with_field(
             "Clean.",
             &[
@@ -521,13 +550,9 @@ mod tests {
 
         // JSON-escaped HTML is decoded; the rewritten value is escaped again.
         let (_, second) = &good[1];
-        assert!(
-            second
-                .value()
-                .contains("caf\u{e9} &amp; \"quotes\"</p>\n<nav>"),
-            "{}",
-            second.value()
-        );
+        let value = second.value();
+        let decoded = "caf\u{e9} &amp; \"quotes\"</p>\n<nav>";
+        assert!(value.contains(decoded), "{value}");
         let v: serde_json::Value =
             serde_json::from_str(&second.with_field("a \"b\"\n", &[])).unwrap();
         assert_eq!(v["html"], "a \"b\"\n");

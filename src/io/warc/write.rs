@@ -8,7 +8,7 @@ use flate2::write::GzEncoder;
 use xxhash_rust::xxh3::Xxh3;
 
 /// WARC-Date written when the source record has none (output must be reproducible).
-pub const FALLBACK_DATE: &str = "1970-01-01T00:00:00Z";
+const FALLBACK_DATE: &str = "1970-01-01T00:00:00Z";
 
 /// Writes WARC/1.1 records, each optionally as its own gzip member (`.warc.gz`). Record IDs are
 /// derived from content and, for conversion records, the record's place among this writer's
