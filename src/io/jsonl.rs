@@ -111,7 +111,7 @@ pub struct JsonRecord {
     close: usize,
 }
 
-/// A value for a field added by [`JsonRecord::with_field`] or [`jsonl_object`].
+/// A value for a field added by [`JsonRecord::with_field`] or [`json_object`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Extra<'a> {
     /// A JSON string.
@@ -222,9 +222,7 @@ impl JsonRecord {
     }
 }
 
-/// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored) and finds `field`, which
-/// must be a string. `line_no` (1-based) goes into errors. Duplicate keys: the last one counts,
-/// as in serde_json and Python's `json`.
+/// [`parse_line_bytes`] for a line known to be UTF-8.
 fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     let line = line.strip_suffix('\n').unwrap_or(line);
     let line = line.strip_suffix('\r').unwrap_or(line);
@@ -297,8 +295,10 @@ fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, Jsonl
     })
 }
 
-/// Parses one line of raw bytes, which must be UTF-8 (the caller need not check first), as
-/// [`parse_line`] does.
+/// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored; it must be UTF-8, which
+/// the caller need not check first) and finds `field`, which must be a string. `line_no`
+/// (1-based) goes into errors. Duplicate keys: the last one counts, as in serde_json and
+/// Python's `json`.
 pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     match std::str::from_utf8(line) {
         Ok(text) => parse_line(text, line_no, field),

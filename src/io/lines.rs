@@ -80,3 +80,90 @@ pub(crate) fn read_line<R: BufRead + ?Sized>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Cursor};
+
+    /// Every line of `input` read through a buffer of `capacity` bytes, as (bytes, len,
+    /// too_long, ending).
+    fn lines(
+        input: &[u8],
+        capacity: usize,
+        limit: u64,
+        tail: usize,
+    ) -> Vec<(Vec<u8>, u64, bool, u64)> {
+        let mut reader = BufReader::with_capacity(capacity, Cursor::new(input.to_vec()));
+        let mut out = Vec::new();
+        while let Some(line) = read_line(&mut reader, limit, tail).unwrap() {
+            out.push((line.bytes, line.len, line.too_long, line.ending));
+        }
+        out
+    }
+
+    /// A line as [`lines`] gives it: (bytes, len, too_long, ending).
+    type Want = (&'static [u8], u64, bool, u64);
+
+    /// `input` read through a buffer of `capacity` bytes gives the lines `want`.
+    struct Case {
+        input: &'static [u8],
+        capacity: usize,
+        limit: u64,
+        tail: usize,
+        want: &'static [Want],
+    }
+
+    #[test]
+    fn lines_endings_and_bounds() {
+        let cases = [
+            Case {
+                input: b"",
+                capacity: 8,
+                limit: 10,
+                tail: 0,
+                want: &[],
+            },
+            Case {
+                input: b"ab\ncd",
+                capacity: 8,
+                limit: 10,
+                tail: 0,
+                want: &[(b"ab\n", 3, false, 1), (b"cd", 2, false, 0)],
+            },
+            // A `\r\n` split between two reads is still one line ending.
+            Case {
+                input: b"abc\r\nd\n",
+                capacity: 4,
+                limit: 10,
+                tail: 0,
+                want: &[(b"abc\r\n", 5, false, 2), (b"d\n", 2, false, 1)],
+            },
+            // Too long: counted, not kept (tail 0), and the next line is read whole.
+            Case {
+                input: b"abcdefgh\nx\n",
+                capacity: 3,
+                limit: 4,
+                tail: 0,
+                want: &[(b"", 9, true, 1), (b"x\n", 2, false, 1)],
+            },
+            // Too long: only the last bytes kept.
+            Case {
+                input: b"0123456789WARC/1.0\n",
+                capacity: 64,
+                limit: 8,
+                tail: 4,
+                want: &[(b"1.0\n", 19, true, 1)],
+            },
+        ];
+        for case in cases {
+            let want: Vec<_> = case
+                .want
+                .iter()
+                .map(|&(bytes, len, too_long, ending)| (bytes.to_vec(), len, too_long, ending))
+                .collect();
+            let got = lines(case.input, case.capacity, case.limit, case.tail);
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(case.input));
+        }
+    }
+}

@@ -136,7 +136,7 @@ pub struct DirSink {
     current: Option<PartialFile>,
 }
 
-/// A file written under a hidden temporary name next to its final path ([`temp_path`]): it
+/// A file written under a hidden temporary name next to its final path (`temp_path`): it
 /// takes its final name only when [`PartialFile::commit`]ted, and is removed when dropped
 /// before that (a failed or interrupted run leaves no truncated file that looks finished).
 pub struct PartialFile {

@@ -27,7 +27,7 @@ pub struct HttpParts<'a> {
 }
 
 impl HttpParts<'_> {
-    /// Whether the body is HTML: by its Content-Type ([`is_html`]) when it has one, otherwise
+    /// Whether the body is HTML: by its Content-Type (`text/html` or `application/xhtml+xml`) when it has one, otherwise
     /// (none, or an empty one) by how the body starts ([`looks_like_html`]).
     pub fn is_html(&self) -> bool {
         match self.content_type.as_deref().map(mime_essence) {
@@ -41,7 +41,7 @@ impl HttpParts<'_> {
     }
 
     /// The decoded body, streamed: gunzipped or inflated as it is read (so a small compressed
-    /// body that inflates to a lot is never held whole), at most [`MAX_DECODED_BODY_BYTES`].
+    /// body that inflates to a lot is never held whole), at most `MAX_DECODED_BODY_BYTES` (64 MiB).
     /// A body damaged part-way gives its text up to the damage, then a read error.
     pub fn body_reader(&self) -> Box<dyn Read + '_> {
         let body = &self.body[..];

@@ -76,7 +76,7 @@ impl<W: Write> WarcWriter<W> {
     /// A `conversion` record holding `text` (UTF-8 plain text) for the record `refers_to`
     /// (its WARC-Record-ID, angle brackets included; empty when the source has none, and then
     /// no `WARC-Refers-To` is written: the target URI, if any, still names the source). `date`
-    /// is the source's WARC-Date ([`FALLBACK_DATE`] when `None`). Returns the new record's ID,
+    /// is the source's WARC-Date (`FALLBACK_DATE`, 1970-01-01T00:00:00Z, when `None`). Returns the new record's ID,
     /// derived from `refers_to`, the record's number in this writer and `text`.
     pub fn write_conversion(
         &mut self,
