@@ -10,9 +10,9 @@
 //! reader ends.
 //!
 //! Memory is bounded: the compressed bytes of the current member are kept (at most
-//! [`HISTORY_BYTES`] of them, the latest) so that a corrupt member which ran over the start of
+//! `HISTORY_BYTES` of them, the latest) so that a corrupt member which ran over the start of
 //! the next one can be rescanned; output of a member found by rescanning is held back (at most
-//! [`HOLD_BYTES`]) until it proves itself, so a false match of the magic inside damaged data
+//! `HOLD_BYTES`) until it proves itself, so a false match of the magic inside damaged data
 //! does not leak garbage.
 
 use std::fmt;
@@ -21,9 +21,9 @@ use std::io::{self, BufRead, Read};
 use flate2::{Decompress, FlushDecompress, Status};
 
 /// The most compressed bytes of the current member kept for rescanning after a failure.
-pub const HISTORY_BYTES: usize = 1 << 20;
+const HISTORY_BYTES: usize = 1 << 20;
 /// The most output of a member found by rescanning held back until the member ends intact.
-pub const HOLD_BYTES: usize = 1 << 20;
+const HOLD_BYTES: usize = 1 << 20;
 /// Output produced per step.
 const CHUNK: usize = 64 << 10;
 /// Bound on a header's file name or comment (a longer one is taken for damage).
@@ -143,7 +143,7 @@ pub struct GzipReader<R: BufRead> {
     pending: Vec<u8>,
     pending_pos: usize,
     pending_off: u64,
-    /// Compressed bytes of the current member (the latest [`HISTORY_BYTES`] at least).
+    /// Compressed bytes of the current member (the latest `HISTORY_BYTES` at least).
     history: Vec<u8>,
     history_off: u64,
     member_start: u64,

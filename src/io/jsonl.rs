@@ -1,10 +1,11 @@
 //! JSONL input and output: one JSON object per line, as in datatrove / Hugging Face pipelines.
 //!
-//! [`parse_line`] finds one string field of an object (e.g. `html` or `text`) and remembers where
-//! every value sits in the line; [`JsonRecord::with_field`] writes the line back with only that
-//! value replaced (and score fields set or appended), every other byte untouched, so numbers such
-//! as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads lines with a bound
-//! on their length; [`jsonl_object`] builds the JSONL record written for a WARC input.
+//! [`parse_line_bytes`] finds one string field of an object (e.g. `html` or `text`) and
+//! remembers where every value sits in the line; [`JsonRecord::with_field`] writes the line back
+//! with only that value replaced (and score fields set or appended), every other byte untouched,
+//! so numbers such as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads
+//! lines with a bound on their length (with the line reader of `io/lines.rs`); [`json_object`]
+//! builds the JSONL record written for a WARC input.
 //!
 //! Escapes of unpaired UTF-16 surrogates such as `\ud800`, which Python's `json.dumps` writes for
 //! strings that are not valid Unicode and serde_json rejects, are read as U+FFFD in the cleaned
@@ -18,37 +19,66 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
+use super::lines;
+
 /// Why a line could not be used. Every variant names the line (1-based) and is one line long.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum JsonlError {
     /// Nothing but white space.
     #[error("line {line}: empty line")]
-    Blank { line: u64 },
+    Blank {
+        /// The line (1-based).
+        line: u64,
+    },
     /// Longer than the line limit: `length` bytes without the line ending (its bytes were
     /// counted, not kept).
     #[error("line {line}: {length} bytes, longer than the {limit}-byte limit")]
     TooLong {
+        /// The line (1-based).
         line: u64,
+        /// The bound on a line's length.
         limit: usize,
+        /// The line's length, without its line ending.
         length: u64,
     },
     /// Not UTF-8: the first invalid byte is at `column` (1-based).
     #[error("line {line}: not valid UTF-8 (column {column})")]
-    NotUtf8 { line: u64, column: usize },
+    NotUtf8 {
+        /// The line (1-based).
+        line: u64,
+        /// Where the first invalid byte is (1-based).
+        column: usize,
+    },
     /// Not JSON at all.
     #[error("line {line}: invalid JSON: {message}")]
-    Invalid { line: u64, message: String },
+    Invalid {
+        /// The line (1-based).
+        line: u64,
+        /// serde_json's message and the column.
+        message: String,
+    },
     /// JSON, but not an object.
     #[error("line {line}: not a JSON object")]
-    NotObject { line: u64 },
+    NotObject {
+        /// The line (1-based).
+        line: u64,
+    },
     /// The object lacks the field.
     #[error("line {line}: no field \"{field}\"")]
-    MissingField { line: u64, field: String },
+    MissingField {
+        /// The line (1-based).
+        line: u64,
+        /// The field looked for.
+        field: String,
+    },
     /// The field is there but not a string.
     #[error("line {line}: field \"{field}\" is {kind}, not a string")]
     NotString {
+        /// The line (1-based).
         line: u64,
+        /// The field looked for.
         field: String,
+        /// What it is instead: `a number`, `an object`, `null`…
         kind: &'static str,
     },
 }
@@ -81,14 +111,18 @@ pub struct JsonRecord {
     close: usize,
 }
 
-/// A value for a field added by [`JsonRecord::with_field`] or [`jsonl_object`].
+/// A value for a field added by [`JsonRecord::with_field`] or [`json_object`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Extra<'a> {
+    /// A JSON string.
     Str(&'a str),
+    /// A signed integer.
     Int(i64),
+    /// An unsigned integer.
     UInt(u64),
     /// Written as serde_json writes floats (shortest round-trip form); NaN and ±∞ as `null`.
     Float(f64),
+    /// `null`.
     Null,
 }
 
@@ -188,10 +222,8 @@ impl JsonRecord {
     }
 }
 
-/// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored) and finds `field`, which
-/// must be a string. `line_no` (1-based) goes into errors. Duplicate keys: the last one counts,
-/// as in serde_json and Python's `json`.
-pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
+/// [`parse_line_bytes`] for a line known to be UTF-8.
+fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     let line = line.strip_suffix('\n').unwrap_or(line);
     let line = line.strip_suffix('\r').unwrap_or(line);
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
@@ -263,7 +295,10 @@ pub fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, J
     })
 }
 
-/// [`parse_line`] for raw bytes (the caller need not check UTF-8 first).
+/// Parses one line (its `\n` / `\r\n` and a leading BOM are ignored; it must be UTF-8, which
+/// the caller need not check first) and finds `field`, which must be a string. `line_no`
+/// (1-based) goes into errors. Duplicate keys: the last one counts, as in serde_json and
+/// Python's `json`.
 pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRecord, JsonlError> {
     match std::str::from_utf8(line) {
         Ok(text) => parse_line(text, line_no, field),
@@ -418,72 +453,26 @@ impl<R: BufRead> JsonlLines<R> {
     /// read error (the line read so far is dropped), `None` at the end. A last line without
     /// `\n` counts as a line.
     pub fn next_line(&mut self) -> Option<io::Result<NumberedLine>> {
-        let mut line = Vec::new();
-        let mut too_long = false;
-        // Bytes of the line read so far, line ending included, and the last one of them.
-        let mut read = 0u64;
-        let mut last = None;
-        // The length of the line ending (`\n` or `\r\n`) once it is found.
-        let mut ending = 0;
-        loop {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Some(Err(e)),
-            };
-            if buf.is_empty() {
-                if read == 0 {
-                    return None;
-                }
-                break;
-            }
-            let (take, found) = match memchr::memchr(b'\n', buf) {
-                Some(i) => (i + 1, true),
-                None => (buf.len(), false),
-            };
-            if found {
-                let before = if take >= 2 {
-                    buf.get(take - 2).copied()
-                } else {
-                    last
-                };
-                ending = if before == Some(b'\r') { 2 } else { 1 };
-            }
-            last = buf.get(take - 1).copied();
-            read += take as u64;
-            if !too_long {
-                if line.len() + take > self.max_line_bytes.saturating_add(2) {
-                    too_long = true;
-                    line = Vec::new();
-                } else {
-                    line.extend_from_slice(&buf[..take]);
-                }
-            }
-            self.inner.consume(take);
-            if found {
-                break;
-            }
-        }
+        // Two bytes more than the limit for the line ending, which does not count.
+        let bound = (self.max_line_bytes as u64).saturating_add(2);
+        let line = match lines::read_line(&mut self.inner, bound, 0) {
+            Ok(line) => line?,
+            Err(e) => return Some(Err(e)),
+        };
         self.line_no += 1;
         let n = self.line_no;
-        if line.last() == Some(&b'\n') {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
+        let length = line.len - line.ending;
+        if length > self.max_line_bytes as u64 {
+            let too_long = JsonlError::TooLong {
+                line: n,
+                limit: self.max_line_bytes,
+                length,
+            };
+            return Some(Ok((n, Err(too_long))));
         }
-        let length = read - ending;
-        if too_long || length > self.max_line_bytes as u64 {
-            return Some(Ok((
-                n,
-                Err(JsonlError::TooLong {
-                    line: n,
-                    limit: self.max_line_bytes,
-                    length,
-                }),
-            )));
-        }
-        Some(Ok((n, Ok(line))))
+        let mut bytes = line.bytes;
+        bytes.truncate(bytes.len() - line.ending as usize);
+        Some(Ok((n, Ok(bytes))))
     }
 }
 
@@ -538,13 +527,9 @@ mod tests {
         assert!(!bad[0].to_string().contains('\n'));
 
         let (_, first) = &good[0];
-        assert!(
-            first
-                .value()
-                .starts_with("<html><body><nav><a href=\"/\">Home</a>"),
-            "{}",
-            first.value()
-        );
+        let value = first.value();
+        let home = "<html><body><nav><a href=\"/\">Home</a>";
+        assert!(value.starts_with(home), "{value}");
         let out = first.with_field(
             "Clean.",
             &[
@@ -565,13 +550,9 @@ mod tests {
 
         // JSON-escaped HTML is decoded; the rewritten value is escaped again.
         let (_, second) = &good[1];
-        assert!(
-            second
-                .value()
-                .contains("caf\u{e9} &amp; \"quotes\"</p>\n<nav>"),
-            "{}",
-            second.value()
-        );
+        let value = second.value();
+        let decoded = "caf\u{e9} &amp; \"quotes\"</p>\n<nav>";
+        assert!(value.contains(decoded), "{value}");
         let v: serde_json::Value =
             serde_json::from_str(&second.with_field("a \"b\"\n", &[])).unwrap();
         assert_eq!(v["html"], "a \"b\"\n");

@@ -8,6 +8,7 @@
 
 pub mod gzip;
 pub mod jsonl;
+mod lines;
 pub mod sink;
 pub mod sniff;
 pub mod walk;
@@ -145,14 +146,20 @@ mod tests {
     use flate2::write::GzEncoder;
     use std::io::Write;
 
-    #[test]
-    fn reads_plain_and_multi_member_gzip() {
+    /// One gzip member for each of `parts`, one after the other.
+    fn gzip_members(parts: &[&str]) -> Vec<u8> {
         let mut bytes = Vec::new();
-        for part in ["hello ", "world"] {
+        for part in parts {
             let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
             enc.write_all(part.as_bytes()).unwrap();
             bytes.extend(enc.finish().unwrap());
         }
+        bytes
+    }
+
+    #[test]
+    fn reads_plain_and_multi_member_gzip() {
+        let bytes = gzip_members(&["hello ", "world"]);
         let mut text = String::new();
         maybe_gunzip(Box::new(io::Cursor::new(bytes)))
             .unwrap()
@@ -179,9 +186,7 @@ mod tests {
 
     #[test]
     fn gzip_is_recognised_when_the_first_read_brings_one_byte() {
-        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        enc.write_all(b"<p>trickled</p>").unwrap();
-        let trickle = Trickle(io::Cursor::new(enc.finish().unwrap()));
+        let trickle = Trickle(io::Cursor::new(gzip_members(&["<p>trickled</p>"])));
         let mut text = String::new();
         maybe_gunzip(Box::new(BufReader::with_capacity(1, trickle)))
             .unwrap()
@@ -192,12 +197,7 @@ mod tests {
 
     #[test]
     fn gzip_with_a_damaged_first_member_is_still_gzip() {
-        let mut bytes = Vec::new();
-        for part in ["lost ", "kept"] {
-            let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
-            enc.write_all(part.as_bytes()).unwrap();
-            bytes.extend(enc.finish().unwrap());
-        }
+        let bytes = gzip_members(&["lost ", "kept"]);
         for at in 0..3 {
             let mut bytes = bytes.clone();
             bytes[at] ^= 0x40;

@@ -30,8 +30,11 @@ pub enum DocumentMeta {
     Input,
     /// An HTML `response` record of a WARC file.
     WarcResponse {
+        /// Its WARC-Record-ID (empty when it has none).
         record_id: String,
+        /// Its WARC-Target-URI, if any.
         target_uri: Option<String>,
+        /// Its WARC-Date, if any.
         date: Option<String>,
     },
     /// A JSONL line whose field is cleaned and written back.
@@ -43,7 +46,9 @@ pub enum DocumentMeta {
 /// Counts over one document's sentences, and what the page said about itself.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DocumentStats {
+    /// Sentences scored.
     pub sentences: u64,
+    /// Sentences kept.
     pub kept: u64,
     /// Sum of the kept sentences' perplexities.
     pub kept_perplexity_sum: f64,
@@ -53,7 +58,7 @@ pub struct DocumentStats {
 
 impl DocumentStats {
     /// Mean perplexity of the kept sentences, `None` when none was kept.
-    pub fn mean_kept_perplexity(&self) -> Option<f64> {
+    fn mean_kept_perplexity(&self) -> Option<f64> {
         (self.kept > 0).then(|| self.kept_perplexity_sum / self.kept as f64)
     }
 
@@ -131,7 +136,7 @@ pub struct DirSink {
     current: Option<PartialFile>,
 }
 
-/// A file written under a hidden temporary name next to its final path ([`temp_path`]): it
+/// A file written under a hidden temporary name next to its final path (`temp_path`): it
 /// takes its final name only when [`PartialFile::commit`]ted, and is removed when dropped
 /// before that (a failed or interrupted run leaves no truncated file that looks finished).
 pub struct PartialFile {
