@@ -18,13 +18,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::block::Block;
-use crate::block::Evidence;
+use crate::block::{Block, Evidence};
 use crate::boost::{self, BoostOptions};
 use crate::decide::{context_input, Classifier, Scorer, Weights, INPUTS};
 use crate::eval::{lcs, normalize};
 use crate::evidence::{self, DocumentContext};
-use crate::lm::model::LanguageModel;
+use crate::lm::model::{LanguageModel, ModelError};
 use crate::lm::train::{train_sentences, TrainError, TrainOptions};
 use crate::pipeline::{self, Options};
 use crate::segment;
@@ -118,9 +117,9 @@ pub enum LearnError {
     /// Every block of every page aligns to its gold text: there is nothing to learn from.
     #[error("no boilerplate to learn from: every block of the pages aligns to their gold text")]
     NoBoilerplate,
-    /// The input directory could not be listed.
-    #[error(transparent)]
-    List(#[from] crate::eval::EvalError),
+    /// A model the boilerplate training made does not load.
+    #[error("boilerplate model: {0}")]
+    Model(#[from] ModelError),
     /// The boilerplate model could not be trained.
     #[error("boilerplate model: {0}")]
     Train(#[from] TrainError),
@@ -320,7 +319,10 @@ pub fn read_pages(
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
     };
-    let names = crate::eval::compare::html_pages(input_dir)?;
+    let names = crate::io::html_pages(input_dir).map_err(|source| LearnError::Io {
+        path: input_dir.to_path_buf(),
+        source,
+    })?;
     let mut pages = Vec::new();
     for path in names {
         let stem = path
@@ -396,9 +398,7 @@ pub fn learn(
         TrainError::EmptyCorpus => LearnError::NoBoilerplate,
         other => other.into(),
     })?;
-    let load = |bytes| {
-        LanguageModel::from_bytes(bytes).map_err(|e| TrainError::InvalidOption(e.to_string()))
-    };
+    let load = LanguageModel::from_bytes;
     // Evidence of each page under a boilerplate model that has not seen it (or, when the other
     // pages hold no boilerplate at all, the model of every page).
     for part in 0..CROSS_FIT.min(pages.len()) {

@@ -9,7 +9,7 @@
 //! (reading the files and scoring are outside the clock).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use crate::decide;
@@ -74,20 +74,6 @@ impl MethodResult {
     }
 }
 
-/// The pages of a directory: every `*.html` file, sorted by name.
-pub fn html_pages(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| EvalError::Read {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut pages: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
-        .collect();
-    pages.sort();
-    Ok(pages)
-}
-
 /// Cleans every page of `input_dir` with `method`, writing `out_dir/N.txt`; returns (seconds spent cleaning, bytes of HTML, pages).
 pub fn clean_dir(
     method: Method,
@@ -96,7 +82,10 @@ pub fn clean_dir(
     model: &LanguageModel,
     options: &Options,
 ) -> Result<(f64, u64, usize), EvalError> {
-    let pages = html_pages(input_dir)?;
+    let pages = crate::io::html_pages(input_dir).map_err(|source| EvalError::Read {
+        path: input_dir.to_path_buf(),
+        source,
+    })?;
     std::fs::create_dir_all(out_dir).map_err(|source| EvalError::Write {
         path: out_dir.to_path_buf(),
         source,

@@ -140,6 +140,17 @@ pub fn maybe_gunzip(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn R
     }
 }
 
+/// The pages of a directory: every `*.html` and `*.htm` file directly in it, sorted by name
+/// (as `ppl-eval` and `ppl-filter learn` list a data set's pages).
+pub fn html_pages(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
+        .collect();
+    pages.sort();
+    Ok(pages)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

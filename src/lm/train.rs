@@ -143,10 +143,6 @@ pub enum TrainError {
         /// The cap asked for.
         max_ngrams_in_memory: usize,
     },
-    /// Something else is wrong, said in words. `ppl-filter learn` reports a model it trained
-    /// that does not load this way; nothing in training returns it.
-    #[error("invalid training option: {0}")]
-    InvalidOption(String),
     /// The inputs hold no tokens.
     #[error("the training inputs contain no text")]
     EmptyCorpus,
