@@ -72,6 +72,11 @@
 
 use std::io::Read;
 
+use crate::lm::bytes::read_f32;
+pub use crate::lm::bytes::LEVELS;
+pub(crate) use crate::lm::bytes::{
+    bucket_of, fingerprint, offsets_len, read_u16, read_u32, read_u64,
+};
 use crate::lm::table::Table;
 
 /// File magic.
@@ -82,8 +87,6 @@ pub const FORMAT_VERSION: u16 = 2;
 pub const DEFAULT_FINGERPRINT_BYTES: u8 = 2;
 /// Highest n-gram order the format (and scorer) supports.
 pub const MAX_ORDER: usize = 4;
-/// Quantisation levels per codebook.
-pub const LEVELS: usize = 256;
 /// Size of the unchecksummed preamble.
 pub(crate) const PREAMBLE_LEN: usize = 24;
 /// Size of the fixed part of the header after the preamble.
@@ -229,58 +232,6 @@ pub enum ModelError {
         /// The bytes left.
         extra: usize,
     },
-}
-
-/// The little-endian `u16` at `bytes[at..]`, if the bytes are there.
-pub(crate) fn read_u16(bytes: &[u8], at: usize) -> Option<u16> {
-    read_array(bytes, at).map(u16::from_le_bytes)
-}
-
-/// The little-endian `u32` at `bytes[at..]`, if the bytes are there.
-#[inline]
-pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
-    read_array(bytes, at).map(u32::from_le_bytes)
-}
-
-/// The little-endian `u64` at `bytes[at..]`, if the bytes are there.
-pub(crate) fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
-    read_array(bytes, at).map(u64::from_le_bytes)
-}
-
-/// The little-endian `f32` at `bytes[at..]`, if the bytes are there.
-fn read_f32(bytes: &[u8], at: usize) -> Option<f32> {
-    read_u32(bytes, at).map(f32::from_bits)
-}
-
-/// The `N` bytes at `bytes[at..]`, if they are there.
-#[inline]
-fn read_array<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
-    bytes.get(at..at.checked_add(N)?)?.try_into().ok()
-}
-
-/// Bytes of the bucket-offset array for `bits`.
-pub(crate) fn offsets_len(bits: u32) -> usize {
-    ((1usize << bits) + 1) * 4
-}
-
-/// The bucket of `key` in a table with `bits` bucket bits: the key's top `bits` bits.
-#[inline]
-pub(crate) fn bucket_of(key: u64, bits: u32) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        (key >> (64 - bits)) as usize
-    }
-}
-
-/// The fingerprint of `key` in a table with `fp_bytes`-byte fingerprints (2 or 4): the key's
-/// low 16 or 32 bits.
-#[inline]
-pub(crate) fn fingerprint(key: u64, fp_bytes: usize) -> u32 {
-    match fp_bytes {
-        2 => key as u16 as u32,
-        _ => key as u32,
-    }
 }
 
 /// What validating a model's bytes found: everything a loaded model needs but the bytes.

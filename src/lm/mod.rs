@@ -62,6 +62,7 @@
 //! predictions (tokens + 1 for `</s>`). [`LanguageModel::log2_prob`] returns the
 //! sum and N separately so callers can combine sentences.
 
+mod bytes;
 pub mod format;
 pub mod model;
 pub mod pack;

@@ -1,7 +1,7 @@
 //! One order's table inside the model bytes: where it lies, and finding an entry in it
 //! (the layout is documented in [`super::format`]). Lookups read the bytes in place.
 
-use crate::lm::format::{bucket_of, fingerprint, read_u32, LEVELS};
+use crate::lm::bytes::{bucket_of, fingerprint, read_u32, LEVELS};
 
 /// Location and quantisation of one order's table inside the model bytes.
 #[derive(Clone, Debug)]
