@@ -759,7 +759,7 @@ fn run(
         problems
             .lock()
             .unwrap()
-            .push(format!("{:?} {}: {}", p.severity, p.input, p.message))
+            .push(format!("{:?} {}: {}", p.severity, p.input, p.message()))
     };
     let inputs = [Input::File(path.to_path_buf())];
     let output = match record {
@@ -843,7 +843,7 @@ fn alike(
         };
         let problems: Vec<String> = problems
             .iter()
-            .map(|p| format!("{:?} x: {}", p.severity, p.message))
+            .map(|p| format!("{:?} x: {}", p.severity, p.message()))
             .collect();
         prop_assert!(
             clean == reference.0,

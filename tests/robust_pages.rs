@@ -19,7 +19,7 @@ use ppl_filter::Block;
 /// The blocks of a page and the problems reported, read `read_size` bytes at a time.
 fn read(page: &[u8], options: &Options) -> (Vec<Block>, Vec<String>) {
     let (blocks, problems) = pipeline::read_blocks(page, options);
-    (blocks, problems.into_iter().map(|p| p.message).collect())
+    (blocks, problems.into_iter().map(|p| p.message()).collect())
 }
 
 fn texts(blocks: &[Block]) -> Vec<&str> {
@@ -245,7 +245,7 @@ fn run(files: &[&TempFile], options: &Options, separator: &[u8]) -> (Vec<u8>, Ve
     let inputs: Vec<Input> = files.iter().map(|f| Input::File(f.0.clone())).collect();
     let mut sink = StreamSink::new(Vec::new(), separator);
     let problems = Mutex::new(Vec::new());
-    let observe = |p: &Problem| problems.lock().unwrap().push(p.message.clone());
+    let observe = |p: &Problem| problems.lock().unwrap().push(p.message());
     pipeline::run(&inputs, lm::model::embedded(), options, &mut sink, &observe).unwrap();
     (sink.into_inner(), problems.into_inner().unwrap())
 }

@@ -321,8 +321,8 @@ fn pipeline_warns_with_file_name_and_compressed_offset() {
             .iter()
             .any(|p| p.input == path.display().to_string()
                 && p.severity == Severity::Warning
-                && p.message.contains(&format!("compressed byte {start}"))
-                && !p.message.contains('\n')),
+                && p.message().contains(&format!("compressed byte {start}"))
+                && !p.message().contains('\n')),
         "{problems:?}"
     );
 }

@@ -14,7 +14,7 @@ use ppl_filter::io::walk::{self, WalkOptions};
 use ppl_filter::io::Input;
 use ppl_filter::lm::LanguageModel;
 use ppl_filter::output::{OutputFormat, OutputMode};
-use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Severity};
+use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Trouble};
 
 use crate::report::Reporter;
 
@@ -131,31 +131,21 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let mut warnings = 0;
     for (dir, message) in &expanded.unreadable {
         errors += 1;
-        observer.problem(&Problem {
-            input: dir.display().to_string(),
-            severity: Severity::Error,
-            message: format!("cannot read: {message}"),
-        });
+        observer.problem(&Problem::new(
+            dir.display().to_string(),
+            Trouble::Unreadable(message.clone()),
+        ));
     }
     if inputs == [Input::Stdin] && ppl_filter::io::sniff::stdin_lists_files() {
-        observer.problem(&Problem {
-            input: Input::Stdin.to_string(),
-            severity: Severity::Note,
-            message: "every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)".to_string(),
-        });
+        observer.problem(&Problem::new(Input::Stdin.to_string(), Trouble::ListsFiles));
     }
     for dir in &expanded.empty_dirs {
         warnings += 1;
-        let message = if args.glob.is_empty() {
-            "no file to clean in this directory"
-        } else {
-            "no file in this directory matches --glob"
-        };
-        observer.problem(&Problem {
-            input: dir.display().to_string(),
-            severity: Severity::Warning,
-            message: message.to_string(),
-        });
+        let with_glob = !args.glob.is_empty();
+        observer.problem(&Problem::new(
+            dir.display().to_string(),
+            Trouble::NoFileInDirectory { with_glob },
+        ));
     }
     let record_format = match input_kind {
         _ if json => RecordFormat::JsonlObjects,

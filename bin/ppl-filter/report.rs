@@ -45,7 +45,7 @@ impl Reporter {
 
 impl Observer for Reporter {
     fn problem(&self, problem: &Problem) {
-        let print = || eprintln!("ppl-filter: {}: {}", problem.input, problem.message);
+        let print = || eprintln!("ppl-filter: {}: {}", problem.input, problem.trouble);
         match &self.bar {
             Some(bar) => bar.suspend(print),
             None => print(),

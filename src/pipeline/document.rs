@@ -3,11 +3,12 @@
 
 use std::io::{self, Read};
 
-use super::{InputFormat, Options, Severity};
+use std::sync::Arc;
+
+use super::{InputFormat, Options, Trouble};
 use crate::block::{Block, PageInfo};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::BlockParser;
-use crate::io::io_message;
 use crate::plain::TextBlocks;
 
 /// The output is gone (the writer stopped, for example after `| head`): reading stops.
@@ -36,14 +37,14 @@ impl DocumentKind {
 #[derive(Debug, Default)]
 pub(super) struct Findings {
     /// Problems, in the order they were met (the caller names the input).
-    pub problems: Vec<(Severity, String)>,
+    pub problems: Vec<Trouble>,
     /// What the page said about itself.
     pub page: PageInfo,
 }
 
 impl Findings {
-    fn problem(&mut self, severity: Severity, message: String) {
-        self.problems.push((severity, message));
+    fn problem(&mut self, trouble: Trouble) {
+        self.problems.push(trouble);
     }
 }
 
@@ -81,7 +82,7 @@ impl Cutter {
             Cutter::Html { parser, failed } => {
                 if let Err(e) = parser.write(text, blocks) {
                     *failed = true;
-                    findings.problem(Severity::Warning, format!("{e}; text up to here was kept"));
+                    findings.problem(Trouble::ParserGaveUp(Arc::new(e)));
                 }
             }
             Cutter::Text(splitter) => splitter.write(text, blocks),
@@ -95,7 +96,7 @@ impl Cutter {
                 let (result, page) = parser.end_page(blocks);
                 findings.page = page;
                 if let (Err(e), false) = (result, failed) {
-                    findings.problem(Severity::Warning, e.to_string());
+                    findings.problem(Trouble::ParserAtEnd(Arc::new(e)));
                 }
             }
             Cutter::Text(splitter) => splitter.end(blocks),
@@ -125,17 +126,7 @@ pub(super) fn read_document(
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                // Damaged compressed data is damaged input (a warning); a failing read is an error.
-                let severity = match e.kind() {
-                    io::ErrorKind::InvalidData
-                    | io::ErrorKind::InvalidInput
-                    | io::ErrorKind::UnexpectedEof => Severity::Warning,
-                    _ => Severity::Error,
-                };
-                findings.problem(
-                    severity,
-                    format!("read error: {}; text up to here was kept", io_message(&e)),
-                );
+                findings.problem(Trouble::Read(Arc::new(e)));
                 break;
             }
         };
@@ -152,32 +143,21 @@ pub(super) fn read_document(
         }
     }
     if binary || decoder.finish(&mut text) == Err(DecodeError::Binary) {
-        findings.problem(
-            Severity::Warning,
-            "binary data, not text: skipped".to_string(),
-        );
+        findings.problem(Trouble::Binary);
         return Ok(());
     }
     cutter.feed(&text, &mut blocks, findings);
     cutter.end(&mut blocks, findings);
     if decoder.bytes_seen() == 0 {
-        findings.problem(Severity::Note, "empty input".to_string());
+        findings.problem(Trouble::Empty);
     } else if decoder.had_replacements() {
         let (encoding, _) = decoder
             .encoding()
             .unwrap_or((encoding_rs::UTF_8, crate::decode::EncodingSource::Sniffed));
-        let declared = if decoder.encoding_declared() {
-            "declared "
-        } else {
-            ""
-        };
-        findings.problem(
-            Severity::Note,
-            format!(
-                "bytes invalid in its {declared}encoding {} were replaced by U+FFFD",
-                encoding.name()
-            ),
-        );
+        findings.problem(Trouble::Replaced {
+            encoding,
+            declared: decoder.encoding_declared(),
+        });
     }
     if blocks.is_empty() {
         Ok(())

@@ -26,7 +26,7 @@ use std::sync::Arc;
 use crossbeam_channel::bounded;
 
 pub use options::{InputFormat, Options};
-pub use problem::{Observer, Problem, Severity};
+pub use problem::{Observer, Problem, Severity, Trouble};
 
 use crate::block::{Block, PageInfo};
 use crate::evidence;
@@ -235,11 +235,7 @@ pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>)
     let problems = findings
         .problems
         .into_iter()
-        .map(|(severity, message)| Problem {
-            input: "<memory>".to_string(),
-            severity,
-            message,
-        })
+        .map(|trouble| Problem::new("<memory>", trouble))
         .collect();
     (blocks, problems)
 }

@@ -1,4 +1,15 @@
-//! What goes wrong with one input ([`Problem`]) and who hears of it ([`Observer`]).
+//! What goes wrong with one input ([`Problem`], typed as a [`Trouble`]) and who hears of it
+//! ([`Observer`]).
+
+use std::io;
+use std::sync::Arc;
+
+use encoding_rs::Encoding;
+
+use crate::html::HtmlError;
+use crate::io::io_message;
+use crate::io::jsonl::JsonlError;
+use crate::io::warc::WarcError;
 
 /// How bad a problem with one input is; the exit status follows the worst one of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,15 +24,126 @@ pub enum Severity {
     Error,
 }
 
+/// What went wrong with an input, or part of one, with its cause; displayed, it is the
+/// one-line message. Each kind has one [`Severity`] ([`Trouble::severity`]).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum Trouble {
+    /// The input cannot be opened.
+    #[error("cannot open: {}", io_message(.0))]
+    Open(#[source] Arc<io::Error>),
+    /// Reading failed part-way (damaged compressed data, a failing device); what was read is
+    /// kept.
+    #[error("read error: {}; text up to here was kept", io_message(.0))]
+    Read(#[source] Arc<io::Error>),
+    /// Reading a JSONL input's lines failed; the lines before were cleaned.
+    #[error("read error: {}", io_message(.0))]
+    ReadLines(#[source] Arc<io::Error>),
+    /// The bytes are not text.
+    #[error("binary data, not text: skipped")]
+    Binary,
+    /// The HTML parser gave up part-way; the text before was kept.
+    #[error("{0}; text up to here was kept")]
+    ParserGaveUp(#[source] Arc<HtmlError>),
+    /// The HTML parser refused the end of the page.
+    #[error("{0}")]
+    ParserAtEnd(#[source] Arc<HtmlError>),
+    /// The input holds no byte.
+    #[error("empty input")]
+    Empty,
+    /// Bytes invalid in the input's encoding were replaced by U+FFFD.
+    #[error(
+        "bytes invalid in its {}encoding {} were replaced by U+FFFD",
+        if *.declared { "declared " } else { "" },
+        .encoding.name()
+    )]
+    Replaced {
+        /// The encoding the input was decoded with.
+        encoding: &'static Encoding,
+        /// Whether the page declared it (BOM, HTTP header or `<meta>`).
+        declared: bool,
+    },
+    /// A WARC record could not be read (the reader went on at the next one).
+    #[error("{0}")]
+    Warc(#[source] Arc<WarcError>),
+    /// A WARC response record whose payload is not an HTTP response.
+    #[error("record {0}: not an HTTP response")]
+    NotHttp(String),
+    /// A JSONL line that is not an object with the field, passed through or skipped.
+    #[error("{error} ({})", if *.skipped { "skipped" } else { "passed through" })]
+    BadLine {
+        /// Why.
+        #[source]
+        error: JsonlError,
+        /// Skipped (`--skip-bad-lines`) rather than passed through.
+        skipped: bool,
+    },
+    /// A JSONL line that could not be read whole (too long): skipped.
+    #[error("{0} (skipped)")]
+    LineSkipped(#[source] JsonlError),
+    /// A directory that cannot be read.
+    #[error("cannot read: {0}")]
+    Unreadable(String),
+    /// Standard input seems to list files rather than hold a page.
+    #[error("every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)")]
+    ListsFiles,
+    /// A directory that holds no file to clean (`with_glob`: none that --glob chooses).
+    #[error("{}", if *.with_glob { "no file in this directory matches --glob" } else { "no file to clean in this directory" })]
+    NoFileInDirectory {
+        /// Whether --glob was given.
+        with_glob: bool,
+    },
+}
+
+impl Trouble {
+    /// How bad it is.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Trouble::Empty | Trouble::Replaced { .. } | Trouble::ListsFiles => Severity::Note,
+            // Damaged compressed data is damaged input; a failing read is an error.
+            Trouble::Read(e) => match e.kind() {
+                io::ErrorKind::InvalidData
+                | io::ErrorKind::InvalidInput
+                | io::ErrorKind::UnexpectedEof => Severity::Warning,
+                _ => Severity::Error,
+            },
+            Trouble::Open(_) | Trouble::ReadLines(_) | Trouble::Unreadable(_) => Severity::Error,
+            Trouble::Binary
+            | Trouble::ParserGaveUp(_)
+            | Trouble::ParserAtEnd(_)
+            | Trouble::Warc(_)
+            | Trouble::NotHttp(_)
+            | Trouble::BadLine { .. }
+            | Trouble::LineSkipped(_)
+            | Trouble::NoFileInDirectory { .. } => Severity::Warning,
+        }
+    }
+}
+
 /// A problem with one input, reported as one line naming the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Problem {
     /// The input (a file, `<stdin>`, a WARC record, a JSONL line).
     pub input: String,
-    /// How bad it is.
+    /// How bad it is ([`Trouble::severity`]).
     pub severity: Severity,
-    /// What happened, one line.
-    pub message: String,
+    /// What happened.
+    pub trouble: Trouble,
+}
+
+impl Problem {
+    /// A problem with `input`.
+    pub fn new(input: impl Into<String>, trouble: Trouble) -> Problem {
+        Problem {
+            input: input.into(),
+            severity: trouble.severity(),
+            trouble,
+        }
+    }
+
+    /// What happened, as one line.
+    pub fn message(&self) -> String {
+        self.trouble.to_string()
+    }
 }
 
 /// Told what happens during a run: problems as they occur, and each input once it is read.

@@ -5,13 +5,13 @@ use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use super::document::{read_document, DocumentKind, Findings, OutputClosed};
-use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary};
+use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary, Trouble};
 use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
 use crate::io::jsonl::{parse_line_bytes, JsonlLines};
 use crate::io::sink::DocumentMeta;
 use crate::io::warc::{http_response_parts, WarcReader};
-use crate::io::{io_message, Input};
+use crate::io::Input;
 
 /// Hands a batch on; an error stops the reading.
 pub(super) type SendBatch<'a> = dyn FnMut(Job) -> Result<(), OutputClosed> + 'a;
@@ -36,11 +36,7 @@ pub(super) fn read_inputs(
         let name = input.to_string();
         let read = match input.open() {
             Err(e) => {
-                reader.report(
-                    &name,
-                    Severity::Error,
-                    format!("cannot open: {}", io_message(&e)),
-                );
+                reader.report(&name, Trouble::Open(Arc::new(e)));
                 // A plain input keeps its place in the output even when it cannot be read.
                 match options.input_format {
                     InputFormat::Html | InputFormat::Text => {
@@ -79,17 +75,14 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn report(&mut self, input: &str, severity: Severity, message: String) {
-        match severity {
+    fn report(&mut self, input: &str, trouble: Trouble) {
+        let problem = Problem::new(input, trouble);
+        match problem.severity {
             Severity::Note => {}
             Severity::Warning => self.counts.warnings += 1,
             Severity::Error => self.counts.errors += 1,
         }
-        self.observer.problem(&Problem {
-            input: input.to_string(),
-            severity,
-            message,
-        });
+        self.observer.problem(&problem);
     }
 
     /// One document: its blocks (none without `content`) in batches, the last marked, read as
@@ -121,8 +114,8 @@ impl Reader<'_> {
             None => Ok(()),
         };
         let sent = read.and_then(|()| batcher.finish(send, std::mem::take(&mut findings.page)));
-        for (severity, message) in findings.problems {
-            self.report(name, severity, message);
+        for trouble in findings.problems {
+            self.report(name, trouble);
         }
         self.observer.document_read(index);
         sent
@@ -136,7 +129,7 @@ impl Reader<'_> {
     ) -> Option<BufReader<Box<dyn Read + Send>>> {
         let mut content = BufReader::new(content);
         if content.fill_buf().is_ok_and(|head| head.is_empty()) {
-            self.report(name, Severity::Note, "empty input".to_string());
+            self.report(name, Trouble::Empty);
             return None;
         }
         Some(content)
@@ -153,7 +146,7 @@ impl Reader<'_> {
             let record = match record {
                 Ok(record) => record,
                 Err(e) => {
-                    self.report(name, Severity::Warning, e.to_string());
+                    self.report(name, Trouble::Warc(Arc::new(e)));
                     continue;
                 }
             };
@@ -161,11 +154,7 @@ impl Reader<'_> {
                 continue;
             }
             let Some(http) = http_response_parts(&record.payload) else {
-                self.report(
-                    name,
-                    Severity::Warning,
-                    format!("record {}: not an HTTP response", record.record_id),
-                );
+                self.report(name, Trouble::NotHttp(record.record_id.clone()));
                 continue;
             };
             let html = http.is_html();
@@ -218,11 +207,7 @@ impl Reader<'_> {
             let (number, bytes) = match line {
                 Ok(line) => line,
                 Err(e) => {
-                    self.report(
-                        name,
-                        Severity::Error,
-                        format!("read error: {}", io_message(&e)),
-                    );
+                    self.report(name, Trouble::ReadLines(Arc::new(e)));
                     return Ok(());
                 }
             };
@@ -242,20 +227,16 @@ impl Reader<'_> {
                         },
                     )?;
                 }
-                Ok((Err(e), bytes)) => {
-                    let action = if self.options.skip_bad_lines {
-                        "skipped"
-                    } else {
-                        "passed through"
-                    };
-                    self.report(name, Severity::Warning, format!("{e} ({action})"));
+                Ok((Err(error), bytes)) => {
+                    let skipped = self.options.skip_bad_lines;
+                    self.report(name, Trouble::BadLine { error, skipped });
                     if !self.options.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
                         self.document(name, DocumentMeta::Passthrough(bytes), None, kind)?;
                     }
                 }
                 Err(e) => {
-                    self.report(name, Severity::Warning, format!("{e} (skipped)"));
+                    self.report(name, Trouble::LineSkipped(e));
                 }
             }
         }
