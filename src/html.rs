@@ -64,7 +64,10 @@ pub enum HtmlError {
     MemoryLimit(usize),
     /// Anything else lol_html refused.
     #[error("HTML parser error: {0}")]
-    Parser(String),
+    Parser(#[source] lol_html::errors::RewritingError),
+    /// lol_html asked to go on from a point outside the piece it was given.
+    #[error("HTML parser error: restart point outside the parsed piece")]
+    RestartOutsidePiece,
 }
 
 /// The most block elements kept open at once; deeper nesting is treated as flat.
@@ -952,9 +955,7 @@ impl BlockParser {
             let Some(rest) = rest else {
                 // The handler only asks for a point in this piece; nothing else is parsed here.
                 self.failed = true;
-                return Err(HtmlError::Parser(
-                    "restart point outside the parsed piece".to_string(),
-                ));
+                return Err(HtmlError::RestartOutsidePiece);
             };
             bytes = rest;
             self.restart()?;
@@ -988,7 +989,7 @@ fn parser_error(e: lol_html::errors::RewritingError, max_parser_memory: usize) -
         lol_html::errors::RewritingError::MemoryLimitExceeded(_) => {
             HtmlError::MemoryLimit(max_parser_memory)
         }
-        other => HtmlError::Parser(other.to_string()),
+        other => HtmlError::Parser(other),
     }
 }
 /// The index in [`TAGS`] of a (lower-case) tag name, if this stage reacts to it.
