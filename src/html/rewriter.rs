@@ -1,0 +1,227 @@
+//! The lol_html side: [`new_rewriter`] builds a parser whose handlers feed a [`State`], and the
+//! handlers themselves: every start tag is counted and looked up, known elements act on the
+//! state at their start and end tags, and a [`Restart`] stops lol_html when too many elements
+//! are open.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lol_html::html_content::{Element, TextChunk};
+use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
+
+use super::state::State;
+use super::tags::{container_hints, tag_id, Role, TagId, TAGS};
+use crate::block::PageInfo;
+
+#[derive(Debug)]
+struct Restart;
+
+impl std::fmt::Display for Restart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("restart the parser")
+    }
+}
+
+impl std::error::Error for Restart {}
+
+/// The sink for lol_html's rewritten output, which this stage does not need.
+pub(super) type Discard = fn(&[u8]);
+
+/// A lol_html parser whose handlers feed `state`.
+pub(super) fn new_rewriter(
+    state: &Rc<RefCell<State>>,
+    memory: usize,
+) -> HtmlRewriter<'static, Discard> {
+    let mut lol_settings = Settings::new()
+        .with_memory_settings(MemorySettings::new().with_max_allowed_memory_usage(memory))
+        .with_strict(false);
+    // One handler for every element: matching 75 type selectors in lol_html's selector VM
+    // costs more than reading the tag name and looking it up.
+    let element_state = Rc::clone(state);
+    lol_settings = lol_settings.append_element_content_handler((
+        std::borrow::Cow::Owned("*".parse::<Selector>().expect("`*` is a valid selector")),
+        ElementContentHandlers::default()
+            .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
+    ));
+    // What the page says about itself: the first canonical link, a CleanEval wrapper.
+    let page_selectors: &[(&str, [&str; 2])] = if state.borrow().settings.page_links {
+        &[
+            ("link[rel~=canonical][href]", ["href", ""]),
+            ("text[id]", ["id", "title"]),
+        ]
+    } else {
+        &[]
+    };
+    for &(selector, attributes) in page_selectors {
+        let page_state = Rc::clone(state);
+        lol_settings = lol_settings.append_element_content_handler((
+            std::borrow::Cow::Owned(selector.parse::<Selector>().expect("a valid selector")),
+            ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
+                let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
+                let mut s = page_state.borrow_mut();
+                let page = &mut s.page;
+                if attributes[1].is_empty() {
+                    page.canonical_url = page.canonical_url.take().or_else(|| value(attributes[0]));
+                } else if page.wrapper_url.is_none() {
+                    page.wrapper_url = value(attributes[0]);
+                    page.wrapper_title = value(attributes[1]);
+                }
+                Ok(())
+            }),
+        ));
+    }
+    let text_state = Rc::clone(state);
+    let settings = lol_settings.append_document_content_handler(
+        lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
+            text_state.borrow_mut().on_text(chunk);
+            Ok(())
+        }),
+    );
+    let discard: Discard = |_| {};
+    HtmlRewriter::new(settings, discard)
+}
+
+/// Every start tag: counts the elements lol_html keeps open, asks for a restart before this tag
+/// when they are too many, and hands known elements to [`on_element`].
+fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    let at = el.source_location().bytes();
+    let known = {
+        let mut s = state.borrow_mut();
+        if at.start < s.replay_end {
+            None
+        } else if s.open >= s.max_open && at.start >= s.input_start {
+            // lol_html stops here; the parser is replaced and given the source from this tag on.
+            s.restart_at = Some(at.start);
+            return Err(Box::new(Restart));
+        } else {
+            if el.can_have_content() {
+                s.open += 1;
+            }
+            Some(s.tag_id_from_source(at))
+        }
+    };
+    let Some(known) = known else {
+        return on_replayed_element(state, el);
+    };
+    match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
+        Some(id) => on_element(state, el, id),
+        None => count_end_tag(state, el),
+    }
+}
+
+/// What happens at the start tag of a known element (and, through a handler, at its end tag).
+fn on_element(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    id: TagId,
+) -> lol_html::HandlerResult {
+    let role = TAGS[id as usize].1;
+    {
+        let mut s = state.borrow_mut();
+        match role {
+            Role::Block => s.on_block_start(id, container_hints(el, id)),
+            Role::Break => s.flush_block(),
+            Role::Skip => {
+                if s.skip_depth == 0 {
+                    s.skip_outer = id;
+                }
+                s.skip_depth += 1;
+            }
+            // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
+            Role::Link => s.link_depth = 1,
+            Role::Title => {
+                s.flush_block();
+                s.in_title = true;
+            }
+        }
+    }
+    if !el.can_have_content() {
+        if role == Role::Skip {
+            state.borrow_mut().skip_depth -= 1;
+        }
+        return Ok(());
+    }
+    on_end_of(state, el, id)
+}
+
+/// A start tag replayed to a new parser ([`State::replay_for_restart`]): its start was handled
+/// by the parser before, its end tag does what the original's would have.
+fn on_replayed_element(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+) -> lol_html::HandlerResult {
+    if !el.can_have_content() {
+        return Ok(());
+    }
+    state.borrow_mut().open += 1;
+    match tag_id(&el.tag_name()) {
+        Some(id) => on_end_of(state, el, id),
+        None => count_end_tag(state, el),
+    }
+}
+
+/// Sets what the end tag of a known element that can have content does.
+fn on_end_of(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    id: TagId,
+) -> lol_html::HandlerResult {
+    let role = TAGS[id as usize].1;
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        let mut s = end_state.borrow_mut();
+        s.open = s.open.saturating_sub(1);
+        match role {
+            Role::Block => s.on_block_end(id),
+            Role::Break => {}
+            Role::Skip => s.skip_depth = s.skip_depth.saturating_sub(1),
+            Role::Link => s.link_depth = 0,
+            Role::Title => {
+                s.flush_block();
+                s.end_title();
+                s.in_title = false;
+            }
+        }
+        Ok(())
+    }))
+}
+
+/// For an element this stage ignores: its end tag (or an enclosing one) only takes it off the
+/// count of open elements.
+fn count_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    if !el.can_have_content() {
+        return Ok(());
+    }
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        let mut s = end_state.borrow_mut();
+        s.open = s.open.saturating_sub(1);
+        Ok(())
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::html::tests::texts;
+
+    #[test]
+    fn cuts_at_block_elements_and_br() {
+        assert_eq!(
+            texts("<div>One <b>bold</b> word<p>Two</p>three<br>four<hr>five</div>"),
+            ["One bold word", "Two", "three", "four", "five"]
+        );
+    }
+
+    #[test]
+    fn drops_script_style_comments_and_title() {
+        let html = "<html><head><title>T</title><style>p{}</style><script>var x='<p>no</p>';</script></head>\
+                    <body><!-- hidden --><p>Kept<noscript>gone</noscript></p><svg><text>vector</text></svg></body></html>";
+        assert_eq!(texts(html), ["Kept"]);
+    }
+
+    #[test]
+    fn cleaneval_wrapper_is_transparent() {
+        let html = "<text id=\"http://x.org/\" title=\"Page\" encoding=\"utf-8\">\n<html><body><p>Body text.</p></body></html>\n</text>";
+        assert_eq!(texts(html), ["Body text."]);
+    }
+}
