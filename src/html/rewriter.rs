@@ -13,6 +13,7 @@ use super::state::State;
 use super::tags::{container_hints, tag_id, Role, TagId, TAGS};
 use crate::block::PageInfo;
 
+/// The error a handler returns to stop lol_html where [`State::restart_at`] says.
 #[derive(Debug)]
 struct Restart;
 

@@ -305,10 +305,10 @@ impl State {
         self.pending_raw = pending;
     }
 
-    /// The [`tag_id`] of the start tag at stream bytes `at`, read from the source: `None` when
-    /// the tag is not all in the current piece or its name is not plain ASCII letters and digits
-    /// (then lol_html's `tag_name()` decides). lol_html ends a tag name at ASCII white space,
-    /// `/` or `>` and lower-cases it, as done here.
+    /// The [`tag_id`](super::tags::tag_id) of the start tag at stream bytes `at`, read from the
+    /// source: `None` when the tag is not all in the current piece or its name is not plain ASCII
+    /// letters and digits (then lol_html's `tag_name()` decides). lol_html ends a tag name at
+    /// ASCII white space, `/` or `>` and lower-cases it, as done here.
     pub(super) fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
         let start = at.start.checked_sub(self.input_start)?;
         let tag = self
