@@ -7,13 +7,8 @@
 //! classes and ids suggest.
 
 use crate::block::{Block, BlockKind, ContainerHints, Evidence};
-use crate::lm::model::LanguageModel;
+use crate::lm::model::{perplexity, LanguageModel};
 use crate::stopwords::Stopwords;
-
-/// The perplexity of a sentence with `log2_prob` over `predictions` predictions.
-fn perplexity(log2_prob: f64, predictions: u32) -> f32 {
-    (-(log2_prob / f64::from(predictions))).exp2() as f32
-}
 
 /// Scores every sentence of the block under `model` (its perplexity).
 pub fn score(block: &mut Block, model: &LanguageModel) {
@@ -22,7 +17,7 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
     } = block;
     for sentence in sentences.iter_mut() {
         let (log2_prob, predictions) = model.log2_prob(&text[sentence.range()]);
-        sentence.perplexity = perplexity(log2_prob, predictions);
+        sentence.perplexity = perplexity(log2_prob, predictions) as f32;
     }
 }
 
@@ -37,7 +32,7 @@ pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &Languag
         let text = &text[sentence.range()];
         let [(log2_prob, n), (boilerplate_log2_prob, _)] =
             general.log2_prob_pair(boilerplate, text);
-        sentence.perplexity = perplexity(log2_prob, n);
+        sentence.perplexity = perplexity(log2_prob, n) as f32;
         general_sum += log2_prob;
         boilerplate_sum += boilerplate_log2_prob;
         predictions += n;

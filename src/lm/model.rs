@@ -313,7 +313,7 @@ impl LanguageModel {
     /// Perplexity 2^(−(1/N)·Σ log2 P(wᵢ | history)) of `sentence` (N counts `</s>`).
     pub fn perplexity(&self, sentence: &str) -> f64 {
         let (sum, n) = self.log2_prob(sentence);
-        (-(sum / n as f64)).exp2()
+        perplexity(sum, n)
     }
 
     /// Calls `f` with every token of `sentence` and its log2 probability,
@@ -369,6 +369,13 @@ pub fn describe(model: &LanguageModel) -> String {
         let _ = write!(s, " {}-grams {}", n + 1, c);
     }
     s
+}
+
+/// The perplexity of `predictions` predictions whose log2 probabilities sum to `log2_prob`:
+/// 2^(−log2_prob / predictions). The one formula, for a sentence ([`LanguageModel::perplexity`])
+/// and for the evidence stage, which sums the log probabilities itself.
+pub fn perplexity(log2_prob: f64, predictions: u32) -> f64 {
+    (-(log2_prob / f64::from(predictions))).exp2()
 }
 
 #[cfg(test)]

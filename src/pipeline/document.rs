@@ -165,3 +165,90 @@ pub(super) fn read_document(
         emit(&mut blocks)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decide::Method;
+
+    /// Reads `bytes` as one HTML document, `read_size` bytes at a time: its blocks' texts, its
+    /// problems' messages, and how many times blocks were handed on.
+    fn read(bytes: &[u8], read_size: usize) -> (Vec<String>, Vec<String>, usize) {
+        let options = Options {
+            read_size,
+            ..Options::with_method(Method::Perplexity)
+        };
+        let mut findings = Findings::default();
+        let (mut texts, mut emits) = (Vec::new(), 0);
+        let read = read_document(
+            &mut &bytes[..],
+            &options,
+            DocumentKind::of(&options),
+            &mut findings,
+            &mut |blocks| {
+                emits += 1;
+                texts.extend(blocks.drain(..).map(|b| b.text));
+                Ok(())
+            },
+        );
+        assert_eq!(read, Ok(()));
+        let problems = findings.problems.iter().map(|t| t.to_string()).collect();
+        (texts, problems, emits)
+    }
+
+    #[test]
+    fn blocks_come_as_they_are_cut_and_the_same_for_any_read_size() {
+        let page = b"<p>One paragraph here.</p><p>Another one there.</p><div>A third.</div>";
+        let (whole, problems, _) = read(page, 1 << 16);
+        assert_eq!(
+            whole,
+            ["One paragraph here.", "Another one there.", "A third."]
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(read(page, 1).0, whole);
+        // A page longer than the parser's pieces is handed on piece by piece.
+        let long: String = (0..3000)
+            .map(|i| format!("<p>Paragraph {i}.</p>"))
+            .collect();
+        let (all, _, emits) = read(long.as_bytes(), 997);
+        assert_eq!(all.len(), 3000);
+        assert_eq!(all[2999], "Paragraph 2999.");
+        assert!(emits > 1, "blocks are handed on before the end");
+    }
+
+    #[test]
+    fn empty_binary_and_badly_encoded_inputs_are_reported() {
+        assert_eq!(read(b"", 64).1, ["empty input"]);
+        let (texts, problems, _) = read(b"\x00\x01\x02\x03PNG\x00\x00\x00binary", 64);
+        assert!(texts.is_empty());
+        assert_eq!(problems, ["binary data, not text: skipped"]);
+        let (texts, problems, _) = read(b"<meta charset=utf-8><p>caf\xe9</p>", 64);
+        assert_eq!(texts, ["caf\u{fffd}"]);
+        assert_eq!(
+            problems,
+            ["bytes invalid in its declared encoding UTF-8 were replaced by U+FFFD"]
+        );
+    }
+
+    #[test]
+    fn a_closed_output_stops_the_reading() {
+        let page = "<p>block</p>".repeat(100);
+        let options = Options {
+            read_size: 16,
+            ..Options::with_method(Method::Perplexity)
+        };
+        let mut calls = 0;
+        let read = read_document(
+            &mut page.as_bytes(),
+            &options,
+            DocumentKind::of(&options),
+            &mut Findings::default(),
+            &mut |_| {
+                calls += 1;
+                Err(OutputClosed)
+            },
+        );
+        assert_eq!(read, Err(OutputClosed));
+        assert_eq!(calls, 1);
+    }
+}
