@@ -1,24 +1,13 @@
 //! ppl-filter: turns raw web pages into their clean, well-formed text.
 //!
-//! The modules, in the order data flows through them (each imports only from those after it
-//! in this list, and from [`block`], the values every stage passes along):
-//!
-//! - [`cli`]: both binaries' flags (man pages and completions are generated from them);
-//! - [`learn`]: `ppl-filter learn`, the classifier from pages and gold text; [`eval`]:
-//!   `ppl-eval`, scoring against gold and the jusText-style baseline;
-//! - [`pipeline`]: reader, workers and ordered writer: sources → decode → html → segment →
-//!   evidence → decide → sinks, in bounded memory;
-//! - [`io`]: sources (files, stdin, gzip, WARC, JSONL, directory walks) and sinks (stream,
-//!   `--output-dir`, records);
-//! - [`decode`]: bytes to UTF-8; [`html`] (lol_html) and [`plain`]: text to [`Block`]s;
-//! - [`segment`]: blocks to [`Sentence`]s;
-//! - [`evidence`]: what the decision knows of each block (both language models, shape,
-//!   markup, document structure);
-//! - [`decide`]: keep or drop, by the perplexity rule or the learned classifier ([`boost`]ed
-//!   trees);
-//! - [`output`]: what is written for a decided block;
-//! - [`lm`]: the n-gram language model (tokenizer, model file, scoring, training);
-//!   [`stopwords`]: the stopword lists both [`evidence`] and [`eval`] count.
+//! A page flows through the stages sources ([`io`]) → [`decode`] → [`html`] (or [`plain`]) →
+//! [`segment`] → [`evidence`] → [`decide`] → [`output`] → sinks ([`io`]), wired by
+//! [`pipeline`] (reader, workers and ordered writer, in bounded memory). Imports run one way,
+//! from the top of this list down: [`cli`] (both binaries' flags) → [`learn`] (the classifier
+//! from pages and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`io`], [`decode`], [`html`],
+//! [`plain`], [`output`] → [`decide`] (with [`boost`]ed trees) → [`evidence`] → [`lm`] (the
+//! n-gram language model) → [`segment`] → [`stopwords`] and [`block`], the values every stage
+//! passes along. The README's "Layout" draws the same.
 #![warn(missing_docs)]
 
 pub mod block;

@@ -288,4 +288,25 @@ mod tests {
         .unwrap();
         assert_eq!(summary.documents, 0);
     }
+
+    #[test]
+    fn the_embedded_classifier_loads_and_keeps_prose_over_menus() {
+        let page = "<html><body><ul class=menu><li><a href=/>Home</a></li><li><a href=/n>News</a></li>\
+            <li><a href=/s>Sport</a></li><li><a href=/c>Contact us</a></li></ul><div class=story>\
+            <p>The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.</p>\
+            <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
+            <div class=footer><a href=/p>Privacy policy</a> | <a href=/t>Terms of use</a> | <a href=/r>RSS</a></div></body></html>";
+        let options = Options::with_method(Method::Combined(crate::decide::embedded()));
+        let (out, problems) = clean_bytes(page.as_bytes(), crate::lm::model::embedded(), &options);
+        assert!(problems.is_empty());
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("The town council voted") && text.contains("Supporters of the project"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Home") && !text.contains("Privacy policy"),
+            "{text}"
+        );
+    }
 }
