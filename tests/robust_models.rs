@@ -483,7 +483,7 @@ fn check_classifier(bytes: &[u8], path: &Path, x: &[f32; INPUTS]) -> Result<(), 
                     direct
                 );
             }
-            Scorer::Logistic { .. } => prop_assert!(!z.is_nan() || x.iter().any(|v| v.is_nan())),
+            Scorer::Logistic(_) => prop_assert!(!z.is_nan() || x.iter().any(|v| v.is_nan())),
         }
         prop_assert!(!classifier
             .boilerplate

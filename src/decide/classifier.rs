@@ -23,18 +23,75 @@ pub const INPUTS: usize = EVIDENCE_VALUES * (2 * CONTEXT_RADIUS + 1);
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Scorer {
     /// Logistic regression over standardised inputs.
-    Logistic {
-        /// Mean of every input over the training blocks.
-        mean: Vec<f32>,
-        /// Standard deviation of every input (1 where it was 0).
-        scale: Vec<f32>,
-        /// Weights over the standardised inputs.
-        weights: Vec<f32>,
-        /// Log-odds at the mean input.
-        intercept: f32,
-    },
+    Logistic(Logistic),
     /// Gradient-boosted shallow trees.
     Trees(Forest),
+}
+
+/// A logistic regression over standardised inputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Logistic {
+    /// Mean of every input over the training blocks.
+    pub mean: Vec<f32>,
+    /// Standard deviation of every input (1 where it was 0).
+    pub scale: Vec<f32>,
+    /// Weights over the standardised inputs.
+    pub weights: Vec<f32>,
+    /// Log-odds at the mean input.
+    pub intercept: f32,
+}
+
+impl Logistic {
+    /// Log-odds for the classifier input `x`.
+    pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
+        let Logistic {
+            mean,
+            scale,
+            weights,
+            intercept,
+        } = self;
+        let mut z = *intercept;
+        for i in 0..INPUTS {
+            z += weights[i] * (x[i] - mean[i]) / scale[i];
+        }
+        if z.is_nan() {
+            // Extreme (finite) parameters overflowed into ∞ − ∞: in f64 the terms stay
+            // finite, so the sum is at worst ±∞ in f32, which the decision handles.
+            let term = |i: usize| {
+                f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i])) / f64::from(scale[i])
+            };
+            z = (f64::from(*intercept) + (0..INPUTS).map(term).sum::<f64>()) as f32;
+        }
+        z
+    }
+
+    /// Why the parameters cannot be used, if they cannot: a size that is not this build's, a
+    /// value that is not finite, a scale that is not positive.
+    pub fn check(&self) -> Result<(), String> {
+        let vectors = [
+            ("mean", &self.mean),
+            ("scale", &self.scale),
+            ("weights", &self.weights),
+        ];
+        for (name, v) in vectors {
+            if v.len() != INPUTS {
+                return Err(format!(
+                    "{name} has {} values, this build needs {INPUTS}",
+                    v.len()
+                ));
+            }
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(format!("{name} holds a value that is not finite"));
+            }
+        }
+        if self.scale.iter().any(|&s| s <= 0.0) {
+            return Err("a scale is not positive".into());
+        }
+        if !self.intercept.is_finite() {
+            return Err("the intercept is not finite".into());
+        }
+        Ok(())
+    }
 }
 
 /// The learned parameters of the combined method (the JSON part of a classifier file).
@@ -87,7 +144,7 @@ impl Classifier {
     pub(super) fn new(boilerplate: LanguageModel, weights: Weights) -> Classifier {
         let compiled = match &weights.scorer {
             Scorer::Trees(forest) => CompiledForest::new(forest),
-            Scorer::Logistic { .. } => CompiledForest::default(),
+            Scorer::Logistic(_) => CompiledForest::default(),
         };
         Classifier {
             boilerplate,
@@ -99,27 +156,7 @@ impl Classifier {
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
         match &self.weights.scorer {
-            Scorer::Logistic {
-                mean,
-                scale,
-                weights,
-                intercept,
-            } => {
-                let mut z = *intercept;
-                for i in 0..INPUTS {
-                    z += weights[i] * (x[i] - mean[i]) / scale[i];
-                }
-                if z.is_nan() {
-                    // Extreme (finite) parameters overflowed into ∞ − ∞: in f64 the terms stay
-                    // finite, so the sum is at worst ±∞ in f32, which the decision handles.
-                    let term = |i: usize| {
-                        f64::from(weights[i]) * (f64::from(x[i]) - f64::from(mean[i]))
-                            / f64::from(scale[i])
-                    };
-                    z = (f64::from(*intercept) + (0..INPUTS).map(term).sum::<f64>()) as f32;
-                }
-                z
-            }
+            Scorer::Logistic(logistic) => logistic.log_odds(x),
             Scorer::Trees(_) => self.compiled.log_odds(x),
         }
     }

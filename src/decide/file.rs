@@ -155,36 +155,12 @@ fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
     let weights: Weights =
         serde_json::from_slice(json).map_err(|e| ClassifierError::Corrupt(e.to_string()))?;
     let corrupt = |message: String| Err(ClassifierError::Corrupt(message));
-    match &weights.scorer {
-        Scorer::Logistic {
-            mean,
-            scale,
-            weights,
-            intercept,
-        } => {
-            for (name, v) in [("mean", mean), ("scale", scale), ("weights", weights)] {
-                if v.len() != INPUTS {
-                    return corrupt(format!(
-                        "{name} has {} values, this build needs {INPUTS}",
-                        v.len()
-                    ));
-                }
-                if v.iter().any(|x| !x.is_finite()) {
-                    return corrupt(format!("{name} holds a value that is not finite"));
-                }
-            }
-            if scale.iter().any(|&s| s <= 0.0) {
-                return corrupt("a scale is not positive".into());
-            }
-            if !intercept.is_finite() {
-                return corrupt("the intercept is not finite".into());
-            }
-        }
-        Scorer::Trees(forest) => {
-            if let Err(e) = forest.validate(INPUTS) {
-                return corrupt(e);
-            }
-        }
+    let checked = match &weights.scorer {
+        Scorer::Logistic(logistic) => logistic.check(),
+        Scorer::Trees(forest) => forest.validate(INPUTS),
+    };
+    if let Err(e) = checked {
+        return corrupt(e);
     }
     if !weights.evidence.is_empty() && weights.evidence != Weights::evidence_names() {
         return corrupt(format!(

@@ -31,7 +31,7 @@ pub use pages::{
 
 use crate::block::Evidence;
 use crate::boost::{self, BoostOptions};
-use crate::decide::{context_input, Classifier, Scorer, Weights, INPUTS};
+use crate::decide::{context_input, Classifier, Logistic, Scorer, Weights, INPUTS};
 use crate::evidence::{self, DocumentContext};
 use crate::lm::model::{LanguageModel, ModelError};
 use crate::lm::train::{train_sentences, TrainError, TrainOptions};
@@ -204,12 +204,12 @@ pub fn learn(
             let (mean, scale) = standardisation(&examples);
             let (weights, intercept) = fit_logistic(&examples, &mean, &scale, opts.l2);
             (
-                Scorer::Logistic {
+                Scorer::Logistic(Logistic {
                     mean,
                     scale,
                     weights,
                     intercept,
-                },
+                }),
                 format!("logistic regression, l2 {}", opts.l2),
             )
         }
