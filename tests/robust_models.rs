@@ -228,7 +228,12 @@ fn damaged_classifier_files_are_one_line_errors() {
         ),
         (
             "null-threshold",
-            edited_json(|j| j.replace("\"threshold\":-1.0,", "\"threshold\":null,")),
+            // The decision threshold: the number just before the transitions.
+            edited_json(|j| {
+                let end = j.find(",\"transition\"").unwrap();
+                let start = j[..end].rfind(':').unwrap() + 1;
+                format!("{}null{}", &j[..start], &j[end..])
+            }),
         ),
     ];
     for (name, bytes) in &cases {
