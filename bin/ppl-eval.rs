@@ -68,9 +68,7 @@ fn baseline(args: BaselineArgs) -> anyhow::Result<()> {
 
 /// `ppl-eval compare`: every method side by side.
 fn compare(args: CompareArgs) -> anyhow::Result<()> {
-    let path = args.model.as_deref();
-    let model = ppl_filter::lm::load_model(path)
-        .with_context(|| path.map(|p| p.display().to_string()).unwrap_or_default())?;
+    let model = ppl_filter::lm::load_model(args.model.as_deref())?;
     let options = Options {
         policy: args.policy.policy(),
         choices: args.policy.choices(),

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::{CleanArgs, FormatKind, GlobalArgs, InputKind};
 use ppl_filter::decide::Choices;
 use ppl_filter::html::HtmlSettings;
@@ -18,16 +18,9 @@ use ppl_filter::pipeline::{self, InputFormat, Observer, Options, Problem, Troubl
 
 use crate::report::Reporter;
 
-/// The model `--model` names, or the embedded one.
-pub fn load_model(global: &GlobalArgs) -> anyhow::Result<&'static LanguageModel> {
-    let path = global.model.as_deref();
-    ppl_filter::lm::load_model(path)
-        .with_context(|| path.map(|p| p.display().to_string()).unwrap_or_default())
-}
-
 /// Cleans every input and writes the kept text to standard output, or under --output-dir.
 pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let model = load_model(global)?;
+    let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
             ppl_filter::decode::encoding_for_label(label)

@@ -12,7 +12,7 @@ use ppl_filter::pipeline::Options;
 /// Fits the combined method's classifier to pages and their gold text, and writes it to
 /// `--output`.
 pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let model = crate::clean::load_model(global)?;
+    let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     // The sets: the positional pair, each --set (weighted by --set-weight in that order), then
     // the lines of each --sets file.
     let mut sets: Vec<TrainingSet> = args

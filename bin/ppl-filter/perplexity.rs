@@ -8,7 +8,7 @@ use ppl_filter::cli::filter::{GlobalArgs, PerplexityArgs};
 
 /// Prints `perplexity<TAB>sentence` for each sentence given, or each line of standard input.
 pub fn run(args: PerplexityArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let model = crate::clean::load_model(global)?;
+    let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut print = |sentence: &str| writeln!(out, "{:.1}\t{sentence}", model.perplexity(sentence));
     let result = if args.sentences.is_empty() {

@@ -7,9 +7,10 @@ pub mod filter;
 use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::decide::{
-    load_classifier, Choices, ClassifierError, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY,
+    embedded, Choices, Classifier, ClassifierError, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY,
 };
 
 /// Why the decision flags cannot be used.
@@ -160,12 +161,15 @@ impl PolicyArgs {
         }
         match self.method {
             MethodKind::Perplexity => Ok(Method::Perplexity),
-            MethodKind::Combined => load_classifier(self.classifier.as_deref())
-                .map(Method::Combined)
-                .map_err(|source| FlagError::Classifier {
-                    path: self.classifier.clone().unwrap_or_default(),
-                    source,
-                }),
+            MethodKind::Combined => match &self.classifier {
+                None => Ok(Method::Combined(embedded())),
+                Some(path) => Classifier::open(path)
+                    .map(|classifier| Method::Combined(Arc::new(classifier)))
+                    .map_err(|source| FlagError::Classifier {
+                        path: path.clone(),
+                        source,
+                    }),
+            },
         }
     }
 }

@@ -162,16 +162,6 @@ impl Classifier {
     }
 }
 
-/// The classifier in the file at `path`, or the embedded one.
-pub fn load_classifier(
-    path: Option<&std::path::Path>,
-) -> Result<Arc<Classifier>, super::ClassifierError> {
-    match path {
-        None => Ok(embedded()),
-        Some(path) => Classifier::open(path).map(Arc::new),
-    }
-}
-
 /// The default classifier compiled into the binary, learned on CleanEval `tune`.
 pub fn embedded() -> Arc<Classifier> {
     static BYTES: &[u8] = include_bytes!("../../model/en-classifier.bin");

@@ -78,11 +78,27 @@ pub use train::{train, Progress, TrainError, TrainOptions, TrainStats, TrainedMo
 /// Credit line for the default English model's training data (CC BY-SA 3.0).
 pub const WIKIPEDIA_CREDIT: &str = "Contains text from English Wikipedia (https://en.wikipedia.org/), by Wikipedia contributors, licensed under CC BY-SA 3.0 (https://creativecommons.org/licenses/by-sa/3.0/); extracted from a May 2015 dump and modified (markup, headings, short lines and duplicates removed). The n-gram statistics in this model are a derived work of that text, also licensed under CC BY-SA 3.0.";
 
+/// A model file that cannot be used: the file, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", path.display())]
+pub struct LoadError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Why it cannot be used.
+    #[source]
+    pub source: ModelError,
+}
+
 /// The model in the file at `path`, or the embedded one. A model loaded from a file lives for
 /// the rest of the process, as the embedded one does.
-pub fn load_model(path: Option<&std::path::Path>) -> Result<&'static LanguageModel, ModelError> {
+pub fn load_model(path: Option<&std::path::Path>) -> Result<&'static LanguageModel, LoadError> {
     match path {
         None => Ok(embedded()),
-        Some(path) => LanguageModel::open(path).map(|model| &*Box::leak(Box::new(model))),
+        Some(path) => LanguageModel::open(path)
+            .map(|model| &*Box::leak(Box::new(model)))
+            .map_err(|source| LoadError {
+                path: path.to_path_buf(),
+                source,
+            }),
     }
 }
