@@ -175,14 +175,21 @@ pub fn embedded() -> Arc<Classifier> {
         .clone()
 }
 
-/// The classifier input of the block at `at` in `evidence` (padding outside the slice).
-pub fn context_input(evidence: &[Evidence], at: usize) -> [f32; INPUTS] {
+/// The values of each block's [`Evidence`] in classifier order, for [`context_input`]: made once
+/// per block rather than once for every input a block enters.
+pub fn evidence_values(blocks: &[Block]) -> Vec<[f32; EVIDENCE_VALUES]> {
+    blocks.iter().map(|b| b.evidence.values()).collect()
+}
+
+/// The classifier input of the block at `at`, from every block's [`evidence_values`] (padding
+/// outside the slice).
+pub fn context_input(evidence: &[[f32; EVIDENCE_VALUES]], at: usize) -> [f32; INPUTS] {
     let mut x = [0.0; INPUTS];
     for (slot, offset) in (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize).enumerate() {
         let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else {
             continue;
         };
-        x[slot * EVIDENCE_VALUES..(slot + 1) * EVIDENCE_VALUES].copy_from_slice(&e.values());
+        x[slot * EVIDENCE_VALUES..(slot + 1) * EVIDENCE_VALUES].copy_from_slice(e);
     }
     x
 }
@@ -195,7 +202,7 @@ impl Classifier {
     /// keep comments.
     pub fn decide(&self, blocks: &mut [Block], choices: &Choices) -> Vec<bool> {
         crate::evidence::annotate(blocks);
-        let evidence: Vec<Evidence> = blocks.iter().map(|b| b.evidence).collect();
+        let evidence = evidence_values(blocks);
         let w = &self.weights;
         let shift = choices.favor.shift() - w.threshold;
         let log_odds: Vec<f64> = (0..blocks.len())

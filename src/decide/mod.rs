@@ -28,7 +28,8 @@ mod viterbi;
 use std::sync::Arc;
 
 pub use classifier::{
-    context_input, embedded, Classifier, Logistic, Scorer, Weights, CONTEXT_RADIUS, INPUTS,
+    context_input, embedded, evidence_values, Classifier, Logistic, Scorer, Weights,
+    CONTEXT_RADIUS, INPUTS,
 };
 pub use decider::{Decider, BLOCK_OVERHEAD_BYTES, DEFAULT_MAX_DOCUMENT_BYTES};
 pub use file::{ClassifierError, MAX_PARAMETERS_BYTES};

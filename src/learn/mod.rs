@@ -29,9 +29,10 @@ pub use pages::{
     aligned_shares, read_pages, read_set_list, read_sets, GoldFormat, Page, TrainingSet,
 };
 
-use crate::block::Evidence;
 use crate::boost::{self, BoostOptions};
-use crate::decide::{context_input, Classifier, Logistic, Scorer, Weights, INPUTS};
+use crate::decide::{
+    context_input, evidence_values, Classifier, Logistic, Scorer, Weights, INPUTS,
+};
 use crate::evidence::{self, DocumentContext};
 use crate::lm::model::{LanguageModel, ModelError};
 use crate::lm::train::{train_sentences, TrainError, TrainOptions};
@@ -339,7 +340,7 @@ pub struct Example {
 pub fn examples(pages: &[Page]) -> Vec<Example> {
     let mut out = Vec::new();
     for page in pages {
-        let evidence: Vec<Evidence> = page.blocks.iter().map(|b| b.evidence).collect();
+        let evidence = evidence_values(&page.blocks);
         for (i, block) in page.blocks.iter().enumerate() {
             let words = block.words();
             if words == 0 {
