@@ -5,7 +5,9 @@
 #   1. throughput: the "ceiling" (lol_html alone, bench/ceiling) and ppl-filter end to end with
 #      1 thread and with all cores, over the CleanEval pages concatenated into one stream on
 #      stdin and over the same pages as many files; MB/s of HTML and ratio to the ceiling,
-#      median of RUNS runs, the commands interleaved within each run;
+#      median of RUNS runs, the commands interleaved within each run; with PEERS=1, the fastest
+#      peers on the same stream in the same runs (resiliparse through Python, dom_smoothie in
+#      Rust, page by page), installed under bench/peers/ and never dependencies of ppl-filter;
 #   2. scaling with input size: the same on smaller streams (SCALE_MB);
 #   3. memory: peak RSS on generated streams of MEMORY_MB sizes (pages plus one pathological
 #      page, a huge text node without sentence punctuation), piped, never written to disk;
@@ -25,6 +27,7 @@
 #   MODEL_RUNS [20]      runs of the model-load measurement
 #   SCORE [1]            0 skips bench/score.sh
 #   THREADS [nproc]      the "all cores" thread count
+#   PEERS [1]            0 skips the peers (bench/peers/: a virtualenv and a standalone crate)
 #   DATA [../shared/data/cleaneval]   CleanEval, with {tune,dev}/input/*.html
 #   RESULTS [bench/results.md]        where the report is written ("" writes none)
 #   PPL_FILTER, PPL_EVAL, LOL_CEILING  prebuilt binaries (skip the cargo builds)
@@ -41,11 +44,14 @@ PATHO_PERCENT=${PATHO_PERCENT:-20}
 MODEL_RUNS=${MODEL_RUNS:-20}
 SCORE=${SCORE:-1}
 THREADS=${THREADS:-$(nproc)}
+PEERS=${PEERS:-1}
 DATA=${DATA:-../shared/data/cleaneval}
 RESULTS=${RESULTS-bench/results.md}
 
 # Targets of the issue, printed next to the figures.
-TARGET_RATIO=0.6      # end to end on one thread ≥ 0.6 × ceiling
+TARGET_RATIO=0.25     # end to end on one thread ≥ 0.25 × ceiling
+TARGET_SCALING=1.8    # -jTHREADS ≥ 1.8 × -j1 on the stream
+TARGET_PEER=2         # ppl-filter -j1 ≥ 2 × resiliparse (main content, Python) on the stream
 TARGET_RSS_MB=64      # peak RSS on the 1 GB stream
 TARGET_MODEL_MS=10    # model ready
 TARGET_SCORE_S=2      # ppl-eval score over the 386 pairs
@@ -77,6 +83,53 @@ ppl=${PPL_FILTER:-$target_dir/release/ppl-filter}
 ppl_eval=${PPL_EVAL:-$target_dir/release/ppl-eval}
 ceiling=${LOL_CEILING:-$target_dir/release/lol-ceiling}
 for b in "$ppl" "$ppl_eval" "$ceiling"; do [[ -x "$b" ]] || die "missing binary $b"; done
+
+# ---------------------------------------------------------------------------------------------
+# Peers (PEERS=1), each in a git-ignored scratch place under bench/peers/, none a dependency of
+# ppl-filter. A peer that cannot be installed or built gets "not measured: WHY" in its row
+# (peer_why) and the benchmark goes on without it.
+#   resiliparse: virtualenv bench/peers/.venv with bench/peers/requirements.txt (pinned), run
+#                by bench/peers/throughput.py;
+#   dom_smoothie: standalone crate bench/peers/dom-smoothie (its Cargo.lock), built into the
+#                same target dir as the ceiling.
+# ---------------------------------------------------------------------------------------------
+declare -A peer_name peer_why peer_cmd
+peer_name[resiliparse]="resiliparse main_content (Python)"
+peer_name[smoothie]="dom_smoothie (Rust)"
+peer_keys=()
+last_line() { { grep -v '^[[:space:]]*$' || true; } | tail -n 1 | tr '|' '/' | cut -c1-160; }   # a failure's last message
+if [[ "$PEERS" != 0 ]]; then
+    peer_keys=(resiliparse smoothie)
+    venv=bench/peers/.venv
+    pinned=$(sed -n 's/^Resiliparse==//p' bench/peers/requirements.txt)
+    resiliparse_version() { "$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("Resiliparse"))' 2>/dev/null; }
+    if [[ "$(resiliparse_version)" != "$pinned" ]]; then
+        progress "installing resiliparse $pinned into $venv (pip)"
+        if [[ ! -x "$venv/bin/python" ]] && ! log=$(python3 -m venv "$venv" 2>&1); then
+            peer_why[resiliparse]="python3 -m venv failed: $(last_line <<< "$log")"
+        elif ! log=$("$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 \
+                --timeout 20 -r bench/peers/requirements.txt 2>&1); then
+            peer_why[resiliparse]="pip install failed: $(last_line <<< "$log")"
+        fi
+    fi
+    if [[ -z "${peer_why[resiliparse]:-}" ]]; then
+        if v=$(resiliparse_version); then
+            peer_name[resiliparse]="resiliparse $v main_content (Python)"
+            peer_cmd[resiliparse]="$venv/bin/python bench/peers/throughput.py"
+        else
+            peer_why[resiliparse]="resiliparse not importable in $venv"
+        fi
+    fi
+    progress "building dom_smoothie (bench/peers/dom-smoothie)"
+    if log=$(cargo build --release --locked --quiet --manifest-path bench/peers/dom-smoothie/Cargo.toml \
+            --target-dir "$target_dir" 2>&1); then
+        v=$(grep -A1 '^name = "dom_smoothie"$' bench/peers/dom-smoothie/Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
+        peer_name[smoothie]="dom_smoothie ${v:-?} (Rust)"
+        peer_cmd[smoothie]="$target_dir/release/peer-dom-smoothie"
+    else
+        peer_why[smoothie]="cargo build failed: $(last_line <<< "$log")"
+    fi
+fi
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)   # recorded: other work on the machine skews everything
 tmp=$(mktemp -d)
@@ -143,6 +196,10 @@ for c in $(seq -w "$copies"); do
     done
 done
 files=("$tmp"/f/*.html)
+# The peers read the same stream but cut it into its pages: lengths.txt has the byte length of
+# each page, in stream order, repeated as the stream repeats one.html.
+for p in "${pages[@]}"; do filesize "$p"; done > "$tmp/one.lengths"
+for _ in $(seq "$((stream_bytes / one_bytes))"); do cat "$tmp/one.lengths"; done > "$tmp/lengths.txt"
 files_bytes=$(cat "${files[@]}" | wc -c)
 files_count=${#files[@]}
 
@@ -176,9 +233,28 @@ run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one s
     measure "$1-j1" "$2" "$ppl" -j1
     measure "$1-jN" "$2" "$ppl" -j"$THREADS"
 }
+measure_peer() {  # measure_peer KEY INPUT — a peer over the stream's pages, like measure, but a
+    # failure (any status but 0) marks the peer "not measured" and drops its runs, never dies.
+    local key=$1 input=$2 status=0 start end
+    [[ -n "${peer_cmd[$key]:-}" && -z "${peer_why[$key]:-}" ]] || return 0
+    start=$EPOCHREALTIME
+    # shellcheck disable=SC2086  # peer_cmd is a command line of words without spaces
+    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" ${peer_cmd[$key]} --lengths "$tmp/lengths.txt" \
+        < "$input" > /dev/null 2> "$tmp/peer.log" || status=$?
+    end=$EPOCHREALTIME
+    cat "$tmp/peer.log" >> "$tmp/stderr.log"
+    if (( status != 0 )); then
+        peer_why[$key]="exited with status $status: $(last_line < "$tmp/peer.log")"
+        progress "${peer_name[$key]}: ${peer_why[$key]}"
+        rm -f "$tmp/m/main-peer-$key"
+        return 0
+    fi
+    record "main-peer-$key" "$start" "$end"
+}
 for r in $(seq "$RUNS"); do
     progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
     run_stream_cases main "$tmp/stream.html"
+    for k in "${peer_keys[@]}"; do measure_peer "$k" "$tmp/stream.html"; done
     measure main-perplexity-j1 "$tmp/stream.html" "$ppl" -j1 --method perplexity
     measure main-elements "$tmp/stream.html" "$ceiling" --elements
     measure_files files-j1 1
@@ -198,6 +274,25 @@ row() {  # row CASE KEY BYTES TARGET-NOTE — one line of the throughput table
 verdict() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0) ? "ok" : "MISS" }'; }
 j1_ratio=$(calc "$stream_bytes / 1e6 / $(med_s main-j1) / $ceiling_mbs" 2)
 j1_cpu_ratio=$(calc "$stream_bytes / 1e6 / $(med_cpu main-j1) / $ceiling_cpu_mbs" 2)
+scaling=$(calc "$(med_s main-j1) / $(med_s main-jN)" 2)    # -jN over -j1, wall MB/s
+peer_measured() { [[ -z "${peer_why[$1]:-}" && -s "$tmp/m/main-peer-$1" ]]; }
+peer_row() {  # peer_row KEY TARGET-NOTE — a peer's row, or "not measured: WHY"
+    if peer_measured "$1"; then
+        row "${peer_name[$1]}, stdin pages" "main-peer-$1" "$stream_bytes" "$2"
+    else
+        out "| ${peer_name[$1]}, stdin pages | not measured: ${peer_why[$1]:-no run} | | | | | | | | $2 | |"
+    fi
+}
+peer_ratio() {  # peer_ratio KEY TARGET — the line under the table: ppl-filter -j1 over the peer
+    local name=${peer_name[$1]%% *} wall cpu
+    if ! peer_measured "$1"; then
+        out "- ppl-filter -j1 / $name: not measured (${peer_why[$1]:-no run})${2:+ (target ≥ $2)}"
+        return
+    fi
+    wall=$(calc "$(med_s "main-peer-$1") / $(med_s main-j1)" 2)
+    cpu=$(calc "$(med_cpu "main-peer-$1") / $(med_cpu main-j1)" 2)
+    out "- ppl-filter -j1 / $name: ${wall}×${2:+ (target ≥ $2): $(verdict "$wall" "$2")}; in CPU time ${cpu}×"
+}
 
 out "## Throughput"
 out ""
@@ -211,10 +306,20 @@ out "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"
 row "ceiling: lol_html text only, stdin" main-ceiling "$stream_bytes" "(the ceiling)"
 row "lol_html with element and end-tag handlers that do nothing, stdin" main-elements "$stream_bytes" "(what any element-aware lol_html stage pays)"
 row "ppl-filter -j1, stdin" main-j1 "$stream_bytes" "≥ $TARGET_RATIO × ceiling: wall $(verdict "$j1_ratio" "$TARGET_RATIO"), CPU $(verdict "$j1_cpu_ratio" "$TARGET_RATIO")"
-row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" ""
+row "ppl-filter -j$THREADS, stdin" main-jN "$stream_bytes" "≥ $TARGET_SCALING × -j1: $(verdict "$scaling" "$TARGET_SCALING")"
+if (( ${#peer_keys[@]} )); then
+    peer_row resiliparse "(peer; ppl-filter -j1 ≥ $TARGET_PEER × this)"
+    peer_row smoothie "(peer)"
+fi
 row "ppl-filter -j1 --method perplexity, stdin" main-perplexity-j1 "$stream_bytes" "(the default is --method combined)"
 row "ppl-filter -j1, $files_count files" files-j1 "$files_bytes" ""
 row "ppl-filter -j$THREADS, $files_count files" files-jN "$files_bytes" ""
+out ""
+if (( ${#peer_keys[@]} )); then
+    peer_ratio resiliparse "$TARGET_PEER"
+    peer_ratio smoothie ""
+fi
+out "- -j$THREADS / -j1: ${scaling}× (target ≥ $TARGET_SCALING): $(verdict "$scaling" "$TARGET_SCALING")"
 out ""
 
 # ---------------------------------------------------------------------------------------------
@@ -277,6 +382,7 @@ if [[ "$MEMORY" != 0 ]]; then
         mem "mem$size-jN" "$size" "$ppl" -j"$THREADS"
     done
     # The generator alone, on the largest size: what it costs the piped runs.
+    # shellcheck disable=SC2086  # MEMORY_MB is split into its sizes on purpose
     largest=$(printf '%s\n' $MEMORY_MB | sort -n | tail -n 1)
     start=$EPOCHREALTIME
     python3 bench/gen_stream.py pages "$((largest * 1000000))" "$PATHO_PERCENT" "$tmp/one.html" > /dev/null
@@ -374,7 +480,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
     echo "- rustc: $(rustc --version 2>/dev/null || echo unknown)"
     echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- src bin Cargo.toml Cargo.lock 2>/dev/null || echo ' (with uncommitted changes)')"
     echo "- load average (1, 5, 15 min) before the measurements: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "- settings: SIZE_MB=$SIZE_MB FILES_MB=$FILES_MB RUNS=$RUNS SCALE_MB=\"$SCALE_MB\" MEMORY=$MEMORY MEMORY_MB=\"$MEMORY_MB\" PATHO_PERCENT=$PATHO_PERCENT THREADS=$THREADS"
+    echo "- settings: SIZE_MB=$SIZE_MB FILES_MB=$FILES_MB RUNS=$RUNS SCALE_MB=\"$SCALE_MB\" MEMORY=$MEMORY MEMORY_MB=\"$MEMORY_MB\" PATHO_PERCENT=$PATHO_PERCENT THREADS=$THREADS PEERS=$PEERS"
     echo "- input: ${#pages[@]} CleanEval pages ($(mb "$one_bytes") MB), stream of $(mb "$stream_bytes") MB, $files_count files of $(mb "$files_bytes") MB in all"
     echo ""
     cat "$report"
