@@ -83,6 +83,15 @@ impl Table {
         prefetch_line(bytes, self.records_at + self.record_len * guess);
     }
 
+    /// Asks the CPU to start loading the bucket offsets `prefetch(key)` and `find(key)` read.
+    #[inline]
+    pub(crate) fn prefetch_offsets(&self, bytes: &[u8], key: u64) {
+        prefetch_line(
+            bytes,
+            self.offsets_at + 4 * bucket_of(key, self.bucket_bits),
+        );
+    }
+
     /// The entries `[lo, hi)` of the bucket of `key`, as its offsets say (unchecked).
     #[inline]
     fn bucket_bounds(&self, bytes: &[u8], key: u64) -> Option<(usize, usize)> {
