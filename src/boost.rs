@@ -227,20 +227,32 @@ impl CompiledForest {
 
     /// The log-odds of `x` (the same as [`Forest::log_odds`]).
     pub fn log_odds(&self, x: &[f32]) -> f32 {
+        self.log_odds_of([x])[0]
+    }
+
+    /// The log-odds of each of `N` inputs, the same as [`CompiledForest::log_odds`] of each:
+    /// the walks of the `N` inputs down one tree are interleaved, level by level, so their
+    /// chains of dependent loads overlap instead of following one another.
+    pub fn log_odds_of<const N: usize>(&self, xs: [&[f32]; N]) -> [f32; N] {
         let (splits, leaves) = ((1usize << self.depth) - 1, 1usize << self.depth);
         let trees = self.leaves.len() / leaves;
-        let mut z = self.base;
+        let mut z = [self.base; N];
         for t in 0..trees {
             let (features, thresholds) =
                 (&self.features[t * splits..], &self.thresholds[t * splits..]);
-            let mut slot = 0;
-            #[allow(clippy::neg_cmp_op_on_partial_ord)] // NaN must go right, as in `leaf_value`
+            let mut slots = [0usize; N];
             for _ in 0..self.depth {
-                // x < threshold goes left (slot 2i+1), anything else (NaN too) right (2i+2).
-                let right = !(x[usize::from(features[slot])] < thresholds[slot]);
-                slot = 2 * slot + 1 + usize::from(right);
+                for (slot, x) in slots.iter_mut().zip(&xs) {
+                    // x < threshold goes left (slot 2i+1), anything else (NaN too) right (2i+2),
+                    // as in `leaf_value`.
+                    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                    let right = !(x[usize::from(features[*slot])] < thresholds[*slot]);
+                    *slot = 2 * *slot + 1 + usize::from(right);
+                }
             }
-            z += self.leaves[t * leaves + slot - splits];
+            for (z, slot) in z.iter_mut().zip(slots) {
+                *z += self.leaves[t * leaves + slot - splits];
+            }
         }
         z
     }
@@ -484,6 +496,16 @@ mod tests {
         let compiled = CompiledForest::new(&forest);
         for row in &x {
             assert!((compiled.log_odds(row) - forest.log_odds(row)).abs() < 1e-5);
+        }
+        for rows in x.chunks_exact(3) {
+            let each = rows
+                .iter()
+                .map(|r| compiled.log_odds(r))
+                .collect::<Vec<_>>();
+            assert_eq!(
+                compiled.log_odds_of([&rows[0], &rows[1], &rows[2]]),
+                each[..]
+            );
         }
         assert!(
             (compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5

@@ -15,6 +15,9 @@ use crate::lm::model::LanguageModel;
 /// Blocks on each side whose evidence enters a block's decision.
 pub const CONTEXT_RADIUS: usize = 2;
 
+/// Blocks whose classifier inputs the trees take together ([`CompiledForest::log_odds_of`]).
+const BLOCKS_AT_ONCE: usize = 8;
+
 /// Length of the classifier's input: the evidence of the block and of its neighbours.
 pub const INPUTS: usize = EVIDENCE_VALUES * (2 * CONTEXT_RADIUS + 1);
 
@@ -153,6 +156,26 @@ impl Classifier {
         }
     }
 
+    /// The log-odds of keeping each block, plus `shift`, from every block's
+    /// [`evidence_values`]: the same as [`Classifier::log_odds`] of each block's
+    /// [`context_input`], but the trees take [`BLOCKS_AT_ONCE`] blocks at a time.
+    fn log_odds_of_blocks(&self, evidence: &[[f32; EVIDENCE_VALUES]], shift: f32) -> Vec<f64> {
+        let mut all = Vec::with_capacity(evidence.len());
+        for first in (0..evidence.len()).step_by(BLOCKS_AT_ONCE) {
+            // Past the last block, the last block again (its results are not kept).
+            let inputs: [[f32; INPUTS]; BLOCKS_AT_ONCE] = std::array::from_fn(|k| {
+                context_input(evidence, (first + k).min(evidence.len() - 1))
+            });
+            let log_odds = match &self.weights.scorer {
+                Scorer::Logistic(logistic) => inputs.each_ref().map(|x| logistic.log_odds(x)),
+                Scorer::Trees(_) => self.compiled.log_odds_of(inputs.each_ref().map(|x| &x[..])),
+            };
+            let blocks = BLOCKS_AT_ONCE.min(evidence.len() - first);
+            all.extend(log_odds[..blocks].iter().map(|&z| f64::from(z + shift)));
+        }
+        all
+    }
+
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
         match &self.weights.scorer {
@@ -205,9 +228,7 @@ impl Classifier {
         let evidence = evidence_values(blocks);
         let w = &self.weights;
         let shift = choices.favor.shift() - w.threshold;
-        let log_odds: Vec<f64> = (0..blocks.len())
-            .map(|i| f64::from(self.log_odds(&context_input(&evidence, i)) + shift))
-            .collect();
+        let log_odds = self.log_odds_of_blocks(&evidence, shift);
         let mut keep = if w.smoothing == 0.0 {
             log_odds.iter().map(|&z| z > 0.0).collect()
         } else {
