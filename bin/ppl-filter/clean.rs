@@ -84,6 +84,9 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             max_document_bytes: args.max_document_bytes,
             ..args.policy.choices()
         },
+        // JSON objects, and JSONL lines with --add-scores, report the mean perplexity.
+        report_perplexity: args.format == FormatKind::Json
+            || (input_kind == InputKind::Jsonl && args.add_scores),
         ..Options::with_method(args.policy.method()?)
     };
     let json = args.format == FormatKind::Json;

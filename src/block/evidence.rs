@@ -63,7 +63,8 @@ evidence! {
     ends_like_sentence,
     /// ln(1 + sentences).
     ln_sentences,
-    /// Mean log2 probability per prediction under the general language model.
+    /// Mean log2 probability per prediction under the general language model (of the block's
+    /// first sentences: `evidence::EVIDENCE_PREDICTIONS`).
     general_log2_prob,
     /// Mean log2 probability per prediction under the boilerplate model.
     boilerplate_log2_prob,

@@ -82,12 +82,12 @@ impl<'a> Decider<'a> {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
         let keep = classifier.decide(&mut blocks, &self.choices);
-        // No threshold by default: the largest finite one (an infinite or NaN perplexity still
-        // drops its sentence).
-        let max_perplexity = self.policy.max_perplexity.unwrap_or(f32::MAX);
+        // No threshold by default (and then not every sentence is measured: see
+        // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
+        let max_perplexity = self.policy.max_perplexity;
         for (mut block, keep) in blocks.drain(..).zip(keep) {
             for sentence in &mut block.sentences {
-                sentence.keep = keep && sentence.perplexity <= max_perplexity;
+                sentence.keep = keep && max_perplexity.map_or(true, |m| sentence.perplexity <= m);
             }
             keep_title(&mut block);
             decided(block);
@@ -122,6 +122,7 @@ mod tests {
             &mut b,
             crate::lm::model::embedded(),
             &classifier.boilerplate,
+            true,
         );
         b
     }

@@ -21,21 +21,45 @@ pub fn score(block: &mut Block, model: &LanguageModel) {
     }
 }
 
-/// Scores `block`'s sentences under both models (setting each sentence's perplexity under
-/// `general`) and fills its evidence.
-pub fn measure(block: &mut Block, general: &LanguageModel, boilerplate: &LanguageModel) {
+/// How many predictions of each model a block's language-model evidence is measured on: its
+/// sentences in order, whole, until at least this many tokens (and ends of sentences) have been
+/// scored. The evidence is a per-prediction mean, which a paragraph's first sentence or two
+/// estimate well enough for the decision, and the rest of a long paragraph was a third of the
+/// scoring. The classifier is learned on evidence measured the same way. At 16, cross-validated
+/// accuracy on the three shared sets is as with every sentence (mean Lev 90.08 against 90.06)
+/// and the default method takes about a fifth less CPU time (the README's speed section).
+pub const EVIDENCE_PREDICTIONS: u32 = 16;
+
+/// Scores `block`'s sentences under both models and fills its evidence. The language-model
+/// evidence comes from the first sentences, up to [`EVIDENCE_PREDICTIONS`]; each sentence
+/// scored for it gets its perplexity under `general`. With `every_sentence`, the other
+/// sentences get theirs too (for output that prints perplexities); without, their perplexity
+/// stays NaN (not measured).
+pub fn measure(
+    block: &mut Block,
+    general: &LanguageModel,
+    boilerplate: &LanguageModel,
+    every_sentence: bool,
+) {
     let (mut general_sum, mut boilerplate_sum, mut predictions) = (0.0, 0.0, 0u32);
     let Block {
         text, sentences, ..
     } = block;
     for sentence in sentences.iter_mut() {
         let text = &text[sentence.range()];
-        let [(log2_prob, n), (boilerplate_log2_prob, _)] =
-            general.log2_prob_pair(boilerplate, text);
-        sentence.perplexity = perplexity(log2_prob, n) as f32;
-        general_sum += log2_prob;
-        boilerplate_sum += boilerplate_log2_prob;
-        predictions += n;
+        if predictions < EVIDENCE_PREDICTIONS {
+            let [(log2_prob, n), (boilerplate_log2_prob, _)] =
+                general.log2_prob_pair(boilerplate, text);
+            sentence.perplexity = perplexity(log2_prob, n) as f32;
+            general_sum += log2_prob;
+            boilerplate_sum += boilerplate_log2_prob;
+            predictions += n;
+        } else if every_sentence {
+            let (log2_prob, n) = general.log2_prob(text);
+            sentence.perplexity = perplexity(log2_prob, n) as f32;
+        } else {
+            break;
+        }
     }
     let per_prediction = |sum: f64| {
         if predictions == 0 {
@@ -168,7 +192,7 @@ mod tests {
         let mut block = Block::new(3, kind, text);
         block.link_bytes = link_bytes;
         segment::segment(&mut block);
-        measure(&mut block, embedded(), embedded());
+        measure(&mut block, embedded(), embedded(), true);
         assert!(block.sentences.iter().all(|s| s.perplexity.is_finite()));
         block.evidence
     }
@@ -203,6 +227,35 @@ mod tests {
             by_byte.add_ascii_word(word.as_bytes());
             assert_eq!(by_char, by_byte, "{word}");
         }
+    }
+
+    #[test]
+    fn the_evidence_comes_from_the_first_sentences_and_every_sentence_adds_only_perplexities() {
+        let sentence = "The committee approved the new budget for the coming school year.";
+        let text = [sentence; 4].join(" ");
+        let measured = |every_sentence| {
+            let mut block = Block::new(0, BlockKind::Paragraph, &text);
+            segment::segment(&mut block);
+            measure(&mut block, embedded(), embedded(), every_sentence);
+            block
+        };
+        let (some, all) = (measured(false), measured(true));
+        assert_eq!(some.sentences.len(), 4);
+        // 12 tokens and the end: the evidence needs two sentences to reach 16 predictions.
+        let scored = |b: &Block| {
+            b.sentences
+                .iter()
+                .filter(|s| s.perplexity.is_finite())
+                .count()
+        };
+        assert_eq!((scored(&some), scored(&all)), (2, 4));
+        assert_eq!(some.evidence, all.evidence);
+        assert_eq!(some.sentences[..2], all.sentences[..2]);
+        // The same sentence four times: one perplexity for all.
+        assert!(all
+            .sentences
+            .iter()
+            .all(|s| s.perplexity == all.sentences[0].perplexity));
     }
 
     #[test]

@@ -17,4 +17,4 @@ mod measure;
 
 pub use context::DocumentContext;
 pub use document::{annotate, keep_comments, rescue};
-pub use measure::{measure, score};
+pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

@@ -254,7 +254,7 @@ pub fn learn(
 fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
-        evidence::measure(block, general, boilerplate);
+        evidence::measure(block, general, boilerplate, false);
         document.observe(block);
     }
     crate::evidence::annotate(&mut page.blocks);

@@ -206,7 +206,12 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
     for block in &mut job.blocks {
         segment::segment(block);
         match options.method.classifier() {
-            Some(classifier) => evidence::measure(block, model, &classifier.boilerplate),
+            Some(classifier) => evidence::measure(
+                block,
+                model,
+                &classifier.boilerplate,
+                options.every_perplexity(),
+            ),
             // A block dropped whole needs no scores unless they are printed.
             None if options.mode != OutputMode::Clean || options.policy.block_passes(block) => {
                 evidence::score(block, model)
@@ -307,6 +312,25 @@ mod tests {
         assert!(
             !text.contains("Home") && !text.contains("Privacy policy"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn measuring_every_perplexity_changes_no_decision() {
+        let page = include_bytes!("../../fixtures/pages/news.html");
+        let options = Options::default();
+        let every = Options {
+            report_perplexity: true,
+            ..Options::default()
+        };
+        assert!(!options.every_perplexity() && every.every_perplexity());
+        let model = crate::lm::model::embedded();
+        let (some, _) = clean_bytes(page, model, &options);
+        let (all, _) = clean_bytes(page, model, &every);
+        assert!(!some.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&some),
+            String::from_utf8_lossy(&all)
         );
     }
 }

@@ -49,6 +49,10 @@ pub struct Options {
     pub all_responses: bool,
     /// The combined method's leaning, comments and document bound ([`Decider`]).
     pub choices: Choices,
+    /// Measure every sentence's perplexity, also where the decision does not need it: set when
+    /// the output reports perplexities other than through [`Options::mode`] (a record's mean
+    /// perplexity). See [`Options::every_perplexity`].
+    pub report_perplexity: bool,
 }
 
 impl Default for Options {
@@ -76,6 +80,16 @@ impl Options {
             max_record_bytes: 16 * 1024 * 1024,
             all_responses: false,
             choices: Choices::default(),
+            report_perplexity: false,
         }
+    }
+
+    /// Whether every sentence's perplexity must be measured: it is written (scores, marked
+    /// sentences, a record's mean perplexity) or a perplexity threshold applies. Otherwise the
+    /// combined method measures only the sentences its evidence needs.
+    pub fn every_perplexity(&self) -> bool {
+        self.report_perplexity
+            || self.mode != OutputMode::Clean
+            || self.policy.max_perplexity.is_some()
     }
 }
