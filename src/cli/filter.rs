@@ -22,7 +22,7 @@ A closed output (for example `| head`) ends the run quietly with status 0.";
 ///
 /// Reads HTML from standard input or each FILE (`-` is standard input; gzip is read
 /// transparently), cuts it into blocks at block-level elements, splits blocks into sentences,
-/// scores each sentence's perplexity under a word n-gram model of good English (embedded in the
+/// scores sentences' perplexity under a word n-gram model of good English (embedded in the
 /// binary) and writes the sentences it keeps, one block per line. Documents are separated by
 /// an empty line, or written to their own files with --output-dir.
 #[derive(Debug, Parser)]
