@@ -237,10 +237,11 @@ impl LanguageModel {
     }
 
     /// Scores `words` in order, in two prefetch stages so the cache misses of a lookup overlap
-    /// those of the next words (each stage about 1.5× faster): the n-gram keys of each word are
-    /// computed [`PREFETCH_DISTANCE`] × 2 words before it is scored and the lines of its
-    /// buckets' offsets prefetched; [`PREFETCH_DISTANCE`] words before, those offsets are read
-    /// and the first record each lookup will read is prefetched. The keys wait in a small ring.
+    /// those of the next words: the n-gram keys of each word are computed
+    /// [`PREFETCH_DISTANCE`] × 2 words before it is scored and the lines of its buckets'
+    /// offsets prefetched; [`PREFETCH_DISTANCE`] words before, those offsets are read and the
+    /// first record each lookup will read is prefetched (the offsets' stage took about 5 % off
+    /// the default method's time). The keys wait in a small ring.
     fn score_chunk(&self, bytes: &[u8], hist: &mut History, words: &[u64]) -> f64 {
         const RING: usize = 16;
         const KEYS_AHEAD: usize = 2 * PREFETCH_DISTANCE;
