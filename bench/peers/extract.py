@@ -4,8 +4,10 @@ default settings, writing OUT_DIR/TOOL/ID.txt (one block per line where the tool
     python extract.py INPUT_DIR OUT_DIR [TOOL ...]
 
 TOOL is any of: justext, trafilatura, readability, boilerpy3, resiliparse (default: all).
-A page a tool fails on gets an empty file and a line on stderr. Run it in the virtualenv made
-by bench/peers/run.sh; none of these packages is a dependency of ppl-filter.
+A page a tool fails on gets an empty file and a line on stderr. Run it in a scratch virtualenv
+with the peers installed from PyPI (for example bench/peers/.venv, which bench/run.sh makes for
+resiliparse, plus `pip install justext trafilatura readability-lxml boilerpy3`); none of these
+packages is a dependency of ppl-filter.
 """
 import os
 import sys
