@@ -410,6 +410,19 @@ fn warc_to_jsonl_objects() {
 }
 
 #[test]
+fn json_objects_measure_every_kept_sentence_for_their_mean_perplexity() {
+    // news.html has paragraphs longer than the language-model evidence needs: their later
+    // sentences are measured only because the record reports the mean perplexity.
+    let page = fixture("pages/news.html");
+    let out = ppl_filter(&["--format", "json", page.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let object: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(object["sentences_kept"].as_u64() > Some(1), "{object}");
+    let mean = object["mean_perplexity"].as_f64();
+    assert!(mean.is_some_and(|m| m.is_finite() && m > 1.0), "{object}");
+}
+
+#[test]
 fn jsonl_lines_are_cleaned_in_place_and_bad_lines_kept_or_skipped() {
     let path = fixture("jsonl/pages.jsonl");
     let original = std::fs::read_to_string(&path).unwrap();

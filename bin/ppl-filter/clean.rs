@@ -49,6 +49,15 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     };
     let expanded = walk::expand(&files, &walk_options)?;
     let input_kind = args.input_kind(&expanded.inputs)?;
+    let json = args.format == FormatKind::Json;
+    let records = json || matches!(input_kind, InputKind::Warc | InputKind::Jsonl);
+    let record_format = match input_kind {
+        _ if json => RecordFormat::JsonlObjects,
+        InputKind::Jsonl => RecordFormat::JsonlRewrite {
+            add_scores: args.add_scores,
+        },
+        _ => RecordFormat::Warc,
+    };
     let options = Options {
         input_format: match input_kind {
             InputKind::Html => InputFormat::Html,
@@ -84,13 +93,9 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             max_document_bytes: args.max_document_bytes,
             ..args.policy.choices()
         },
-        // JSON objects, and JSONL lines with --add-scores, report the mean perplexity.
-        report_perplexity: args.format == FormatKind::Json
-            || (input_kind == InputKind::Jsonl && args.add_scores),
+        report_perplexity: records && record_format.reports_perplexity(),
         ..Options::with_method(args.policy.method()?)
     };
-    let json = args.format == FormatKind::Json;
-    let records = json || matches!(input_kind, InputKind::Warc | InputKind::Jsonl);
     // Under --output-dir a page gives a text file, a WARC or JSONL input one of its own kind.
     let extension = match (json, records) {
         (true, _) => Some("jsonl"),
@@ -143,13 +148,6 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             Trouble::NoFileInDirectory { with_glob },
         ));
     }
-    let record_format = match input_kind {
-        _ if json => RecordFormat::JsonlObjects,
-        InputKind::Jsonl => RecordFormat::JsonlRewrite {
-            add_scores: args.add_scores,
-        },
-        _ => RecordFormat::Warc,
-    };
     // Flags that the inputs or the format at hand would ignore are refused, not ignored.
     let warc_out = input_kind == InputKind::Warc && record_format == RecordFormat::Warc;
     let jsonl_out = input_kind == InputKind::Jsonl && !json;

@@ -293,6 +293,17 @@ pub enum RecordFormat {
     Warc,
 }
 
+impl RecordFormat {
+    /// Whether each record says its kept sentences' mean perplexity (so every sentence must be
+    /// measured: `Options::report_perplexity`).
+    pub fn reports_perplexity(self) -> bool {
+        matches!(
+            self,
+            RecordFormat::JsonlObjects | RecordFormat::JsonlRewrite { add_scores: true }
+        )
+    }
+}
+
 /// Writes each document as one record, holding its text until the document ends.
 pub struct RecordSink<W: Write + Send> {
     format: RecordFormat,
@@ -510,6 +521,14 @@ fn with_path(path: &Path, e: io::Error) -> io::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_objects_and_scored_jsonl_lines_report_the_mean_perplexity() {
+        assert!(RecordFormat::JsonlObjects.reports_perplexity());
+        assert!(RecordFormat::JsonlRewrite { add_scores: true }.reports_perplexity());
+        assert!(!RecordFormat::JsonlRewrite { add_scores: false }.reports_perplexity());
+        assert!(!RecordFormat::Warc.reports_perplexity());
+    }
 
     #[test]
     fn stream_separates_documents() {
