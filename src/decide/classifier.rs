@@ -158,7 +158,7 @@ impl Classifier {
 
     /// The log-odds of keeping each block, plus `shift`, from every block's
     /// [`evidence_values`]: the same as [`Classifier::log_odds`] of each block's
-    /// [`context_input`], but the trees take [`BLOCKS_AT_ONCE`] blocks at a time.
+    /// [`context_input`], taken [`BLOCKS_AT_ONCE`] blocks at a time.
     fn log_odds_of_blocks(&self, evidence: &[[f32; EVIDENCE_VALUES]], shift: f32) -> Vec<f64> {
         let mut all = Vec::with_capacity(evidence.len());
         for first in (0..evidence.len()).step_by(BLOCKS_AT_ONCE) {
@@ -166,10 +166,7 @@ impl Classifier {
             let inputs: [[f32; INPUTS]; BLOCKS_AT_ONCE] = std::array::from_fn(|k| {
                 context_input(evidence, (first + k).min(evidence.len() - 1))
             });
-            let log_odds = match &self.weights.scorer {
-                Scorer::Logistic(logistic) => inputs.each_ref().map(|x| logistic.log_odds(x)),
-                Scorer::Trees(_) => self.compiled.log_odds_of(inputs.each_ref().map(|x| &x[..])),
-            };
+            let log_odds = self.log_odds_of(inputs.each_ref());
             let blocks = BLOCKS_AT_ONCE.min(evidence.len() - first);
             all.extend(log_odds[..blocks].iter().map(|&z| f64::from(z + shift)));
         }
@@ -178,9 +175,15 @@ impl Classifier {
 
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
+        self.log_odds_of([x])[0]
+    }
+
+    /// [`Classifier::log_odds`] of each of `N` inputs (the trees walk them together:
+    /// [`CompiledForest::log_odds_of`]).
+    fn log_odds_of<const N: usize>(&self, xs: [&[f32; INPUTS]; N]) -> [f32; N] {
         match &self.weights.scorer {
-            Scorer::Logistic(logistic) => logistic.log_odds(x),
-            Scorer::Trees(_) => self.compiled.log_odds(x),
+            Scorer::Logistic(logistic) => xs.map(|x| logistic.log_odds(x)),
+            Scorer::Trees(_) => self.compiled.log_odds_of(xs.map(|x| &x[..])),
         }
     }
 }
