@@ -152,16 +152,25 @@ filesize() { stat -c %s "$1"; }
 # invalid bytes replaced by U+FFFD) is normal on CleanEval; 2 and above is a failure.
 mkdir -p "$tmp/m"
 measure() {
-    local key=$1 input=$2 status=0 start end
+    local key=$1 input=$2 status=0
     shift 2
-    start=$EPOCHREALTIME
-    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" < "$input" > /dev/null 2>> "$tmp/stderr.log" || status=$?
-    end=$EPOCHREALTIME
+    timed "$input" "$@" || status=$?
     if (( status > 1 )); then
         tail -n 5 "$tmp/stderr.log" >&2
         die "$key: '$*' exited with status $status"
     fi
-    record "$key" "$start" "$end"
+    record "$key" "$run_start" "$run_end"
+}
+timed() {  # timed INPUT CMD... — one timed run of CMD (stdin from INPUT, stdout to /dev/null, its
+    # stderr in $tmp/run.log and appended to $tmp/stderr.log); sets run_start and run_end and
+    # returns CMD's exit status.
+    local input=$1 status=0
+    shift
+    run_start=$EPOCHREALTIME
+    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" < "$input" > /dev/null 2> "$tmp/run.log" || status=$?
+    run_end=$EPOCHREALTIME
+    cat "$tmp/run.log" >> "$tmp/stderr.log"
+    return "$status"
 }
 record() {  # record KEY START END — appends the wall time and GNU time's figures to $tmp/m/KEY
     tail -n 1 "$tmp/rss" | awk -v w="$(calc "$3 - $2" 6)" '{ printf "%s %s %.2f\n", w, $1, $2 + $3 }' >> "$tmp/m/$1"
@@ -235,21 +244,17 @@ run_stream_cases() {  # run_stream_cases TAG FILE — ceiling, -j1, -jN on one s
 }
 measure_peer() {  # measure_peer KEY INPUT — a peer over the stream's pages, like measure, but a
     # failure (any status but 0) marks the peer "not measured" and drops its runs, never dies.
-    local key=$1 input=$2 status=0 start end
+    local key=$1 input=$2 status=0
     [[ -n "${peer_cmd[$key]:-}" && -z "${peer_why[$key]:-}" ]] || return 0
-    start=$EPOCHREALTIME
     # shellcheck disable=SC2086  # peer_cmd is a command line of words without spaces
-    /usr/bin/time -f '%M %U %S' -o "$tmp/rss" ${peer_cmd[$key]} --lengths "$tmp/lengths.txt" \
-        < "$input" > /dev/null 2> "$tmp/peer.log" || status=$?
-    end=$EPOCHREALTIME
-    cat "$tmp/peer.log" >> "$tmp/stderr.log"
+    timed "$input" ${peer_cmd[$key]} --lengths "$tmp/lengths.txt" || status=$?
     if (( status != 0 )); then
-        peer_why[$key]="exited with status $status: $(last_line < "$tmp/peer.log")"
+        peer_why[$key]="exited with status $status: $(last_line < "$tmp/run.log")"
         progress "${peer_name[$key]}: ${peer_why[$key]}"
         rm -f "$tmp/m/main-peer-$key"
         return 0
     fi
-    record "main-peer-$key" "$start" "$end"
+    record "main-peer-$key" "$run_start" "$run_end"
 }
 for r in $(seq "$RUNS"); do
     progress "main run $r/$RUNS: stream $(mb "$stream_bytes") MB, files $(mb "$files_bytes") MB"
