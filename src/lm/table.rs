@@ -86,16 +86,19 @@ impl Table {
     /// Asks the CPU to start loading the bucket offsets `prefetch(key)` and `find(key)` read.
     #[inline]
     pub(crate) fn prefetch_offsets(&self, bytes: &[u8], key: u64) {
-        prefetch_line(
-            bytes,
-            self.offsets_at + 4 * bucket_of(key, self.bucket_bits),
-        );
+        prefetch_line(bytes, self.offset_at(key));
+    }
+
+    /// Where the offset of the bucket of `key` lies in the bytes.
+    #[inline]
+    fn offset_at(&self, key: u64) -> usize {
+        self.offsets_at + 4 * bucket_of(key, self.bucket_bits)
     }
 
     /// The entries `[lo, hi)` of the bucket of `key`, as its offsets say (unchecked).
     #[inline]
     fn bucket_bounds(&self, bytes: &[u8], key: u64) -> Option<(usize, usize)> {
-        let at = self.offsets_at + 4 * bucket_of(key, self.bucket_bits);
+        let at = self.offset_at(key);
         let lo = read_u32(bytes, at)? as usize;
         let hi = read_u32(bytes, at + 4)? as usize;
         Some((lo, hi))
