@@ -18,6 +18,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use gzip::GzipReader;
 
@@ -28,6 +29,14 @@ pub enum Input {
     Stdin,
     /// A file on disk.
     File(PathBuf),
+    /// Bytes held in memory (a page handed over by a program: the Python package, the web
+    /// demo), under the name its problems are reported with.
+    Memory {
+        /// What problems call it (`<page>`, `document 3`).
+        name: String,
+        /// The page.
+        bytes: Arc<[u8]>,
+    },
 }
 
 impl Input {
@@ -49,6 +58,7 @@ impl Input {
                 io::Cursor::new(sniff::take_stdin_head()).chain(io::stdin()),
             )),
             Input::File(path) => Box::new(BufReader::with_capacity(64 * 1024, File::open(path)?)),
+            Input::Memory { bytes, .. } => Box::new(io::Cursor::new(Arc::clone(bytes))),
         };
         maybe_gunzip(reader)
     }
@@ -59,6 +69,7 @@ impl fmt::Display for Input {
         match self {
             Input::Stdin => f.write_str("<stdin>"),
             Input::File(path) => write!(f, "{}", path.display()),
+            Input::Memory { name, .. } => f.write_str(name),
         }
     }
 }

@@ -60,6 +60,9 @@ pub fn sniff(input: &Input) -> Content {
             }
             Err(_) => return Content::Other,
         },
+        Input::Memory { bytes, .. } => {
+            head.extend_from_slice(&bytes[..bytes.len().min(HEAD_BYTES)])
+        }
     }
     content(&unzipped_head(head))
 }

@@ -16,6 +16,7 @@
 
 mod document;
 mod options;
+pub mod pages;
 mod problem;
 mod read;
 mod write;

@@ -1,0 +1,425 @@
+//! Pages that a program holds in memory (the Python package, the web demo): options named
+//! with words ([`Named`]), one page or many cleaned exactly as the command line cleans a file
+//! ([`clean_pages`]: each page is an [`Input::Memory`] run through [`run`]), and a page's blocks
+//! with their decision and evidence ([`decided_blocks`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::{process, read_blocks, run, Job, Observer, Options, Problem, RunError, Severity};
+use crate::block::Block;
+use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
+use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
+use crate::io::Input;
+use crate::lm::model::LanguageModel;
+use crate::output::{OutputFormat, OutputMode};
+
+/// The output formats by name: `text` (the kept text, one block a line, as `ppl-filter`
+/// writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark` (every sentence,
+/// the dropped ones as `<ppl score="…">…</ppl>`), `scores` (`perplexity<TAB>sentence`) and
+/// `json` (one JSON object, as `--format json`).
+pub const FORMATS: [&str; 6] = ["text", "markdown", "cleaneval", "mark", "scores", "json"];
+
+/// The methods by name (`--method`).
+pub const METHODS: [&str; 2] = ["combined", "perplexity"];
+
+/// The leanings of the combined method by name (`--favor-precision`, `--favor-recall`).
+pub const FAVORS: [&str; 3] = ["balanced", "precision", "recall"];
+
+/// A word that names no option, or options that do not go together.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum NameError {
+    /// Not one of [`METHODS`].
+    #[error("unknown method '{0}' (combined or perplexity)")]
+    Method(String),
+    /// Not one of [`FORMATS`].
+    #[error("unknown format '{0}' (text, markdown, cleaneval, mark, scores or json)")]
+    Format(String),
+    /// Not one of [`FAVORS`].
+    #[error("unknown favor '{0}' (balanced, precision or recall)")]
+    Favor(String),
+    /// A perplexity threshold that is not a number.
+    #[error("threshold: {0}")]
+    Threshold(String),
+    /// An option the perplexity method would ignore.
+    #[error("{0} applies only to the combined method")]
+    CombinedOnly(&'static str),
+}
+
+/// The options of an in-memory run, named with words as the Python package and the web demo
+/// take them; [`Named::options`] checks them and gives the [`PageOptions`].
+#[derive(Clone, Debug)]
+pub struct Named<'a> {
+    /// One of [`METHODS`].
+    pub method: &'a str,
+    /// Drop sentences whose perplexity is above this (`--threshold`).
+    pub threshold: Option<f32>,
+    /// One of [`FORMATS`].
+    pub format: &'a str,
+    /// One of [`FAVORS`] (combined method).
+    pub favor: &'a str,
+    /// Keep readers' comments (combined method, `--comments`).
+    pub comments: bool,
+    /// A classifier instead of the embedded one (combined method, `--classifier`).
+    pub classifier: Option<Arc<Classifier>>,
+}
+
+impl Default for Named<'_> {
+    /// What `ppl-filter` does with no flag.
+    fn default() -> Self {
+        Named {
+            method: "combined",
+            threshold: None,
+            format: "text",
+            favor: "balanced",
+            comments: false,
+            classifier: None,
+        }
+    }
+}
+
+impl Named<'_> {
+    /// The options these words describe, refused like the command line refuses its flags.
+    pub fn options(&self) -> Result<PageOptions, NameError> {
+        let favor = match self.favor {
+            "balanced" => Favor::Balanced,
+            "precision" => Favor::Precision,
+            "recall" => Favor::Recall,
+            other => return Err(NameError::Favor(other.to_string())),
+        };
+        let method = match self.method {
+            "combined" => Method::Combined(
+                self.classifier
+                    .clone()
+                    .unwrap_or_else(crate::decide::embedded),
+            ),
+            "perplexity" => {
+                let ignored = [
+                    ("a classifier", self.classifier.is_some()),
+                    ("favor", favor != Favor::Balanced),
+                    ("comments", self.comments),
+                ];
+                if let Some((what, _)) = ignored.iter().find(|(_, given)| *given) {
+                    return Err(NameError::CombinedOnly(what));
+                }
+                Method::Perplexity
+            }
+            other => return Err(NameError::Method(other.to_string())),
+        };
+        let threshold = self
+            .threshold
+            .map(Policy::check_max_perplexity)
+            .transpose()
+            .map_err(|e| NameError::Threshold(e.to_string()))?;
+        let (mode, format, json) = match self.format {
+            "text" => (OutputMode::Clean, OutputFormat::Plain, false),
+            "markdown" => (OutputMode::Clean, OutputFormat::Markdown, false),
+            "cleaneval" => (OutputMode::Clean, OutputFormat::CleanEval, false),
+            "mark" => (OutputMode::Mark, OutputFormat::Plain, false),
+            "scores" => (OutputMode::Scores, OutputFormat::Plain, false),
+            "json" => (OutputMode::Clean, OutputFormat::Plain, true),
+            other => return Err(NameError::Format(other.to_string())),
+        };
+        let mut options = Options::with_method(method);
+        options.policy.max_perplexity = threshold;
+        options.mode = mode;
+        options.format = format;
+        options.choices = Choices {
+            favor,
+            comments: self.comments,
+            ..Choices::default()
+        };
+        options.html.page_links = json;
+        options.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
+        Ok(PageOptions { options, json })
+    }
+}
+
+/// How in-memory pages are cleaned and written.
+#[derive(Clone, Debug)]
+pub struct PageOptions {
+    /// The run's options (its `threads` are ignored: [`clean_pages`] takes its own).
+    pub options: Options,
+    /// Each page is written as one JSON object (`--format json`) rather than as text.
+    pub json: bool,
+}
+
+/// One page held in memory.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// What problems call it (`<page>`, `document 3`); the `source` of a JSON object.
+    pub name: String,
+    /// The page's bytes, in any encoding `ppl-filter` reads (gzip looked through).
+    pub bytes: Arc<[u8]>,
+    /// The page's URL, for the `url` of a JSON object (`--url`).
+    pub url: Option<String>,
+}
+
+/// What cleaning one page gave.
+#[derive(Clone, Debug, Default)]
+pub struct Cleaned {
+    /// The output, as `ppl-filter` would write it for a file holding the page.
+    pub output: Vec<u8>,
+    /// What went wrong, in the order it was met (an empty page is a [`Severity::Note`]).
+    pub problems: Vec<Problem>,
+}
+
+impl Cleaned {
+    /// The first problem that skipped the page or part of it (a [`Severity::Warning`] or
+    /// worse), the one a caller that wants all or nothing reports.
+    pub fn failure(&self) -> Option<&Problem> {
+        self.problems.iter().find(|p| p.severity != Severity::Note)
+    }
+}
+
+/// Cleans each page as `ppl-filter` cleans a file holding it, on `threads` threads (each page
+/// on one thread, through [`run`]), and returns the results in the pages' order: the same
+/// bytes for any thread count. Memory holds the pages and their outputs, and one page's blocks
+/// per thread.
+pub fn clean_pages(
+    pages: &[Page],
+    model: &LanguageModel,
+    options: &PageOptions,
+    threads: usize,
+) -> Result<Vec<Cleaned>, RunError> {
+    let threads = threads.clamp(1, super::MAX_THREADS).min(pages.len().max(1));
+    if threads == 1 {
+        return pages
+            .iter()
+            .map(|p| clean_page(p, model, options))
+            .collect();
+    }
+    let results: Mutex<Vec<Option<Cleaned>>> = Mutex::new(vec![None; pages.len()]);
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<(), RunError> {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(page) = pages.get(i) else {
+                return Ok(());
+            };
+            let cleaned = clean_page(page, model, options)?;
+            results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(cleaned);
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut workers = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let worker = std::thread::Builder::new()
+                .name("ppl-page".into())
+                .spawn_scoped(scope, work)
+                .map_err(|source| RunError::Threads { threads, source })?;
+            workers.push(worker);
+        }
+        for worker in workers {
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        }
+        Ok(())
+    })?;
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(results.into_iter().map(Option::unwrap_or_default).collect())
+}
+
+/// Cleans one page on the calling thread, as `ppl-filter` cleans a file holding it.
+pub fn clean_page(
+    page: &Page,
+    model: &LanguageModel,
+    options: &PageOptions,
+) -> Result<Cleaned, RunError> {
+    let input = Input::Memory {
+        name: page.name.clone(),
+        bytes: Arc::clone(&page.bytes),
+    };
+    let run_options = Options {
+        threads: 1,
+        ..options.options.clone()
+    };
+    let problems = Mutex::new(Vec::new());
+    let observer = |problem: &Problem| {
+        problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(problem.clone())
+    };
+    let output = if options.json {
+        let mut sink = RecordSink::new(Vec::new(), RecordFormat::JsonlObjects)
+            .json_sources(page.url.clone(), vec![page.name.clone()]);
+        run_into(&input, model, &run_options, &mut sink, &observer)?;
+        sink.into_inner()
+    } else {
+        let mut sink = StreamSink::new(Vec::new(), b"");
+        run_into(&input, model, &run_options, &mut sink, &observer)?;
+        sink.into_inner()
+    };
+    let problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(Cleaned { output, problems })
+}
+
+/// One input through [`run`] into `sink`.
+fn run_into(
+    input: &Input,
+    model: &LanguageModel,
+    options: &Options,
+    sink: &mut dyn Sink,
+    observer: &dyn Observer,
+) -> Result<(), RunError> {
+    run(std::slice::from_ref(input), model, options, sink, observer).map(|_| ())
+}
+
+/// A page's blocks, decided as [`clean_page`] decides them, each with its evidence and every
+/// sentence's perplexity and keep/drop: for people who study or tune the decision.
+pub fn decided_blocks(
+    page: &[u8],
+    model: &LanguageModel,
+    options: &Options,
+) -> (Vec<Block>, Vec<Problem>) {
+    let options = Options {
+        report_perplexity: true,
+        ..options.clone()
+    };
+    let (blocks, problems) = read_blocks(page, &options);
+    let scored = process(
+        Job {
+            seq: 0,
+            begins: None,
+            ends: true,
+            page: None,
+            blocks,
+        },
+        model,
+        &options,
+    );
+    let mut decider = Decider::new(&options.method, options.policy, options.choices);
+    let mut decided = Vec::with_capacity(scored.blocks.len());
+    for block in scored.blocks {
+        decider.push(block, &mut |b| decided.push(b));
+    }
+    decider.finish(&mut |b| decided.push(b));
+    (decided, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lm::model::embedded;
+
+    fn page(name: &str, bytes: &[u8]) -> Page {
+        Page {
+            name: name.to_string(),
+            bytes: Arc::from(bytes),
+            url: None,
+        }
+    }
+
+    #[test]
+    fn a_page_is_cleaned_as_clean_bytes_cleans_it() {
+        let bytes = include_bytes!("../../fixtures/pages/news.html");
+        let options = Named::default().options().unwrap();
+        let cleaned = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
+        let (expected, _) = super::super::clean_bytes(bytes, embedded(), &options.options);
+        assert!(!cleaned.output.is_empty());
+        assert_eq!(cleaned.output, expected);
+        assert!(cleaned.failure().is_none(), "{:?}", cleaned.problems);
+    }
+
+    #[test]
+    fn many_pages_come_back_in_order_whatever_the_thread_count() {
+        let pages: Vec<Page> = [
+            &include_bytes!("../../fixtures/pages/news.html")[..],
+            include_bytes!("../../fixtures/pages/latin1.html"),
+            include_bytes!("../../fixtures/binary.bin"),
+            include_bytes!("../../fixtures/pages/entities.html"),
+            b"",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| page(&format!("document {i}"), bytes))
+        .collect();
+        let options = Named::default().options().unwrap();
+        let one = clean_pages(&pages, embedded(), &options, 1).unwrap();
+        for threads in [2, 3, 8] {
+            let many = clean_pages(&pages, embedded(), &options, threads).unwrap();
+            let outputs = |r: &[Cleaned]| r.iter().map(|c| c.output.clone()).collect::<Vec<_>>();
+            assert_eq!(outputs(&one), outputs(&many), "{threads} threads");
+        }
+        let failure = one[2].failure().expect("binary data is refused");
+        assert_eq!(failure.input, "document 2");
+        assert_eq!(failure.message(), "binary data, not text: skipped");
+        assert!(one[4].failure().is_none() && !one[4].problems.is_empty());
+    }
+
+    #[test]
+    fn words_name_options_or_are_refused() {
+        let named = |method, format, favor| Named {
+            method,
+            format,
+            favor,
+            ..Named::default()
+        };
+        let json = named("combined", "json", "recall").options().unwrap();
+        assert!(json.json && json.options.report_perplexity);
+        assert_eq!(json.options.choices.favor, Favor::Recall);
+        let mark = named("perplexity", "mark", "balanced").options().unwrap();
+        assert_eq!(mark.options.mode, OutputMode::Mark);
+        assert!(mark.options.method.classifier().is_none());
+        for (named, error) in [
+            (named("best", "text", "balanced"), "unknown method 'best'"),
+            (
+                named("combined", "html", "balanced"),
+                "unknown format 'html'",
+            ),
+            (named("combined", "text", "most"), "unknown favor 'most'"),
+            (
+                named("perplexity", "text", "precision"),
+                "favor applies only to the combined method",
+            ),
+        ] {
+            let message = named.options().unwrap_err().to_string();
+            assert!(message.starts_with(error), "{message}");
+        }
+        let nan = Named {
+            threshold: Some(f32::NAN),
+            ..Named::default()
+        };
+        assert!(matches!(nan.options(), Err(NameError::Threshold(_))));
+    }
+
+    #[test]
+    fn json_output_names_the_page_and_its_url() {
+        let bytes = include_bytes!("../../fixtures/pages/news.html");
+        let options = Named {
+            format: "json",
+            ..Named::default()
+        }
+        .options()
+        .unwrap();
+        let page = Page {
+            url: Some("https://example.com/news".into()),
+            ..page("<page>", bytes)
+        };
+        let cleaned = clean_page(&page, embedded(), &options).unwrap();
+        let record: serde_json::Value = serde_json::from_slice(&cleaned.output).unwrap();
+        assert_eq!(record["url"], "https://example.com/news");
+        assert_eq!(record["source"], "<page>");
+        assert!(record["text"].as_str().is_some_and(|t| !t.is_empty()));
+    }
+
+    #[test]
+    fn decided_blocks_carry_the_decision_of_the_clean_text() {
+        let bytes = include_bytes!("../../fixtures/pages/news.html");
+        let options = Options::default();
+        let (blocks, _) = decided_blocks(bytes, embedded(), &options);
+        let mut kept = Vec::new();
+        for block in &blocks {
+            crate::output::render_block(block, OutputMode::Clean, OutputFormat::Plain, &mut kept);
+        }
+        let (clean, _) = super::super::clean_bytes(bytes, embedded(), &options);
+        assert_eq!(kept, clean);
+        assert!(blocks.iter().any(|b| b.sentences.iter().any(|s| !s.keep)));
+        assert!(blocks
+            .iter()
+            .flat_map(|b| &b.sentences)
+            .all(|s| s.perplexity.is_finite()));
+    }
+}
