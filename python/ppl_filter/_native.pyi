@@ -2,7 +2,26 @@
 
 import os
 import pathlib
-from typing import Dict, Iterable, List, Optional, Union
+from typing import Dict, Iterable, List, Optional, Union, final
+
+__all__ = [
+    "Block",
+    "Classifier",
+    "Error",
+    "FAVORS",
+    "FORMATS",
+    "InputError",
+    "METHODS",
+    "Model",
+    "ModelError",
+    "OptionError",
+    "Sentence",
+    "__version__",
+    "blocks",
+    "clean",
+    "clean_many",
+    "perplexity",
+]
 
 __version__: str
 
@@ -32,6 +51,7 @@ class ModelError(Error):
 class OptionError(Error, ValueError):
     """An option names no method, format or leaning, or has a value that cannot be used."""
 
+@final
 class Model:
     """An n-gram language model read from a file (``ppl-filter train`` writes one)."""
 
@@ -51,6 +71,7 @@ class Model:
     def path(self) -> pathlib.Path:
         """The file the model was read from."""
 
+@final
 class Classifier:
     """A classifier of the combined method read from a file (``ppl-filter learn`` writes one)."""
 
@@ -61,6 +82,7 @@ class Classifier:
     def path(self) -> pathlib.Path:
         """The file the classifier was read from."""
 
+@final
 class Sentence:
     """One sentence of a block, its perplexity and whether it is kept."""
 
@@ -74,6 +96,7 @@ class Sentence:
     def kept(self) -> bool:
         """Whether the sentence is in the cleaned text."""
 
+@final
 class Block:
     """A run of text between two block-level boundaries, with its decision and evidence."""
 

@@ -4,6 +4,7 @@ The command's binary is ``$PPL_FILTER_BIN`` (default ``target/release/ppl-filter
 repository root); ``scripts/check-python.sh`` builds it and the package, then runs these.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -20,7 +21,13 @@ NEWS = ROOT / "fixtures" / "pages" / "news.html"
 BINARY = ROOT / "fixtures" / "binary.bin"
 
 # Each format of the Python API and the command-line flags that ask for it.
-FORMAT_FLAGS = {"text": [], "mark": ["--mark"], "cleaneval": ["--format", "cleaneval"]}
+FORMAT_FLAGS = {
+    "text": [],
+    "mark": ["--mark"],
+    "cleaneval": ["--format", "cleaneval"],
+    "markdown": ["--format", "markdown"],
+    "scores": ["--scores"],
+}
 
 
 def cli(*args):
@@ -39,6 +46,14 @@ def test_clean_gives_the_command_line_output_byte_for_byte(page, fmt):
     expected = cli(*FORMAT_FLAGS[fmt], page).stdout
     assert expected, f"the command kept nothing of {page.name}"
     assert ppl_filter.clean(page.read_bytes(), format=fmt).encode("utf-8") == expected
+
+
+def test_json_names_the_page_and_its_url_as_the_command_line_does():
+    url = "https://example.com/news"
+    expected = json.loads(cli("--format", "json", "--url", url, NEWS).stdout)
+    assert expected["source"] == str(NEWS) and expected["text"]
+    expected["source"] = "<page>"
+    assert json.loads(ppl_filter.clean(NEWS.read_bytes(), format="json", url=url)) == expected
 
 
 def test_a_str_page_is_cleaned_as_its_utf8_bytes():
@@ -208,3 +223,10 @@ def test_the_datasets_example_runs():
     run = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
     assert "cleaned 3 pages" in run.stdout, run.stdout
+
+
+def test_the_package_docstring_example_holds():
+    import doctest
+
+    results = doctest.testmod(ppl_filter)
+    assert results.attempted == 2 and results.failed == 0
