@@ -57,6 +57,16 @@ pub fn for_text(options: &PageOptions) -> PageOptions {
     options
 }
 
+/// The options `named` describes for this page: [`for_text`] if Python gave it as a `str`.
+pub fn options_for(page: &PageBytes, named: &Named<'_>) -> Result<PageOptions, Failure> {
+    let options = page_options(named)?;
+    Ok(if page.text {
+        for_text(&options)
+    } else {
+        options
+    })
+}
+
 /// The `InputError` for a page's problem, worded as `ppl-filter` prints it after its name.
 pub fn refused(name: &str, problem: &Problem) -> Failure {
     Failure::Input(format!("{name}: {}", problem.trouble))

@@ -23,7 +23,7 @@ use pyo3::types::PyList;
 
 use decided::{Block, Sentence};
 use errors::Failure;
-use input::{for_text, output_text, page_options, refused, PageBytes};
+use input::{for_text, options_for, output_text, page_options, refused, PageBytes};
 use models::{Classifier, Model};
 
 /// `clean_many` reads this many pages of its iterable, cleans them, then reads the next ones.
@@ -99,14 +99,10 @@ fn clean(
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<String> {
     let page = PageBytes::extract(html)?;
-    let options = page_options(&named(
-        &method, threshold, &format, &favor, comments, classifier,
-    ))?;
-    let options = if page.text {
-        for_text(&options)
-    } else {
-        options
-    };
+    let options = options_for(
+        &page,
+        &named(&method, threshold, &format, &favor, comments, classifier),
+    )?;
     let page = Page {
         name: "<page>".to_string(),
         bytes: page.bytes,
@@ -271,14 +267,10 @@ fn blocks(
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<Vec<Block>> {
     let page = PageBytes::extract(html)?;
-    let options = page_options(&named(
-        &method, threshold, "text", &favor, comments, classifier,
-    ))?;
-    let options = if page.text {
-        for_text(&options)
-    } else {
-        options
-    };
+    let options = options_for(
+        &page,
+        &named(&method, threshold, "text", &favor, comments, classifier),
+    )?;
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
         let model = scorer(&model);
