@@ -123,7 +123,7 @@ def test_a_truncated_model_is_refused_naming_the_file(tmp_path):
     with pytest.raises(ppl_filter.ModelError) as refused:
         ppl_filter.Model.load(path)
     assert str(path) in str(refused.value)
-    assert str(refused.value) == cli("--model", path, NEWS).stderr.decode().strip().removeprefix("ppl-filter: ")
+    assert f"ppl-filter: {refused.value}" == cli("--model", path, NEWS).stderr.decode().strip()
 
 
 def test_a_model_file_loads_and_scores_as_the_embedded_one(tmp_path):
@@ -219,6 +219,7 @@ def test_blocks_refuses_binary_data():
 
 
 def test_the_datasets_example_runs():
+    pytest.importorskip("datasets")
     example = ROOT / "examples" / "python_datasets_map.py"
     run = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr
