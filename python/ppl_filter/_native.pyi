@@ -1,0 +1,174 @@
+"""Type hints of ``ppl_filter._native``, the compiled part of :mod:`ppl_filter`."""
+
+import os
+import pathlib
+from typing import Dict, Iterable, List, Optional, Union, final
+
+__all__ = [
+    "Block",
+    "Classifier",
+    "Error",
+    "FAVORS",
+    "FORMATS",
+    "InputError",
+    "METHODS",
+    "Model",
+    "ModelError",
+    "OptionError",
+    "Sentence",
+    "__version__",
+    "blocks",
+    "clean",
+    "clean_many",
+    "perplexity",
+]
+
+__version__: str
+
+FORMATS: List[str]
+"""The output formats: text, markdown, cleaneval, mark, scores, json."""
+METHODS: List[str]
+"""The decision methods: combined, perplexity."""
+FAVORS: List[str]
+"""The leanings of the combined method: balanced, precision, recall."""
+
+_Html = Union[str, bytes]
+_Path = Union[str, "os.PathLike[str]"]
+
+class Error(Exception):
+    """The base of every error that ppl_filter raises."""
+
+class InputError(Error, ValueError):
+    """A page was refused (binary data, a parser that gave up).
+
+    The message names the page as the command line does: ``<page>: binary data, not text:
+    skipped`` (``document N`` in :func:`clean_many`).
+    """
+
+class ModelError(Error):
+    """A model or classifier file cannot be used; the message names the file."""
+
+class OptionError(Error, ValueError):
+    """An option names no method, format or leaning, or has a value that cannot be used."""
+
+@final
+class Model:
+    """An n-gram language model read from a file (``ppl-filter train`` writes one)."""
+
+    @staticmethod
+    def load(path: _Path) -> "Model":
+        """Reads and checks the model file; raises :class:`ModelError` naming the file."""
+    @property
+    def order(self) -> int:
+        """The n-gram order N."""
+    @property
+    def size_bytes(self) -> int:
+        """The size of the model file in bytes."""
+    @property
+    def counts(self) -> List[int]:
+        """How many n-grams are stored for each order, unigrams first."""
+    @property
+    def path(self) -> pathlib.Path:
+        """The file the model was read from."""
+
+@final
+class Classifier:
+    """A classifier of the combined method read from a file (``ppl-filter learn`` writes one)."""
+
+    @staticmethod
+    def load(path: _Path) -> "Classifier":
+        """Reads and checks the classifier file; raises :class:`ModelError` naming the file."""
+    @property
+    def path(self) -> pathlib.Path:
+        """The file the classifier was read from."""
+
+@final
+class Sentence:
+    """One sentence of a block, its perplexity and whether it is kept."""
+
+    @property
+    def text(self) -> str:
+        """The sentence's text."""
+    @property
+    def perplexity(self) -> float:
+        """Its perplexity under the language model (lower reads more like fluent prose)."""
+    @property
+    def kept(self) -> bool:
+        """Whether the sentence is in the cleaned text."""
+
+@final
+class Block:
+    """A run of text between two block-level boundaries, with its decision and evidence."""
+
+    @property
+    def text(self) -> str:
+        """The block's text (entities decoded, white space collapsed)."""
+    @property
+    def kind(self) -> str:
+        """heading, list_item, table_cell, form, preformatted or paragraph."""
+    @property
+    def kept(self) -> bool:
+        """Whether any of its sentences is kept."""
+    @property
+    def link_density(self) -> float:
+        """The share of the text's bytes that sat inside links."""
+    @property
+    def sentences(self) -> List[Sentence]:
+        """Its sentences, in order."""
+    @property
+    def evidence(self) -> Dict[str, float]:
+        """The evidence the combined method weighed, by name, in the classifier's order."""
+
+def clean(
+    html: _Html,
+    *,
+    url: Optional[str] = None,
+    method: str = "combined",
+    threshold: Optional[float] = None,
+    format: str = "text",
+    favor: str = "balanced",
+    comments: bool = False,
+    model: Optional[Model] = None,
+    classifier: Optional[Classifier] = None,
+) -> str:
+    """Cleans one page: the text ``ppl-filter`` prints for a file holding it.
+
+    ``bytes`` are decoded as the command line decodes a file (encoding sniffed); a ``str`` is
+    read as it is. Raises :class:`InputError` for a refused page, :class:`OptionError` for an
+    unknown option name or a bad threshold.
+    """
+
+def clean_many(
+    pages: Iterable[_Html],
+    *,
+    threads: Optional[int] = None,
+    errors: str = "strict",
+    method: str = "combined",
+    threshold: Optional[float] = None,
+    format: str = "text",
+    favor: str = "balanced",
+    comments: bool = False,
+    model: Optional[Model] = None,
+    classifier: Optional[Classifier] = None,
+) -> List[str]:
+    """Cleans many pages on ``threads`` threads (all cores by default), with the GIL released.
+
+    Returns the texts in the pages' order, the same for any thread count. ``errors="strict"``
+    raises :class:`InputError` for the first refused page (named ``document N``);
+    ``errors="ignore"`` gives what was kept of it (maybe ``""``).
+    """
+
+def blocks(
+    html: _Html,
+    *,
+    method: str = "combined",
+    threshold: Optional[float] = None,
+    favor: str = "balanced",
+    comments: bool = False,
+    model: Optional[Model] = None,
+    classifier: Optional[Classifier] = None,
+) -> List[Block]:
+    """The page's blocks as the cleaner decided them, with sentences and evidence."""
+
+def perplexity(sentence: str, model: Optional[Model] = None) -> float:
+    """The perplexity of one sentence under the model (the embedded English one by default)."""

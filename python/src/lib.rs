@@ -1,0 +1,314 @@
+//! `ppl_filter._native`: the Python bindings of ppl-filter, re-exported by the package
+//! `ppl_filter` (see `ppl_filter/__init__.py`, and `ppl_filter/_native.pyi` for the types).
+//!
+//! Nothing here cleans: every function converts its arguments, calls the library
+//! (`ppl_filter::pipeline::pages`, the same code the `ppl-filter` command runs) with the GIL
+//! released, and converts the result or the refusal back. Files: `input.rs` (pages and
+//! options in), `errors.rs` (the exceptions), `models.rs` (`Model`, `Classifier`),
+//! `decided.rs` (`Block`, `Sentence`).
+
+mod decided;
+mod errors;
+mod input;
+mod models;
+
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+
+use ppl_filter::lm::{embedded, LanguageModel};
+use ppl_filter::pipeline::pages::{self, Cleaned, Named, Page, PageOptions};
+use ppl_filter::pipeline::{RunError, Severity};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use decided::{Block, Sentence};
+use errors::Failure;
+use input::{for_text, options_for, output_text, page_options, refused, PageBytes};
+use models::{Classifier, Model};
+
+/// `clean_many` reads this many pages of its iterable, cleans them, then reads the next ones.
+const CHUNK_PAGES: usize = 1024;
+
+/// The language model to score with: the one given, or the embedded English model.
+fn language_model(model: Option<&Bound<'_, Model>>) -> Option<Arc<LanguageModel>> {
+    model.map(|m| Arc::clone(&m.get().model))
+}
+
+/// The model a call scores with: the one given, or else the embedded one.
+fn scorer(model: &Option<Arc<LanguageModel>>) -> &LanguageModel {
+    match model {
+        Some(model) => model,
+        None => embedded(),
+    }
+}
+
+/// The words naming a run's options, with the classifier given (if any).
+fn named<'a>(
+    method: &'a str,
+    threshold: Option<f32>,
+    format: &'a str,
+    favor: &'a str,
+    comments: bool,
+    classifier: Option<&Bound<'_, Classifier>>,
+) -> Named<'a> {
+    Named {
+        method,
+        threshold,
+        format,
+        favor,
+        comments,
+        classifier: classifier.map(|c| Arc::clone(&c.get().classifier)),
+    }
+}
+
+/// A run that could not go on (the system refused a thread): `ppl_filter.Error`.
+fn run_failure(error: RunError) -> Failure {
+    Failure::Run(ppl_filter::cli::one_line(&error))
+}
+
+/// Cleans one web page and returns the text `ppl-filter` would print for a file holding it.
+///
+/// `html` is `bytes` (the encoding is sniffed as for a file: BOM, `<meta charset>`,
+/// detection) or `str` (already text: read as it is). `url` is reported in the `json`
+/// format. `method` is `"combined"` (the learned classifier) or `"perplexity"` (drop
+/// sentences above `threshold`); `threshold` drops sentences whose perplexity is above it;
+/// `format` is one of `text`, `markdown`, `cleaneval`, `mark`, `scores`, `json`; `favor`
+/// (`balanced`, `precision`, `recall`) and `comments` steer the combined method. `model` and
+/// `classifier` replace the embedded ones.
+///
+/// Raises `InputError` for a page that is refused (binary data, a parser that gave up),
+/// `OptionError` for an unknown option name or a bad threshold.
+#[pyfunction]
+#[pyo3(signature = (
+    html, *, url=None, method=String::from("combined"), threshold=None,
+    format=String::from("text"), favor=String::from("balanced"), comments=false, model=None,
+    classifier=None
+), text_signature = "(html, *, url=None, method='combined', threshold=None, format='text', \
+    favor='balanced', comments=False, model=None, classifier=None)")]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+fn clean(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    method: String,
+    threshold: Option<f32>,
+    format: String,
+    favor: String,
+    comments: bool,
+    model: Option<&Bound<'_, Model>>,
+    classifier: Option<&Bound<'_, Classifier>>,
+) -> PyResult<String> {
+    let page = PageBytes::extract(html)?;
+    let options = options_for(
+        &page,
+        &named(&method, threshold, &format, &favor, comments, classifier),
+    )?;
+    let page = Page {
+        name: "<page>".to_string(),
+        bytes: page.bytes,
+        url,
+    };
+    let model = language_model(model);
+    let cleaned = py
+        .detach(|| {
+            let model = scorer(&model);
+            pages::clean_page(&page, model, &options)
+        })
+        .map_err(run_failure)?;
+    if let Some(problem) = cleaned.failure() {
+        return Err(refused(&page.name, problem).into());
+    }
+    Ok(output_text(cleaned.output))
+}
+
+/// A page of `clean_many`, as the library takes it, and whether Python gave it as text.
+struct Pending {
+    page: Page,
+    text: bool,
+}
+
+/// Cleans many pages on `threads` threads (all cores by default) and returns their texts in
+/// the pages' order: the same list for any thread count, each text what `clean` returns.
+///
+/// `pages` is any iterable of `str` or `bytes`; it is read 1,024 pages at a time, and each
+/// batch is cleaned with the GIL released. Pages are named `document 0`, `document 1`, … in
+/// messages. With `errors="strict"` the first page refused raises `InputError`; with
+/// `errors="ignore"` such a page gives what was kept of it (maybe `""`). The other options
+/// are those of `clean`.
+#[pyfunction]
+#[pyo3(signature = (
+    pages, *, threads=None, errors=String::from("strict"), method=String::from("combined"),
+    threshold=None, format=String::from("text"), favor=String::from("balanced"),
+    comments=false, model=None, classifier=None
+), text_signature = "(pages, *, threads=None, errors='strict', method='combined', \
+    threshold=None, format='text', favor='balanced', comments=False, model=None, \
+    classifier=None)")]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+fn clean_many<'py>(
+    py: Python<'py>,
+    pages: &Bound<'py, PyAny>,
+    threads: Option<usize>,
+    errors: String,
+    method: String,
+    threshold: Option<f32>,
+    format: String,
+    favor: String,
+    comments: bool,
+    model: Option<&Bound<'py, Model>>,
+    classifier: Option<&Bound<'py, Classifier>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let strict = match errors.as_str() {
+        "strict" => true,
+        "ignore" => false,
+        other => {
+            let message = format!("unknown errors '{other}' (strict or ignore)");
+            return Err(Failure::Option(message).into());
+        }
+    };
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        Some(0) => return Err(Failure::Option("threads: must be at least 1".into()).into()),
+        Some(threads) => threads,
+    };
+    let options = page_options(&named(
+        &method, threshold, &format, &favor, comments, classifier,
+    ))?;
+    let text_options = for_text(&options);
+    let model = language_model(model);
+    let texts = PyList::empty(py);
+    let mut pages = pages.try_iter()?;
+    loop {
+        let chunk = next_chunk(&mut pages, texts.len())?;
+        if chunk.is_empty() {
+            return Ok(texts);
+        }
+        let cleaned = py
+            .detach(|| {
+                let model = scorer(&model);
+                clean_chunk(&chunk, model, [&options, &text_options], threads)
+            })
+            .map_err(run_failure)?;
+        for (pending, cleaned) in chunk.iter().zip(cleaned) {
+            if let Some(problem) = cleaned.failure().filter(|_| strict) {
+                return Err(refused(&pending.page.name, problem).into());
+            }
+            texts.append(output_text(cleaned.output))?;
+        }
+    }
+}
+
+/// The next pages of the iterable (at most [`CHUNK_PAGES`]), numbered from `first`.
+fn next_chunk(
+    pages: &mut Bound<'_, pyo3::types::PyIterator>,
+    first: usize,
+) -> PyResult<Vec<Pending>> {
+    let mut chunk = Vec::new();
+    for html in pages.by_ref().take(CHUNK_PAGES) {
+        let bytes = PageBytes::extract(&html?)?;
+        chunk.push(Pending {
+            page: Page {
+                name: format!("document {}", first + chunk.len()),
+                bytes: bytes.bytes,
+                url: None,
+            },
+            text: bytes.text,
+        });
+    }
+    Ok(chunk)
+}
+
+/// Cleans a chunk's pages in order: the `bytes` pages with the first options, the `str` pages
+/// with the second (which read UTF-8), each kind in one run of the library on `threads`.
+fn clean_chunk(
+    chunk: &[Pending],
+    model: &LanguageModel,
+    [bytes_options, text_options]: [&PageOptions; 2],
+    threads: usize,
+) -> Result<Vec<Cleaned>, RunError> {
+    let mut results = vec![Cleaned::default(); chunk.len()];
+    for (text, options) in [(false, bytes_options), (true, text_options)] {
+        let (indices, pages): (Vec<usize>, Vec<Page>) = chunk
+            .iter()
+            .enumerate()
+            .filter(|(_, pending)| pending.text == text)
+            .map(|(i, pending)| (i, pending.page.clone()))
+            .unzip();
+        if pages.is_empty() {
+            continue;
+        }
+        let cleaned = pages::clean_pages(&pages, model, options, threads)?;
+        for (i, cleaned) in indices.into_iter().zip(cleaned) {
+            results[i] = cleaned;
+        }
+    }
+    Ok(results)
+}
+
+/// The page's blocks as the cleaner decided them: each with its text, kind, sentences (their
+/// perplexity and whether each is kept) and evidence. The kept sentences, joined by spaces
+/// within a block and by newlines between blocks, are the text `clean` returns.
+///
+/// Options and errors are those of `clean` (there is no `format`).
+#[pyfunction]
+#[pyo3(signature = (
+    html, *, method=String::from("combined"), threshold=None, favor=String::from("balanced"),
+    comments=false, model=None, classifier=None
+), text_signature = "(html, *, method='combined', threshold=None, favor='balanced', \
+    comments=False, model=None, classifier=None)")]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+fn blocks(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    method: String,
+    threshold: Option<f32>,
+    favor: String,
+    comments: bool,
+    model: Option<&Bound<'_, Model>>,
+    classifier: Option<&Bound<'_, Classifier>>,
+) -> PyResult<Vec<Block>> {
+    let page = PageBytes::extract(html)?;
+    let options = options_for(
+        &page,
+        &named(&method, threshold, "text", &favor, comments, classifier),
+    )?;
+    let model = language_model(model);
+    let (decided, problems) = py.detach(|| {
+        let model = scorer(&model);
+        pages::decided_blocks(&page.bytes, model, &options.options)
+    });
+    if let Some(problem) = problems.iter().find(|p| p.severity != Severity::Note) {
+        return Err(refused("<page>", problem).into());
+    }
+    decided.iter().map(|block| Block::new(py, block)).collect()
+}
+
+/// The perplexity of one sentence under the language model (the embedded English one unless
+/// `model` is given): low for fluent prose, high for menus and word salad. The number
+/// `ppl-filter perplexity` prints.
+#[pyfunction]
+#[pyo3(signature = (sentence, model=None))]
+fn perplexity(sentence: String, model: Option<&Bound<'_, Model>>) -> f64 {
+    match model {
+        Some(model) => model.get().model.perplexity(&sentence),
+        None => embedded().perplexity(&sentence),
+    }
+}
+
+/// The module: functions, classes, exceptions, and the option names.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(module)?;
+    module.add_class::<Model>()?;
+    module.add_class::<Classifier>()?;
+    module.add_class::<Block>()?;
+    module.add_class::<Sentence>()?;
+    module.add_function(wrap_pyfunction!(clean, module)?)?;
+    module.add_function(wrap_pyfunction!(clean_many, module)?)?;
+    module.add_function(wrap_pyfunction!(blocks, module)?)?;
+    module.add_function(wrap_pyfunction!(perplexity, module)?)?;
+    module.add("FORMATS", pages::FORMATS.to_vec())?;
+    module.add("METHODS", pages::METHODS.to_vec())?;
+    module.add("FAVORS", pages::FAVORS.to_vec())?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,233 @@
+"""Tests of the ppl_filter package against the ``ppl-filter`` command it wraps.
+
+The command's binary is ``$PPL_FILTER_BIN`` (default ``target/release/ppl-filter`` at the
+repository root); ``scripts/check-python.sh`` builds it and the package, then runs these.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ppl_filter
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("PPL_FILTER_BIN", ROOT / "target" / "release" / "ppl-filter"))
+PAGES = sorted(p for p in (ROOT / "fixtures" / "pages").iterdir() if p.is_file())
+NEWS = ROOT / "fixtures" / "pages" / "news.html"
+BINARY = ROOT / "fixtures" / "binary.bin"
+
+# Each format of the Python API and the command-line flags that ask for it.
+FORMAT_FLAGS = {
+    "text": [],
+    "mark": ["--mark"],
+    "cleaneval": ["--format", "cleaneval"],
+    "markdown": ["--format", "markdown"],
+    "scores": ["--scores"],
+}
+
+
+def cli(*args):
+    """Runs the command; its finished process, with stdout and stderr as bytes."""
+    return subprocess.run([str(BIN), *map(str, args)], capture_output=True, check=False)
+
+
+def test_the_fixture_pages_are_there():
+    assert len(PAGES) >= 5, PAGES
+    assert BIN.is_file(), f"no ppl-filter binary at {BIN} (set PPL_FILTER_BIN)"
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMAT_FLAGS))
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_clean_gives_the_command_line_output_byte_for_byte(page, fmt):
+    expected = cli(*FORMAT_FLAGS[fmt], page).stdout
+    assert expected, f"the command kept nothing of {page.name}"
+    assert ppl_filter.clean(page.read_bytes(), format=fmt).encode("utf-8") == expected
+
+
+def test_json_names_the_page_and_its_url_as_the_command_line_does():
+    url = "https://example.com/news"
+    expected = json.loads(cli("--format", "json", "--url", url, NEWS).stdout)
+    assert expected["source"] == str(NEWS) and expected["text"]
+    expected["source"] = "<page>"
+    assert json.loads(ppl_filter.clean(NEWS.read_bytes(), format="json", url=url)) == expected
+
+
+def test_a_str_page_is_cleaned_as_its_utf8_bytes():
+    page = NEWS.read_bytes()
+    text = ppl_filter.clean(page.decode("utf-8"))
+    assert text
+    assert text == ppl_filter.clean(page)
+
+
+def test_a_str_page_is_not_decoded_again_by_its_meta_charset():
+    page = '<meta charset="windows-1252"><p>Café society gathered in the old town square at dawn.</p>'
+    assert "Café" in ppl_filter.clean(page, method="perplexity")
+    assert "CafÃ©" in ppl_filter.clean(page.encode("utf-8"), method="perplexity")
+
+
+def test_clean_many_keeps_the_order_whatever_the_thread_count():
+    pages = [p.read_bytes() for p in PAGES] * 3
+    one_by_one = [ppl_filter.clean(p) for p in pages]
+    assert len(set(one_by_one)) == len(PAGES)
+    for threads in (1, 2, 4):
+        assert ppl_filter.clean_many(pages, threads=threads) == one_by_one, threads
+
+
+def test_clean_many_takes_any_iterable_of_str_and_bytes():
+    page = NEWS.read_bytes()
+    mixed = (p for p in [page, page.decode("utf-8"), b"", page])
+    expected = ppl_filter.clean(page)
+    assert ppl_filter.clean_many(mixed, threads=2) == [expected, expected, "", expected]
+
+
+def test_clean_many_reads_past_one_chunk():
+    page = b"<p>The council voted on Tuesday to restore the old footpath by the river.</p>"
+    texts = ppl_filter.clean_many(iter([page] * 2500), threads=2)
+    assert len(texts) == 2500
+    assert set(texts) == {ppl_filter.clean(page)}
+
+
+def test_binary_data_is_refused_with_the_command_line_message():
+    run = cli(BINARY)
+    line = run.stderr.decode().strip()
+    prefix = f"ppl-filter: {BINARY}: "
+    assert line.startswith(prefix), line
+    message = line[len(prefix):]
+    assert message == "binary data, not text: skipped"
+    with pytest.raises(ppl_filter.InputError) as refused:
+        ppl_filter.clean(BINARY.read_bytes())
+    assert str(refused.value) == f"<page>: {message}"
+    assert isinstance(refused.value, ValueError)
+    assert isinstance(refused.value, ppl_filter.Error)
+
+
+def test_clean_many_names_the_first_refused_page_or_ignores_it():
+    news = NEWS.read_bytes()
+    binary = BINARY.read_bytes()
+    with pytest.raises(ppl_filter.InputError) as refused:
+        ppl_filter.clean_many([news, binary, news, binary], threads=2)
+    assert str(refused.value) == "document 1: binary data, not text: skipped"
+    texts = ppl_filter.clean_many([news, binary, news], errors="ignore", threads=2)
+    assert texts == [ppl_filter.clean(news), "", ppl_filter.clean(news)]
+
+
+def test_a_truncated_model_is_refused_naming_the_file(tmp_path):
+    model = cli("--generate", "model").stdout
+    assert len(model) > 1000
+    path = tmp_path / "truncated.model"
+    path.write_bytes(model[: len(model) // 2])
+    with pytest.raises(ppl_filter.ModelError) as refused:
+        ppl_filter.Model.load(path)
+    assert str(path) in str(refused.value)
+    assert f"ppl-filter: {refused.value}" == cli("--model", path, NEWS).stderr.decode().strip()
+
+
+def test_a_model_file_loads_and_scores_as_the_embedded_one(tmp_path):
+    path = tmp_path / "en.model"
+    path.write_bytes(cli("--generate", "model").stdout)
+    model = ppl_filter.Model.load(str(path))
+    assert model.order >= 2
+    assert model.size_bytes == path.stat().st_size
+    sentence = "The cat sat on the mat."
+    assert ppl_filter.perplexity(sentence, model) == ppl_filter.perplexity(sentence)
+    assert ppl_filter.clean(NEWS.read_bytes(), model=model) == ppl_filter.clean(NEWS.read_bytes())
+
+
+def test_a_file_that_is_no_classifier_is_refused_naming_it(tmp_path):
+    path = tmp_path / "not-a-classifier.bin"
+    path.write_bytes(b"hello")
+    with pytest.raises(ppl_filter.ModelError) as refused:
+        ppl_filter.Classifier.load(path)
+    assert str(path) in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"method": "best"}, "unknown method 'best'"),
+        ({"format": "html"}, "unknown format 'html'"),
+        ({"favor": "most"}, "unknown favor 'most'"),
+        ({"threshold": float("nan")}, "threshold: "),
+        ({"method": "perplexity", "comments": True}, "comments applies only to the combined method"),
+    ],
+)
+def test_options_that_name_nothing_are_refused(options, message):
+    with pytest.raises(ppl_filter.OptionError) as refused:
+        ppl_filter.clean(NEWS.read_bytes(), **options)
+    assert str(refused.value).startswith(message)
+    assert isinstance(refused.value, ValueError)
+
+
+def test_clean_many_refuses_unknown_errors_and_zero_threads():
+    with pytest.raises(ppl_filter.OptionError, match="unknown errors 'replace'"):
+        ppl_filter.clean_many([], errors="replace")
+    with pytest.raises(ppl_filter.OptionError, match="threads"):
+        ppl_filter.clean_many([], threads=0)
+
+
+def test_a_page_of_another_type_is_a_type_error():
+    with pytest.raises(TypeError, match="str or bytes"):
+        ppl_filter.clean(42)
+
+
+def test_perplexity_tells_prose_from_word_salad_as_the_command_line_does():
+    fluent = "The cat sat on the mat."
+    salad = "mat the on sat cat The"
+    assert ppl_filter.perplexity(fluent) < ppl_filter.perplexity(salad)
+    printed = cli("perplexity", fluent, salad).stdout.decode().splitlines()
+    mine = [f"{ppl_filter.perplexity(s):.1f}\t{s}" for s in (fluent, salad)]
+    assert mine == printed
+
+
+def kept_text(blocks):
+    """The kept sentences, joined as the text format writes them."""
+    return "".join(
+        " ".join(s.text for s in block.sentences if s.kept) + "\n" for block in blocks if block.kept
+    )
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_the_kept_sentences_of_blocks_are_the_clean_text(page):
+    decided = ppl_filter.blocks(page.read_bytes())
+    assert kept_text(decided) == ppl_filter.clean(page.read_bytes())
+
+
+def test_blocks_carry_sentences_and_evidence():
+    decided = ppl_filter.blocks(NEWS.read_bytes())
+    assert any(b.kept for b in decided) and any(not b.kept for b in decided)
+    assert {b.kind for b in decided} <= {
+        "heading", "list_item", "table_cell", "form", "preformatted", "paragraph"
+    }
+    block = next(b for b in decided if b.kept)
+    assert block.text.startswith(block.sentences[0].text)
+    assert all(s.perplexity > 0 for s in block.sentences)
+    assert list(block.evidence)[0] == "ln_words" and len(block.evidence) == 44
+    assert block.evidence["link_density"] == pytest.approx(block.link_density, abs=1e-6)
+    assert repr(block).startswith("Block(kind=")
+    assert repr(block.sentences[0]).startswith("Sentence(perplexity=")
+    with pytest.raises(AttributeError):
+        block.text = "changed"
+
+
+def test_blocks_refuses_binary_data():
+    with pytest.raises(ppl_filter.InputError, match="^<page>: binary data"):
+        ppl_filter.blocks(BINARY.read_bytes())
+
+
+def test_the_datasets_example_runs():
+    pytest.importorskip("datasets")
+    example = ROOT / "examples" / "python_datasets_map.py"
+    run = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "cleaned 3 pages" in run.stdout, run.stdout
+
+
+def test_the_package_docstring_example_holds():
+    import doctest
+
+    results = doctest.testmod(ppl_filter)
+    assert results.attempted == 2 and results.failed == 0
