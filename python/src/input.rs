@@ -1,10 +1,10 @@
-//! What Python passes in, as the library takes it: a page (`str` or `bytes`) and the options
-//! named with words ([`Named`]), checked into the library's [`PageOptions`].
+//! What Python passes in, as the library takes it: a page (`str` or `bytes`) as a [`Page`],
+//! and the options named with words ([`Named`]), checked into the library's [`PageOptions`].
 
 use std::sync::Arc;
 
 use ppl_filter::decode::encoding_for_label;
-use ppl_filter::pipeline::pages::{Named, PageOptions};
+use ppl_filter::pipeline::pages::{Named, Page, PageOptions};
 use ppl_filter::pipeline::Problem;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -40,6 +40,21 @@ impl PageBytes {
             html.get_type().name()?
         )))
     }
+
+    /// The page as the library takes it: a `str` page is read as UTF-8, whatever a
+    /// `<meta charset>` in it says (it described bytes that Python has already decoded).
+    pub fn into_page(self, name: String, url: Option<String>) -> Page {
+        Page {
+            name,
+            bytes: self.bytes,
+            url,
+            encoding: if self.text {
+                encoding_for_label("utf-8")
+            } else {
+                None
+            },
+        }
+    }
 }
 
 /// The options `named` describes, or an `OptionError` with the library's message.
@@ -47,24 +62,6 @@ pub fn page_options(named: &Named<'_>) -> Result<PageOptions, Failure> {
     named
         .options()
         .map_err(|error| Failure::Option(error.to_string()))
-}
-
-/// The same options for pages given as `str`: their bytes are read as UTF-8, whatever a
-/// `<meta charset>` in them says (it described bytes that Python has already decoded).
-pub fn for_text(options: &PageOptions) -> PageOptions {
-    let mut options = options.clone();
-    options.options.encoding = encoding_for_label("utf-8");
-    options
-}
-
-/// The options `named` describes for this page: [`for_text`] if Python gave it as a `str`.
-pub fn options_for(page: &PageBytes, named: &Named<'_>) -> Result<PageOptions, Failure> {
-    let options = page_options(named)?;
-    Ok(if page.text {
-        for_text(&options)
-    } else {
-        options
-    })
 }
 
 /// The `InputError` for a page's problem, worded as `ppl-filter` prints it after its name.

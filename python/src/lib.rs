@@ -16,14 +16,14 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ppl_filter::lm::{embedded, LanguageModel};
-use ppl_filter::pipeline::pages::{self, Cleaned, Named, Page, PageOptions};
+use ppl_filter::pipeline::pages::{self, Named, Page};
 use ppl_filter::pipeline::{RunError, Severity};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use decided::{Block, Sentence};
 use errors::Failure;
-use input::{for_text, options_for, output_text, page_options, refused, PageBytes};
+use input::{output_text, page_options, refused, PageBytes};
 use models::{Classifier, Model};
 
 /// `clean_many` reads this many pages of its iterable, cleans them, then reads the next ones.
@@ -98,16 +98,10 @@ fn clean(
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<String> {
-    let page = PageBytes::extract(html)?;
-    let options = options_for(
-        &page,
-        &named(&method, threshold, &format, &favor, comments, classifier),
-    )?;
-    let page = Page {
-        name: "<page>".to_string(),
-        bytes: page.bytes,
-        url,
-    };
+    let page = PageBytes::extract(html)?.into_page("<page>".to_string(), url);
+    let options = page_options(&named(
+        &method, threshold, &format, &favor, comments, classifier,
+    ))?;
     let model = language_model(model);
     let cleaned = py
         .detach(|| {
@@ -119,12 +113,6 @@ fn clean(
         return Err(refused(&page.name, problem).into());
     }
     Ok(output_text(cleaned.output))
-}
-
-/// A page of `clean_many`, as the library takes it, and whether Python gave it as text.
-struct Pending {
-    page: Page,
-    text: bool,
 }
 
 /// Cleans many pages on `threads` threads (all cores by default) and returns their texts in
@@ -173,7 +161,6 @@ fn clean_many<'py>(
     let options = page_options(&named(
         &method, threshold, &format, &favor, comments, classifier,
     ))?;
-    let text_options = for_text(&options);
     let model = language_model(model);
     let texts = PyList::empty(py);
     let mut pages = pages.try_iter()?;
@@ -185,12 +172,12 @@ fn clean_many<'py>(
         let cleaned = py
             .detach(|| {
                 let model = scorer(&model);
-                clean_chunk(&chunk, model, [&options, &text_options], threads)
+                pages::clean_pages(&chunk, model, &options, threads)
             })
             .map_err(run_failure)?;
-        for (pending, cleaned) in chunk.iter().zip(cleaned) {
+        for (page, cleaned) in chunk.iter().zip(cleaned) {
             if let Some(problem) = cleaned.failure().filter(|_| strict) {
-                return Err(refused(&pending.page.name, problem).into());
+                return Err(refused(&page.name, problem).into());
             }
             texts.append(output_text(cleaned.output))?;
         }
@@ -198,50 +185,13 @@ fn clean_many<'py>(
 }
 
 /// The next pages of the iterable (at most [`CHUNK_PAGES`]), numbered from `first`.
-fn next_chunk(
-    pages: &mut Bound<'_, pyo3::types::PyIterator>,
-    first: usize,
-) -> PyResult<Vec<Pending>> {
+fn next_chunk(pages: &mut Bound<'_, pyo3::types::PyIterator>, first: usize) -> PyResult<Vec<Page>> {
     let mut chunk = Vec::new();
     for html in pages.by_ref().take(CHUNK_PAGES) {
-        let bytes = PageBytes::extract(&html?)?;
-        chunk.push(Pending {
-            page: Page {
-                name: format!("document {}", first + chunk.len()),
-                bytes: bytes.bytes,
-                url: None,
-            },
-            text: bytes.text,
-        });
+        let name = format!("document {}", first + chunk.len());
+        chunk.push(PageBytes::extract(&html?)?.into_page(name, None));
     }
     Ok(chunk)
-}
-
-/// Cleans a chunk's pages in order: the `bytes` pages with the first options, the `str` pages
-/// with the second (which read UTF-8), each kind in one run of the library on `threads`.
-fn clean_chunk(
-    chunk: &[Pending],
-    model: &LanguageModel,
-    [bytes_options, text_options]: [&PageOptions; 2],
-    threads: usize,
-) -> Result<Vec<Cleaned>, RunError> {
-    let mut results = vec![Cleaned::default(); chunk.len()];
-    for (text, options) in [(false, bytes_options), (true, text_options)] {
-        let (indices, pages): (Vec<usize>, Vec<Page>) = chunk
-            .iter()
-            .enumerate()
-            .filter(|(_, pending)| pending.text == text)
-            .map(|(i, pending)| (i, pending.page.clone()))
-            .unzip();
-        if pages.is_empty() {
-            continue;
-        }
-        let cleaned = pages::clean_pages(&pages, model, options, threads)?;
-        for (i, cleaned) in indices.into_iter().zip(cleaned) {
-            results[i] = cleaned;
-        }
-    }
-    Ok(results)
 }
 
 /// The page's blocks as the cleaner decided them: each with its text, kind, sentences (their
@@ -266,18 +216,17 @@ fn blocks(
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<Vec<Block>> {
-    let page = PageBytes::extract(html)?;
-    let options = options_for(
-        &page,
-        &named(&method, threshold, "text", &favor, comments, classifier),
-    )?;
+    let page = PageBytes::extract(html)?.into_page("<page>".to_string(), None);
+    let options = page_options(&named(
+        &method, threshold, "text", &favor, comments, classifier,
+    ))?;
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
         let model = scorer(&model);
-        pages::decided_blocks(&page.bytes, model, &options.options)
+        pages::decided_blocks(&page, model, &options.options)
     });
     if let Some(problem) = problems.iter().find(|p| p.severity != Severity::Note) {
-        return Err(refused("<page>", problem).into());
+        return Err(refused(&page.name, problem).into());
     }
     decided.iter().map(|block| Block::new(py, block)).collect()
 }

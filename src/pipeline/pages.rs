@@ -6,6 +6,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use encoding_rs::Encoding;
+
 use super::{process, read_blocks, run, Job, Observer, Options, Problem, RunError, Severity};
 use crate::block::Block;
 use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
@@ -153,6 +155,20 @@ pub struct Page {
     pub bytes: Arc<[u8]>,
     /// The page's URL, for the `url` of a JSON object (`--url`).
     pub url: Option<String>,
+    /// Read the bytes in this encoding rather than the one the options give or the page
+    /// declares: a page a program already holds as text (a Python `str`) is UTF-8 whatever its
+    /// `<meta charset>` says.
+    pub encoding: Option<&'static Encoding>,
+}
+
+impl Page {
+    /// A page's options: the run's, with the page's own encoding if it has one.
+    fn options(&self, options: &Options) -> Options {
+        Options {
+            encoding: self.encoding.or(options.encoding),
+            ..options.clone()
+        }
+    }
 }
 
 /// What cleaning one page gave.
@@ -233,7 +249,7 @@ pub fn clean_page(
     };
     let run_options = Options {
         threads: 1,
-        ..options.options.clone()
+        ..page.options(&options.options)
     };
     let problems = Mutex::new(Vec::new());
     let observer = |problem: &Problem| {
@@ -270,15 +286,18 @@ fn run_into(
 /// A page's blocks, decided as [`clean_page`] decides them, each with its evidence and every
 /// sentence's perplexity and keep/drop: for people who study or tune the decision.
 pub fn decided_blocks(
-    page: &[u8],
+    page: &Page,
     model: &LanguageModel,
     options: &Options,
 ) -> (Vec<Block>, Vec<Problem>) {
     let options = Options {
         report_perplexity: true,
-        ..options.clone()
+        ..page.options(options)
     };
-    let (blocks, problems) = read_blocks(page, &options);
+    let (blocks, mut problems) = read_blocks(&page.bytes, &options);
+    for problem in &mut problems {
+        problem.input.clone_from(&page.name);
+    }
     let scored = process(
         Job {
             seq: 0,
@@ -309,6 +328,7 @@ mod tests {
             name: name.to_string(),
             bytes: Arc::from(bytes),
             url: None,
+            encoding: None,
         }
     }
 
@@ -386,6 +406,25 @@ mod tests {
     }
 
     #[test]
+    fn a_page_held_as_text_is_read_in_its_own_encoding() {
+        let bytes = "<meta charset=iso-8859-1><p>Café au lait, crème brûlée.</p>".as_bytes();
+        let options = Named::default().options().unwrap();
+        let sniffed = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
+        let text = Page {
+            encoding: Some(encoding_rs::UTF_8),
+            ..page("<page>", bytes)
+        };
+        let utf8 = clean_page(&text, embedded(), &options).unwrap();
+        assert_eq!(
+            String::from_utf8(utf8.output).unwrap(),
+            "Café au lait, crème brûlée.\n"
+        );
+        assert!(String::from_utf8(sniffed.output).unwrap().contains("CafÃ©"));
+        let (blocks, _) = decided_blocks(&text, embedded(), &options.options);
+        assert_eq!(blocks[0].text, "Café au lait, crème brûlée.");
+    }
+
+    #[test]
     fn json_output_names_the_page_and_its_url() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
         let options = Named {
@@ -409,7 +448,7 @@ mod tests {
     fn decided_blocks_carry_the_decision_of_the_clean_text() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
         let options = Options::default();
-        let (blocks, _) = decided_blocks(bytes, embedded(), &options);
+        let (blocks, _) = decided_blocks(&page("<page>", bytes), embedded(), &options);
         let mut kept = Vec::new();
         for block in &blocks {
             crate::output::render_block(block, OutputMode::Clean, OutputFormat::Plain, &mut kept);
