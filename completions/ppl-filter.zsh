@@ -156,8 +156,8 @@ _arguments "${_arguments_options[@]}" : \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '-q[No progress bar or summary on stderr; problems are still reported]' \
 '--quiet[No progress bar or summary on stderr; problems are still reported]' \
-'-h[Print help]' \
-'--help[Print help]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
 && ret=0
 ;;
 (help)
@@ -207,7 +207,7 @@ _ppl-filter_commands() {
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
 'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
-'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API (POST /clean, POST /perplexity)' \
+'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter commands' commands "$@"
@@ -218,7 +218,7 @@ _ppl-filter__subcmd__help_commands() {
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
 'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
-'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API (POST /clean, POST /perplexity)' \
+'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter help commands' commands "$@"

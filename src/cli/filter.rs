@@ -68,8 +68,15 @@ pub enum Command {
     Perplexity(PerplexityArgs),
     /// Learn the combined method's classifier from pages and their hand-cleaned text.
     Learn(LearnArgs),
-    /// Serve the web demo: a page to try the cleaning on, and a JSON API (POST /clean,
-    /// POST /perplexity).
+    /// Serve the web demo: a page to try the cleaning on, and a JSON API.
+    ///
+    /// Listens on ADDR (this machine only by default) until Ctrl-C or SIGTERM; the requests
+    /// under way are answered before it exits. GET / is the demo page. POST /clean takes JSON
+    /// {"html": …} (or "text", or "url" to fetch; http and https only, public addresses only)
+    /// with optional "method", "format", "threshold", "favor", "comments" and "blocks", and
+    /// answers {"text": …, "problems": […]} (and "blocks" when asked), the text as ppl-filter
+    /// writes it with the same flags. POST /perplexity takes {"sentence": …} or
+    /// {"sentences": […]}. Errors are answered as {"error": …} with a 4xx or 5xx status.
     #[cfg(feature = "serve")]
     Serve(ServeArgs),
 }
@@ -386,12 +393,6 @@ pub struct PerplexityArgs {
 }
 
 /// `ppl-filter serve`.
-///
-/// Listens on ADDR (local only by default) until Ctrl-C or SIGTERM; the requests under way are
-/// answered before it exits. GET / is the demo page; POST /clean takes JSON {"html": …} (or
-/// "text", or "url" to fetch) with optional "method", "format", "threshold", "favor",
-/// "comments" and "blocks", and answers {"text": …, "problems": […]}; POST /perplexity takes
-/// {"sentence": …} or {"sentences": […]}.
 #[cfg(feature = "serve")]
 #[derive(Debug, Args)]
 pub struct ServeArgs {
