@@ -342,6 +342,20 @@ fn concurrent_requests_are_all_answered() {
 }
 
 #[test]
+fn an_address_in_use_is_an_error() {
+    let server = Server::start();
+    let bind = format!("127.0.0.1:{}", server.port);
+    let output = ppl_filter(&["serve", "--bind", &bind], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let message = common::stderr(&output);
+    assert!(
+        message.starts_with(&format!("ppl-filter: cannot listen on {bind}: ")),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1);
+}
+
+#[test]
 fn sigint_stops_the_server_cleanly() {
     let mut server = Server::start();
     let (status, _) = server.post("/perplexity", &json!({"sentence": "Hello there."}));

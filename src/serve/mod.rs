@@ -60,12 +60,13 @@ impl Default for ServeSettings {
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address cannot be listened on (in use, not local, not permitted).
-    #[error("cannot listen on {addr}: {message}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address.
         addr: SocketAddr,
         /// Why.
-        message: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The Ctrl-C and SIGTERM handler cannot be installed.
     #[error("cannot handle Ctrl-C")]
@@ -85,15 +86,12 @@ pub struct Server {
 impl Server {
     /// Listens on `settings.bind`.
     pub fn bind(settings: &ServeSettings) -> Result<Server, ServeError> {
-        let bind_error = |message: String| ServeError::Bind {
+        let http = tiny_http::Server::http(settings.bind).map_err(|source| ServeError::Bind {
             addr: settings.bind,
-            message,
-        };
-        let http = tiny_http::Server::http(settings.bind).map_err(|e| bind_error(e.to_string()))?;
-        let addr = http
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| bind_error("not an IP address".to_string()))?;
+            source,
+        })?;
+        // A server made by `http` listens on TCP, so it has an IP address.
+        let addr = http.server_addr().to_ip().unwrap_or(settings.bind);
         Ok(Server {
             http: Arc::new(http),
             settings: settings.clone(),
