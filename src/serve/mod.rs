@@ -7,6 +7,10 @@
 //! private addresses. [`Server::bind`] listens, [`Server::run`] answers on
 //! [`ServeSettings::threads`] threads until Ctrl-C or SIGTERM, then lets the requests under way
 //! finish.
+//!
+//! Keep it on this machine (the default address): tiny_http 0.12 drains a body left unread
+//! into a buffer as large as the rest that its Content-Length announces, so a request that
+//! announces more bytes than the machine can allocate aborts the process.
 
 pub mod api;
 pub mod fetch;
@@ -160,8 +164,44 @@ fn answer_until_stopped(
     }
 }
 
-/// Answers one request (a closed connection is not an error worth reporting).
+/// What a request is answered with.
+enum Answer {
+    /// The demo page.
+    Page,
+    /// A JSON answer (200).
+    Json(String),
+    /// An error, as `{"error": …}` with its status.
+    Error(ApiError),
+}
+
+impl From<Result<String, ApiError>> for Answer {
+    fn from(result: Result<String, ApiError>) -> Answer {
+        result.map_or_else(Answer::Error, Answer::Json)
+    }
+}
+
+/// Answers one request (a closed connection is not an error worth reporting). A panic while
+/// answering, a bug, is answered with a 500 and the server goes on.
 fn answer(mut request: Request, settings: &ServeSettings, model: &LanguageModel) {
+    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        route(&mut request, settings, model)
+    }))
+    .unwrap_or_else(|_| {
+        Answer::Error(ApiError::new(
+            500,
+            "internal error while answering (see the server's log)",
+        ))
+    });
+    let response = match answer {
+        Answer::Page => page_response(),
+        Answer::Json(json) => json_response(200, json),
+        Answer::Error(error) => json_response(error.status, error.body()),
+    };
+    let _ = request.respond(response);
+}
+
+/// Reads the request and computes its answer.
+fn route(request: &mut Request, settings: &ServeSettings, model: &LanguageModel) -> Answer {
     let path = request
         .url()
         .split(['?', '#'])
@@ -169,26 +209,20 @@ fn answer(mut request: Request, settings: &ServeSettings, model: &LanguageModel)
         .unwrap_or("")
         .to_string();
     let method = request.method().clone();
-    let result = match (&method, path.as_str()) {
-        (Method::Get | Method::Head, "/") => {
-            let _ = request.respond(page_response());
-            return;
-        }
-        (Method::Post, "/clean") => read_body(&mut request, settings.max_body_bytes)
-            .and_then(|body| clean(&body, settings, model)),
-        (Method::Post, "/perplexity") => read_body(&mut request, settings.max_body_bytes)
-            .and_then(|body| perplexity(&body, model)),
-        (_, "/" | "/clean" | "/perplexity") => Err(ApiError::new(
+    match (&method, path.as_str()) {
+        (Method::Get | Method::Head, "/") => Answer::Page,
+        (Method::Post, "/clean") => read_body(request, settings.max_body_bytes)
+            .and_then(|body| clean(&body, settings, model))
+            .into(),
+        (Method::Post, "/perplexity") => read_body(request, settings.max_body_bytes)
+            .and_then(|body| perplexity(&body, model))
+            .into(),
+        (_, "/" | "/clean" | "/perplexity") => Answer::Error(ApiError::new(
             405,
             format!("{method} is not allowed on {path}"),
         )),
-        _ => Err(ApiError::new(404, format!("no such page: {path}"))),
-    };
-    let response = match result {
-        Ok(json) => json_response(200, json),
-        Err(error) => json_response(error.status, error.body()),
-    };
-    let _ = request.respond(response);
+        _ => Answer::Error(ApiError::new(404, format!("no such page: {path}"))),
+    }
 }
 
 /// The request's body, refused (413) beyond `max` bytes: at once from its Content-Length,
