@@ -25,6 +25,9 @@ _ppl__filter() {
             ppl__filter,perplexity)
                 cmd="ppl__filter__subcmd__perplexity"
                 ;;
+            ppl__filter,serve)
+                cmd="ppl__filter__subcmd__serve"
+                ;;
             ppl__filter,train)
                 cmd="ppl__filter__subcmd__train"
                 ;;
@@ -37,6 +40,9 @@ _ppl__filter() {
             ppl__filter__subcmd__help,perplexity)
                 cmd="ppl__filter__subcmd__help__subcmd__perplexity"
                 ;;
+            ppl__filter__subcmd__help,serve)
+                cmd="ppl__filter__subcmd__help__subcmd__serve"
+                ;;
             ppl__filter__subcmd__help,train)
                 cmd="ppl__filter__subcmd__help__subcmd__train"
                 ;;
@@ -47,7 +53,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn help"
+            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --output-dir --generate --help --version train perplexity learn serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -161,7 +167,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__help)
-            opts="train perplexity learn help"
+            opts="train perplexity learn serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,6 +209,20 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__help__subcmd__perplexity)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ppl__filter__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -315,6 +335,48 @@ _ppl__filter() {
                 return 0
             fi
             case "${prev}" in
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ppl__filter__subcmd__serve)
+            opts="-m -q -h --bind --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --model --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-fetch-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fetch-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

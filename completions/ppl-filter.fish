@@ -73,6 +73,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s V -l version -d '
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "serve" -d 'Serve the web demo: a page to try the cleaning on, and a JSON API'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s o -l output -d 'Where to write the model' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l order -d 'n-gram order: 2 (bigram) or 3 (trigram)' -r
@@ -106,7 +107,16 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothin
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l bind -d 'The address and port to listen on (port 0: any free port)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads -d 'Threads answering requests, 1 to 256 (default: the number of cores)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading), 1 to 3600' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "learn" -d 'Learn the combined method\'s classifier from pages and their hand-cleaned text'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "serve" -d 'Serve the web demo: a page to try the cleaning on, and a JSON API'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

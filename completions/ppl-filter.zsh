@@ -145,6 +145,21 @@ logistic\:"L2-regularised logistic regression"))' \
 '::gold_dir -- Directory of their cleaned text (N.txt):_files' \
 && ret=0
 ;;
+(serve)
+_arguments "${_arguments_options[@]}" : \
+'--bind=[The address and port to listen on (port 0\: any free port)]:ADDR:_default' \
+'--threads=[Threads answering requests, 1 to 256 (default\: the number of cores)]:N:_default' \
+'--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
+'--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
+'--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading), 1 to 3600]:SECS:_default' \
+'-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
+'-q[No progress bar or summary on stderr; problems are still reported]' \
+'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 ":: :_ppl-filter__subcmd__help_commands" \
@@ -169,6 +184,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(serve)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (help)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -188,6 +207,7 @@ _ppl-filter_commands() {
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
 'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
+'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter commands' commands "$@"
@@ -198,6 +218,7 @@ _ppl-filter__subcmd__help_commands() {
 'train:Train a word n-gram language model from plain text (or .gz) files' \
 'perplexity:Print the perplexity of each SENTENCE (or of each line of standard input)' \
 'learn:Learn the combined method'\''s classifier from pages and their hand-cleaned text' \
+'serve:Serve the web demo\: a page to try the cleaning on, and a JSON API' \
 'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'ppl-filter help commands' commands "$@"
@@ -217,6 +238,11 @@ _ppl-filter__subcmd__help__subcmd__perplexity_commands() {
     local commands; commands=()
     _describe -t commands 'ppl-filter help perplexity commands' commands "$@"
 }
+(( $+functions[_ppl-filter__subcmd__help__subcmd__serve_commands] )) ||
+_ppl-filter__subcmd__help__subcmd__serve_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter help serve commands' commands "$@"
+}
 (( $+functions[_ppl-filter__subcmd__help__subcmd__train_commands] )) ||
 _ppl-filter__subcmd__help__subcmd__train_commands() {
     local commands; commands=()
@@ -231,6 +257,11 @@ _ppl-filter__subcmd__learn_commands() {
 _ppl-filter__subcmd__perplexity_commands() {
     local commands; commands=()
     _describe -t commands 'ppl-filter perplexity commands' commands "$@"
+}
+(( $+functions[_ppl-filter__subcmd__serve_commands] )) ||
+_ppl-filter__subcmd__serve_commands() {
+    local commands; commands=()
+    _describe -t commands 'ppl-filter serve commands' commands "$@"
 }
 (( $+functions[_ppl-filter__subcmd__train_commands] )) ||
 _ppl-filter__subcmd__train_commands() {

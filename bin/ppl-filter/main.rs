@@ -1,13 +1,15 @@
 //! `ppl-filter`: parses the command line and hands each mode to the library, one file per mode:
-//! `clean.rs` (the main job), `train.rs`, `learn.rs`, `perplexity.rs`; `report.rs` prints
-//! problems and progress on stderr. Errors reach here typed, with their causes, and are
-//! printed as one line. Exit codes: 0 success, 1 some inputs damaged/empty/binary, 2 an error
-//! (see `--help`).
+//! `clean.rs` (the main job), `train.rs`, `learn.rs`, `perplexity.rs`, `serve.rs` (the web
+//! demo); `report.rs` prints problems and progress on stderr. Errors reach here typed, with
+//! their causes, and are printed as one line. Exit codes: 0 success, 1 some inputs
+//! damaged/empty/binary, 2 an error (see `--help`).
 
 mod clean;
 mod learn;
 mod perplexity;
 mod report;
+#[cfg(feature = "serve")]
+mod serve;
 mod train;
 
 use std::io;
@@ -25,6 +27,8 @@ fn main() -> ExitCode {
         (None, Some(Command::Train(train_args))) => train::run(train_args, &global),
         (None, Some(Command::Perplexity(args))) => perplexity::run(args, &global),
         (None, Some(Command::Learn(learn_args))) => learn::run(learn_args, &global),
+        #[cfg(feature = "serve")]
+        (None, Some(Command::Serve(serve_args))) => serve::run(serve_args, &global),
         (None, None) => clean::run(args.clean, &global),
     };
     result.unwrap_or_else(|error| {

@@ -68,6 +68,17 @@ pub enum Command {
     Perplexity(PerplexityArgs),
     /// Learn the combined method's classifier from pages and their hand-cleaned text.
     Learn(LearnArgs),
+    /// Serve the web demo: a page to try the cleaning on, and a JSON API.
+    ///
+    /// Listens on ADDR (this machine only by default) until Ctrl-C or SIGTERM; the requests
+    /// under way are answered before it exits. GET / is the demo page. POST /clean takes JSON
+    /// {"html": …} (or "text", or "url" to fetch; http and https only, public addresses only)
+    /// with optional "method", "format", "threshold", "favor", "comments" and "blocks", and
+    /// answers {"text": …, "problems": […]} (and "blocks" when asked), the text as ppl-filter
+    /// writes it with the same flags. POST /perplexity takes {"sentence": …} or
+    /// {"sentences": […]}. Errors are answered as {"error": …} with a 4xx or 5xx status.
+    #[cfg(feature = "serve")]
+    Serve(ServeArgs),
 }
 
 /// How inputs are read.
@@ -379,6 +390,33 @@ pub struct PerplexityArgs {
     /// Sentences to score; none reads one per line from standard input.
     #[arg(value_name = "SENTENCE")]
     pub sentences: Vec<String>,
+}
+
+/// `ppl-filter serve`.
+#[cfg(feature = "serve")]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address and port to listen on (port 0: any free port).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
+
+    /// Threads answering requests, 1 to 256 (default: the number of cores).
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
+    pub threads: Option<usize>,
+
+    /// A larger request body is refused (413).
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    pub max_body_bytes: u64,
+
+    /// A larger page fetched from a URL is refused.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    pub max_fetch_bytes: u64,
+
+    /// Seconds a URL's page may take to fetch (connecting, redirects and reading), 1 to 3600.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub fetch_timeout: u64,
 }
 
 impl CleanArgs {

@@ -1,0 +1,27 @@
+//! `ppl-filter serve`: the web demo, served until Ctrl-C.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use ppl_filter::cli::filter::{GlobalArgs, ServeArgs};
+use ppl_filter::serve::fetch::FetchLimits;
+use ppl_filter::serve::{ServeSettings, Server};
+
+/// Listens, says where on stderr, and answers requests until Ctrl-C or SIGTERM.
+pub fn run(args: ServeArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let model = ppl_filter::lm::load_model(global.model.as_deref())?;
+    let defaults = ServeSettings::default();
+    let settings = ServeSettings {
+        bind: args.bind,
+        threads: args.threads.unwrap_or(defaults.threads),
+        max_body_bytes: args.max_body_bytes,
+        fetch: FetchLimits {
+            max_bytes: args.max_fetch_bytes,
+            timeout: Duration::from_secs(args.fetch_timeout),
+        },
+    };
+    let server = Server::bind(&settings)?;
+    eprintln!("ppl-filter: serving on http://{}/", server.local_addr());
+    server.run(model)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,381 @@
+//! `ppl-filter serve`: the binary is started on a free port and spoken to over HTTP; its
+//! answers are compared with what the command line writes for the same page and flags.
+#![cfg(feature = "serve")]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fixture, ppl_filter, stdout};
+use serde_json::{json, Value};
+
+/// A server started for one test, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--threads", "2"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn ppl-filter serve");
+        let mut line = String::new();
+        BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .trim_end()
+            .strip_prefix("ppl-filter: serving on http://127.0.0.1:")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, port }
+    }
+
+    /// Sends one request and returns the status and the body of the answer.
+    fn send(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        let mut stream = self.connect();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body).unwrap();
+        read_answer(&mut stream)
+    }
+
+    /// POSTs `body` as JSON and parses the JSON answer.
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let (status, text) = self.send("POST", path, body.to_string().as_bytes());
+        let json = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        (status, json)
+    }
+
+    fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        // A guard against a hang, not a measure of speed.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        stream
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads an answer's head and then as many bytes as its Content-Length says (the server may
+/// keep the connection open, so reading to the end could wait).
+fn read_answer(stream: &mut TcpStream) -> (u16, String) {
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).unwrap();
+    let status = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("bad status line {status_line:?}"));
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line.trim_end().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    (status, String::from_utf8(body).unwrap())
+}
+
+fn news() -> String {
+    std::fs::read_to_string(fixture("pages/news.html")).unwrap()
+}
+
+/// What `ppl-filter ARGS fixtures/pages/news.html` writes.
+fn cli_output(args: &[&str]) -> String {
+    let path = fixture("pages/news.html");
+    let args = [args, &[path.to_str().unwrap()]].concat();
+    let output = ppl_filter(&args, b"");
+    assert!(output.status.success());
+    stdout(&output)
+}
+
+#[test]
+fn a_page_is_cleaned_as_the_command_line_cleans_it() {
+    let server = Server::start();
+    for (options, flags) in [
+        (json!({}), &[][..]),
+        (json!({"format": "mark"}), &["--mark"][..]),
+        (
+            json!({"method": "perplexity"}),
+            &["--method", "perplexity"][..],
+        ),
+        (
+            json!({"method": "perplexity", "format": "scores", "threshold": 500.0}),
+            &["--method", "perplexity", "--scores", "-t", "500"][..],
+        ),
+        (
+            json!({"favor": "recall", "format": "markdown"}),
+            &["--favor-recall", "--format", "markdown"][..],
+        ),
+    ] {
+        let mut request = options.clone();
+        request["html"] = json!(news());
+        let (status, answer) = server.post("/clean", &request);
+        assert_eq!(status, 200, "{options}: {answer}");
+        let expected = cli_output(flags);
+        assert!(!expected.is_empty());
+        assert_eq!(answer["text"], expected, "{options}");
+        assert_eq!(answer["problems"], json!([]));
+        assert!(answer.get("blocks").is_none());
+    }
+}
+
+#[test]
+fn plain_text_is_cleaned_as_input_text() {
+    let server = Server::start();
+    let text = "Home | News | Sport\n\nThe town council voted on Tuesday to approve a plan that \
+                will restore the banks of the river.\n\nCopyright 2024. All rights reserved.\n";
+    let (status, answer) = server.post("/clean", &json!({"text": text, "format": "mark"}));
+    assert_eq!(status, 200, "{answer}");
+    let output = ppl_filter(&["--input", "text", "--mark"], text.as_bytes());
+    assert_eq!(answer["text"], stdout(&output));
+    assert!(answer["text"].as_str().unwrap().contains("town council"));
+}
+
+#[test]
+fn blocks_carry_every_sentence_with_its_score_and_decision() {
+    let server = Server::start();
+    let (status, answer) = server.post("/clean", &json!({"html": news(), "blocks": true}));
+    assert_eq!(status, 200);
+    let blocks = answer["blocks"].as_array().unwrap();
+    let sentences: Vec<&Value> = blocks
+        .iter()
+        .flat_map(|b| b["sentences"].as_array().unwrap())
+        .collect();
+    let kept: Vec<&str> = sentences
+        .iter()
+        .filter(|s| s["kept"] == json!(true))
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert!(!kept.is_empty() && kept.len() < sentences.len());
+    assert!(sentences
+        .iter()
+        .all(|s| s["perplexity"].as_f64().unwrap() > 1.0));
+    let text = answer["text"].as_str().unwrap();
+    assert!(kept.iter().all(|s| text.contains(s)));
+    assert_eq!(blocks[0]["kind"], "list_item");
+    assert_eq!(blocks[0]["kept"], json!(false));
+}
+
+#[test]
+fn perplexity_matches_the_perplexity_subcommand() {
+    let server = Server::start();
+    let sentences = ["The cat sat on the mat.", "Click here to subscribe now"];
+    let output = ppl_filter(&[&["perplexity"][..], &sentences[..]].concat(), b"");
+    let expected: Vec<String> = stdout(&output)
+        .lines()
+        .map(|line| line.split('\t').next().unwrap().to_string())
+        .collect();
+    let (status, answer) = server.post("/perplexity", &json!({"sentences": sentences}));
+    assert_eq!(status, 200);
+    let got: Vec<String> = answer["perplexities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("{:.1}", p.as_f64().unwrap()))
+        .collect();
+    assert_eq!(got, expected);
+    let (status, answer) = server.post("/perplexity", &json!({"sentence": sentences[0]}));
+    assert_eq!(status, 200);
+    assert_eq!(
+        format!("{:.1}", answer["perplexity"].as_f64().unwrap()),
+        expected[0]
+    );
+}
+
+#[test]
+fn bad_requests_are_refused_with_one_line() {
+    let server = Server::start();
+    let error = |status: u16, body: &[u8], path: &str| {
+        let (got, text) = server.send("POST", path, body);
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        let message = answer["error"].as_str().unwrap().to_string();
+        assert_eq!(got, status, "{message}");
+        assert!(!message.contains('\n'));
+        message
+    };
+    assert!(error(400, b"{\"html\": ", "/clean").starts_with("bad JSON"));
+    assert!(error(400, b"[1, 2]", "/clean").starts_with("bad JSON"));
+    let both = json!({"html": "<p>x</p>", "url": "http://example.com/"}).to_string();
+    assert_eq!(
+        error(400, both.as_bytes(), "/clean"),
+        "give exactly one of \"html\", \"text\" and \"url\""
+    );
+    let unknown = json!({"html": "x", "colour": "red"}).to_string();
+    assert!(error(400, unknown.as_bytes(), "/clean").contains("unknown field `colour`"));
+    let method = json!({"html": "x", "method": "best"}).to_string();
+    assert!(error(400, method.as_bytes(), "/clean").starts_with("unknown method 'best'"));
+    let ignored = json!({"html": "x", "method": "perplexity", "comments": true}).to_string();
+    assert_eq!(
+        error(400, ignored.as_bytes(), "/clean"),
+        "comments applies only to the combined method"
+    );
+    let file = json!({"url": "file:///etc/passwd"}).to_string();
+    assert_eq!(
+        error(400, file.as_bytes(), "/clean"),
+        "only http and https URLs are fetched"
+    );
+    for url in [
+        "http://127.0.0.1:1/",
+        "http://localhost:1/",
+        "http://[::1]/",
+    ] {
+        let local = json!({ "url": url }).to_string();
+        let message = error(400, local.as_bytes(), "/clean");
+        assert!(message.contains("non-public address"), "{url}: {message}");
+    }
+    let both = json!({"sentence": "a", "sentences": ["b"]}).to_string();
+    assert!(error(400, both.as_bytes(), "/perplexity").starts_with("give exactly one"));
+    assert_eq!(error(404, b"{}", "/nowhere"), "no such page: /nowhere");
+    let (status, text) = server.send("GET", "/clean", b"");
+    assert_eq!(status, 405, "{text}");
+}
+
+#[test]
+fn a_huge_body_is_refused_from_its_length_before_it_is_read() {
+    let server = Server::start();
+    let mut stream = server.connect();
+    let head = "POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                Content-Length: 100000000\r\n\r\n";
+    stream.write_all(head.as_bytes()).unwrap();
+    // A little of the body; the answer comes without the rest.
+    stream.write_all(&[b' '; 4096]).unwrap();
+    let (status, text) = read_answer(&mut stream);
+    assert_eq!(status, 413);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer["error"],
+        "the request body is larger than 8388608 bytes (--max-body-bytes)"
+    );
+    drop(stream);
+    // The server still answers.
+    let (status, _) = server.post("/perplexity", &json!({"sentence": "Still here."}));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_chunked_body_is_bounded_while_it_is_read() {
+    let server = Server::start();
+    let mut stream = server.connect();
+    let head = "POST /clean HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\
+                Connection: close\r\n\r\n";
+    stream.write_all(head.as_bytes()).unwrap();
+    let chunk = vec![b' '; 1 << 20];
+    // 9 MiB, over the 8 MiB limit; the server may answer before taking it all.
+    for _ in 0..9 {
+        let sent = stream
+            .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+            .and_then(|()| stream.write_all(&chunk))
+            .and_then(|()| stream.write_all(b"\r\n"));
+        if sent.is_err() {
+            break;
+        }
+    }
+    let (status, text) = read_answer(&mut stream);
+    assert_eq!(status, 413, "{text}");
+}
+
+#[test]
+fn the_page_is_served() {
+    let server = Server::start();
+    let (status, page) = server.send("GET", "/", b"");
+    assert_eq!(status, 200);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    for needed in [
+        "<textarea",
+        "id=\"url\"",
+        "value=\"perplexity\"",
+        "/clean",
+        "textContent",
+    ] {
+        assert!(page.contains(needed), "{needed}");
+    }
+    assert!(!page.contains("innerHTML"));
+}
+
+#[test]
+fn concurrent_requests_are_all_answered() {
+    let server = Server::start();
+    let expected = cli_output(&[]);
+    let request = json!({"html": news()});
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..5 {
+                    let (status, answer) = server.post("/clean", &request);
+                    assert_eq!(status, 200);
+                    assert_eq!(answer["text"], expected);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn an_address_in_use_is_an_error() {
+    let server = Server::start();
+    let bind = format!("127.0.0.1:{}", server.port);
+    let output = ppl_filter(&["serve", "--bind", &bind], b"");
+    assert_eq!(output.status.code(), Some(2));
+    let message = common::stderr(&output);
+    assert!(
+        message.starts_with(&format!("ppl-filter: cannot listen on {bind}: ")),
+        "{message}"
+    );
+    assert_eq!(message.lines().count(), 1);
+}
+
+#[test]
+fn sigint_stops_the_server_cleanly() {
+    let mut server = Server::start();
+    let (status, _) = server.post("/perplexity", &json!({"sentence": "Hello there."}));
+    assert_eq!(status, 200);
+    let killed = Command::new("kill")
+        .args(["-INT", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(exit) = server.child.try_wait().unwrap() {
+            break exit;
+        }
+        // A guard against a hang, not a measure of speed.
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "still running after SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(exit.code(), Some(0));
+}
