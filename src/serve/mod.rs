@@ -263,21 +263,24 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     let mut options = named
         .options()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    // Pasted HTML or text came as a JSON string: it is UTF-8, whatever its `<meta charset>`
+    // says; a fetched page's encoding is found as a file's is.
+    let utf8 = Some(encoding_rs::UTF_8);
     let page = match request.source()? {
-        Source::Html(html) => page(html.as_bytes().to_vec(), None),
+        Source::Html(html) => page(html.as_bytes().to_vec(), None, utf8),
         Source::Text(text) => {
             options.options.input_format = InputFormat::Text;
-            page(text.as_bytes().to_vec(), None)
+            page(text.as_bytes().to_vec(), None, utf8)
         }
         Source::Url(url) => {
             let fetched = fetch::fetch(url, settings.fetch).map_err(fetch_error)?;
-            page(fetched.bytes, Some(fetched.url))
+            page(fetched.bytes, Some(fetched.url), None)
         }
     };
     let cleaned = pages::clean_page(&page, model, &options)
         .map_err(|e| ApiError::new(500, crate::cli::one_line(&e)))?;
     let blocks = request.blocks.then(|| {
-        let (blocks, _) = pages::decided_blocks(&page.bytes, model, &options.options);
+        let (blocks, _) = pages::decided_blocks(&page, model, &options.options);
         blocks.iter().map(api::BlockView::from).collect()
     });
     let response = CleanResponse {
@@ -288,12 +291,17 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     Ok(to_json(&response))
 }
 
-/// A page held in memory, named as the command line names standard input's.
-fn page(bytes: Vec<u8>, url: Option<String>) -> Page {
+/// A page held in memory, named as the Python package names its pages.
+fn page(
+    bytes: Vec<u8>,
+    url: Option<String>,
+    encoding: Option<&'static encoding_rs::Encoding>,
+) -> Page {
     Page {
         name: "<page>".to_string(),
         bytes: bytes.into(),
         url,
+        encoding,
     }
 }
 
