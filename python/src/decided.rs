@@ -2,7 +2,6 @@
 //! library's [`ppl_filter::Block`] into frozen Python objects.
 
 use ppl_filter::block::{Evidence, EVIDENCE_VALUES};
-use ppl_filter::BlockKind;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -75,7 +74,7 @@ impl Block {
             .collect::<PyResult<_>>()?;
         Ok(Block {
             text: block.text.clone(),
-            kind: kind_name(block.kind),
+            kind: block.kind.name(),
             kept: block.sentences.iter().any(|s| s.keep),
             link_density: block.link_density(),
             sentences,
@@ -112,18 +111,6 @@ impl Block {
             self.sentences.len(),
             short_repr(py, &self.text)?
         ))
-    }
-}
-
-/// The Python name of a block kind.
-fn kind_name(kind: BlockKind) -> &'static str {
-    match kind {
-        BlockKind::Heading => "heading",
-        BlockKind::ListItem => "list_item",
-        BlockKind::TableCell => "table_cell",
-        BlockKind::Form => "form",
-        BlockKind::Preformatted => "preformatted",
-        BlockKind::Paragraph => "paragraph",
     }
 }
 

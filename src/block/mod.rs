@@ -36,6 +36,19 @@ pub enum BlockKind {
 }
 
 impl BlockKind {
+    /// The kind's name where programs read it (the Python package, the web demo's JSON):
+    /// `heading`, `list_item`, `table_cell`, `form`, `preformatted` or `paragraph`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockKind::Heading => "heading",
+            BlockKind::ListItem => "list_item",
+            BlockKind::TableCell => "table_cell",
+            BlockKind::Form => "form",
+            BlockKind::Preformatted => "preformatted",
+            BlockKind::Paragraph => "paragraph",
+        }
+    }
+
     /// The CleanEval gold marker for this kind: `h`, `l` or `p`.
     pub fn cleaneval_marker(self) -> &'static str {
         match self {

@@ -225,6 +225,18 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
     job
 }
 
+/// The workers' part for a whole document's blocks at once, as one batch.
+fn process_whole(blocks: Vec<Block>, model: &LanguageModel, options: &Options) -> Scored {
+    let job = Job {
+        seq: 0,
+        begins: None,
+        ends: true,
+        page: None,
+        blocks,
+    };
+    process(job, model, options)
+}
+
 /// Reads one in-memory page into blocks exactly as [`run`] would (no sentences yet).
 pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
     let mut findings = Findings::default();
@@ -255,17 +267,7 @@ pub fn clean_bytes(
     options: &Options,
 ) -> (Vec<u8>, Vec<Problem>) {
     let (blocks, problems) = read_blocks(page, options);
-    let scored = process(
-        Job {
-            seq: 0,
-            begins: None,
-            ends: true,
-            page: None,
-            blocks,
-        },
-        model,
-        options,
-    );
+    let scored = process_whole(blocks, model, options);
     let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
     Writer::new(options, &mut sink)
         .emit(scored)

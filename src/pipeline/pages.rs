@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use encoding_rs::Encoding;
 
-use super::{process, read_blocks, run, Job, Observer, Options, Problem, RunError, Severity};
+use super::{process_whole, read_blocks, run, Observer, Options, Problem, RunError, Severity};
 use crate::block::Block;
 use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
 use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
@@ -298,17 +298,7 @@ pub fn decided_blocks(
     for problem in &mut problems {
         problem.input.clone_from(&page.name);
     }
-    let scored = process(
-        Job {
-            seq: 0,
-            begins: None,
-            ends: true,
-            page: None,
-            blocks,
-        },
-        model,
-        &options,
-    );
+    let scored = process_whole(blocks, model, &options);
     let mut decider = Decider::new(&options.method, options.policy, options.choices);
     let mut decided = Vec::with_capacity(scored.blocks.len());
     for block in scored.blocks {
