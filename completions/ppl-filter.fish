@@ -108,7 +108,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l mod
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l bind -d 'The address and port to listen on (port 0: any free port)' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads -d 'Threads answering requests, 1 to 256 (default: the number of cores)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads -d 'Requests cleaned at once, each on a thread of its own, 1 to 256 (default: the number of cores)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading), 1 to 3600' -r

@@ -148,7 +148,7 @@ logistic\:"L2-regularised logistic regression"))' \
 (serve)
 _arguments "${_arguments_options[@]}" : \
 '--bind=[The address and port to listen on (port 0\: any free port)]:ADDR:_default' \
-'--threads=[Threads answering requests, 1 to 256 (default\: the number of cores)]:N:_default' \
+'--threads=[Requests cleaned at once, each on a thread of its own, 1 to 256 (default\: the number of cores)]:N:_default' \
 '--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
 '--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
 '--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading), 1 to 3600]:SECS:_default' \

@@ -60,6 +60,19 @@ impl Server {
         (status, json)
     }
 
+    /// The server's resident memory, from `/proc/PID/status` (Linux).
+    #[cfg(target_os = "linux")]
+    fn resident_bytes(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kib: u64 = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kib| kib.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no VmRSS in {status}"));
+        kib * 1024
+    }
+
     fn connect(&self) -> TcpStream {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         // A guard against a hang, not a measure of speed.
@@ -284,6 +297,48 @@ fn a_huge_body_is_refused_from_its_length_before_it_is_read() {
 }
 
 #[test]
+fn an_enormous_announced_body_is_neither_read_nor_allocated() {
+    let server = Server::start();
+    #[cfg(target_os = "linux")]
+    let before = server.resident_bytes();
+    let announce = |method: &str, path: &str| {
+        let mut stream = server.connect();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: 1000000000000000\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(&[b' '; 4096]).unwrap();
+        let answer = read_answer(&mut stream);
+        // The rest of the body is not waited for: the connection is closed.
+        let mut rest = Vec::new();
+        stream.read_to_end(&mut rest).unwrap();
+        assert!(rest.is_empty());
+        answer
+    };
+    let (status, text) = announce("POST", "/clean");
+    assert_eq!(status, 413);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer["error"],
+        "the request body is larger than 8388608 bytes (--max-body-bytes)"
+    );
+    // The page does not read the body at all.
+    let (status, page) = announce("GET", "/");
+    assert_eq!(status, 200);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    // The server still answers, and correctly.
+    let (status, answer) = server.post("/clean", &json!({"html": news()}));
+    assert_eq!(status, 200);
+    assert_eq!(answer["text"], cli_output(&[]));
+    #[cfg(target_os = "linux")]
+    {
+        let grown = server.resident_bytes().saturating_sub(before);
+        assert!(grown < 200 << 20, "the server grew by {grown} bytes");
+    }
+}
+
+#[test]
 fn a_chunked_body_is_bounded_while_it_is_read() {
     let server = Server::start();
     let mut stream = server.connect();
@@ -356,26 +411,28 @@ fn an_address_in_use_is_an_error() {
 }
 
 #[test]
-fn sigint_stops_the_server_cleanly() {
-    let mut server = Server::start();
-    let (status, _) = server.post("/perplexity", &json!({"sentence": "Hello there."}));
-    assert_eq!(status, 200);
-    let killed = Command::new("kill")
-        .args(["-INT", &server.child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let started = Instant::now();
-    let exit = loop {
-        if let Some(exit) = server.child.try_wait().unwrap() {
-            break exit;
-        }
-        // A guard against a hang, not a measure of speed.
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "still running after SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert_eq!(exit.code(), Some(0));
+fn sigint_and_sigterm_stop_the_server_cleanly() {
+    for signal in ["-INT", "-TERM"] {
+        let mut server = Server::start();
+        let (status, _) = server.post("/perplexity", &json!({"sentence": "Hello there."}));
+        assert_eq!(status, 200);
+        let killed = Command::new("kill")
+            .args([signal, &server.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let started = Instant::now();
+        let exit = loop {
+            if let Some(exit) = server.child.try_wait().unwrap() {
+                break exit;
+            }
+            // A guard against a hang, not a measure of speed.
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "still running after kill {signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(exit.code(), Some(0), "kill {signal}");
+    }
 }

@@ -400,7 +400,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: std::net::SocketAddr,
 
-    /// Threads answering requests, 1 to 256 (default: the number of cores).
+    /// Requests cleaned at once, each on a thread of its own, 1 to 256 (default: the number of
+    /// cores).
     #[arg(long, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
     pub threads: Option<usize>,

@@ -4,24 +4,30 @@
 //! sees what is kept and what is dropped. `POST /clean` cleans one page exactly as
 //! `ppl-filter` cleans a file holding it ([`pages::clean_page`]), `POST /perplexity` scores
 //! sentences; both speak JSON ([`api`]). URLs are fetched by [`fetch`], which refuses local and
-//! private addresses. [`Server::bind`] listens, [`Server::run`] answers on
-//! [`ServeSettings::threads`] threads until Ctrl-C or SIGTERM, then lets the requests under way
-//! finish.
+//! private addresses. [`Server::bind`] listens, [`Server::run`] answers until Ctrl-C or
+//! SIGTERM, then lets the requests under way finish.
 //!
-//! Keep it on this machine (the default address): tiny_http 0.12 drains a body left unread
-//! into a buffer as large as the rest that its Content-Length announces, so a request that
-//! announces more bytes than the machine can allocate aborts the process.
+//! The HTTP side is [axum] on a [tokio] runtime: the connections are asynchronous, while the
+//! work itself (cleaning a page, fetching a URL) is blocking and runs on tokio's blocking
+//! threads, at most [`ServeSettings::threads`] requests at once. A request body is bounded by
+//! [`ServeSettings::max_body_bytes`]: one announcing more is refused (413) before any of it is
+//! read, and a body left unread is never drained into memory (the connection is closed).
+//! The default address is this machine (127.0.0.1); `--bind` opens it to others.
 
 pub mod api;
 pub mod fetch;
 
-use std::io::Read;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tiny_http::{Header, Method, Request, Response};
+use axum::body::{Bytes, HttpBody};
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::http::{header, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::sync::Semaphore;
 
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Named, Page};
@@ -32,12 +38,17 @@ use fetch::{FetchError, FetchLimits};
 /// The demo's one page: HTML with its CSS and JavaScript inline, nothing loaded from elsewhere.
 pub const PAGE: &str = include_str!("page.html");
 
+/// The page loads nothing from elsewhere and talks only to this server.
+const PAGE_POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'";
+
 /// Where the server listens and what it accepts.
 #[derive(Clone, Debug)]
 pub struct ServeSettings {
     /// The address and port to listen on (port 0: any free port).
     pub bind: SocketAddr,
-    /// Threads answering requests, each one request at a time.
+    /// Requests cleaned (or fetched) at once, each on a thread of its own; also the number of
+    /// threads handling the connections.
     pub threads: usize,
     /// A larger request body is refused (413).
     pub max_body_bytes: u64,
@@ -70,19 +81,22 @@ pub enum ServeError {
         addr: SocketAddr,
         /// Why.
         #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: std::io::Error,
     },
-    /// The Ctrl-C and SIGTERM handler cannot be installed.
-    #[error("cannot handle Ctrl-C")]
-    Signal(#[from] ctrlc::Error),
-    /// A thread cannot be started.
-    #[error("cannot start a thread")]
-    Thread(#[from] std::io::Error),
+    /// The Ctrl-C and SIGTERM handlers cannot be installed.
+    #[error("cannot handle Ctrl-C and SIGTERM")]
+    Signal(#[source] std::io::Error),
+    /// The runtime's threads cannot be started.
+    #[error("cannot start the server's threads")]
+    Runtime(#[source] std::io::Error),
+    /// The server stopped on an error of its listening socket.
+    #[error("the server stopped")]
+    Serve(#[source] std::io::Error),
 }
 
 /// A server listening, not yet answering.
 pub struct Server {
-    http: Arc<tiny_http::Server>,
+    listener: std::net::TcpListener,
     settings: ServeSettings,
     addr: SocketAddr,
 }
@@ -90,14 +104,16 @@ pub struct Server {
 impl Server {
     /// Listens on `settings.bind`.
     pub fn bind(settings: &ServeSettings) -> Result<Server, ServeError> {
-        let http = tiny_http::Server::http(settings.bind).map_err(|source| ServeError::Bind {
+        let bind_error = |source| ServeError::Bind {
             addr: settings.bind,
             source,
-        })?;
-        // A server made by `http` listens on TCP, so it has an IP address.
-        let addr = http.server_addr().to_ip().unwrap_or(settings.bind);
+        };
+        let listener = std::net::TcpListener::bind(settings.bind).map_err(bind_error)?;
+        // tokio takes the socket over in `run`, and needs it non-blocking.
+        listener.set_nonblocking(true).map_err(bind_error)?;
+        let addr = listener.local_addr().map_err(bind_error)?;
         Ok(Server {
-            http: Arc::new(http),
+            listener,
             settings: settings.clone(),
             addr,
         })
@@ -108,145 +124,196 @@ impl Server {
         self.addr
     }
 
-    /// Answers requests with `model` on the settings' threads until Ctrl-C or SIGTERM; the
-    /// requests under way are answered before it returns. Installs the process's Ctrl-C
-    /// handler, so it can run once per process.
+    /// Answers requests with `model` until Ctrl-C or SIGTERM; the requests under way are
+    /// answered before it returns. Starts its own runtime, with `settings.threads` threads
+    /// for the connections, and takes over the process's SIGINT and SIGTERM.
     pub fn run(self, model: &'static LanguageModel) -> Result<(), ServeError> {
         let threads = self.settings.threads.max(1);
-        let stopping = Arc::new(AtomicBool::new(false));
-        {
-            let (http, stopping) = (Arc::clone(&self.http), Arc::clone(&stopping));
-            ctrlc::set_handler(move || {
-                stopping.store(true, Ordering::SeqCst);
-                // Each unblock wakes one thread waiting for a request.
-                for _ in 0..threads {
-                    http.unblock();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .thread_name("ppl-serve")
+            .enable_all()
+            .build()
+            .map_err(ServeError::Runtime)?;
+        runtime.block_on(async {
+            // Installed before the first answer: from then on, Ctrl-C and SIGTERM stop the
+            // server cleanly.
+            let stop = stop_signal().map_err(ServeError::Signal)?;
+            let listener = tokio::net::TcpListener::from_std(self.listener).map_err(|source| {
+                ServeError::Bind {
+                    addr: self.addr,
+                    source,
                 }
             })?;
-        }
-        let settings = &self.settings;
-        let http = &*self.http;
-        let stopping = &*stopping;
-        std::thread::scope(|scope| {
-            let mut handlers = Vec::with_capacity(threads);
-            for _ in 0..threads {
-                let handler = std::thread::Builder::new()
-                    .name("ppl-serve".into())
-                    .spawn_scoped(scope, move || {
-                        answer_until_stopped(http, settings, model, stopping)
-                    })?;
-                handlers.push(handler);
-            }
-            for handler in handlers {
-                handler
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            }
-            Ok(())
+            let app = App {
+                settings: Arc::new(self.settings),
+                model,
+                permits: Arc::new(Semaphore::new(threads)),
+            };
+            axum::serve(listener, router(app))
+                .with_graceful_shutdown(stop)
+                .await
+                .map_err(ServeError::Serve)
         })
     }
 }
 
-/// One handler thread: takes requests and answers them until the server is stopped.
-fn answer_until_stopped(
-    http: &tiny_http::Server,
-    settings: &ServeSettings,
-    model: &LanguageModel,
-    stopping: &AtomicBool,
-) {
-    loop {
-        match http.recv() {
-            Ok(request) => answer(request, settings, model),
-            Err(_) if stopping.load(Ordering::SeqCst) => return,
-            // A connection that failed before its request was read.
-            Err(_) => continue,
+/// Resolves at the first SIGINT (Ctrl-C) or SIGTERM. The handlers are installed at once, not
+/// when the future is first polled.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+/// Resolves at the first Ctrl-C.
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        // If Ctrl-C cannot be listened for, the server runs until the process is killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    })
+}
+
+/// What every request handler shares.
+#[derive(Clone)]
+struct App {
+    settings: Arc<ServeSettings>,
+    model: &'static LanguageModel,
+    /// One permit per request being cleaned: the blocking work is bounded by `threads`.
+    permits: Arc<Semaphore>,
+}
+
+impl App {
+    /// Runs `work`, blocking work answering with JSON, on a blocking thread once a permit is
+    /// free. A panic in `work`, a bug, is answered with a 500 and the server goes on.
+    async fn answer_blocking<F>(&self, work: F) -> Response
+    where
+        F: FnOnce(&ServeSettings, &LanguageModel) -> Result<String, ApiError> + Send + 'static,
+    {
+        let internal =
+            || ApiError::new(500, "internal error while answering (see the server's log)");
+        // The semaphore is never closed, so a permit always comes.
+        let Ok(permit) = Arc::clone(&self.permits).acquire_owned().await else {
+            return internal().into_response();
+        };
+        let (settings, model) = (Arc::clone(&self.settings), self.model);
+        let answer = tokio::task::spawn_blocking(move || {
+            let answer = work(&settings, model);
+            drop(permit);
+            answer
+        })
+        .await;
+        match answer {
+            Ok(Ok(json)) => json_response(StatusCode::OK, json),
+            Ok(Err(error)) => error.into_response(),
+            // The panic's message went to stderr.
+            Err(_) => internal().into_response(),
         }
     }
 }
 
-/// What a request is answered with.
-enum Answer {
-    /// The demo page.
-    Page,
-    /// A JSON answer (200).
-    Json(String),
-    /// An error, as `{"error": …}` with its status.
-    Error(ApiError),
+/// The routes; anything else is a JSON 404 or 405.
+fn router(app: App) -> Router {
+    let max_body = usize::try_from(app.settings.max_body_bytes).unwrap_or(usize::MAX);
+    Router::new()
+        // `get` answers HEAD too, with the headers alone.
+        .route("/", get(get_page))
+        .route("/clean", post(post_clean))
+        .route("/perplexity", post(post_perplexity))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(app)
 }
 
-impl From<Result<String, ApiError>> for Answer {
-    fn from(result: Result<String, ApiError>) -> Answer {
-        result.map_or_else(Answer::Error, Answer::Json)
+/// `GET /`: the page.
+async fn get_page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, PAGE_POLICY),
+        ],
+        PAGE,
+    )
+        .into_response()
+}
+
+/// `POST /clean`.
+async fn post_clean(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
+    app.answer_blocking(move |settings, model| clean(&body, settings, model))
+        .await
+}
+
+/// `POST /perplexity`.
+async fn post_perplexity(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
+    app.answer_blocking(move |_, model| perplexity(&body, model))
+        .await
+}
+
+/// Any other path.
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::new(404, format!("no such page: {}", uri.path()))
+}
+
+/// A known path asked with another method.
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::new(405, format!("{method} is not allowed on {}", uri.path()))
+}
+
+/// A request's body, at most [`ServeSettings::max_body_bytes`]: refused (413) at once when its
+/// Content-Length announces more, or as soon as more has come of a chunked body.
+struct LimitedBody(Bytes);
+
+impl FromRequest<App> for LimitedBody {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, app: &App) -> Result<LimitedBody, ApiError> {
+        let max = app.settings.max_body_bytes;
+        let too_large = || {
+            ApiError::new(
+                413,
+                format!("the request body is larger than {max} bytes (--max-body-bytes)"),
+            )
+        };
+        // The lower bound is the Content-Length, when there is one.
+        if request.body().size_hint().lower() > max {
+            return Err(too_large());
+        }
+        // `Bytes` reads at most the `DefaultBodyLimit` set in `router`.
+        match Bytes::from_request(request, app).await {
+            Ok(bytes) => Ok(LimitedBody(bytes)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(too_large())
+            }
+            Err(rejection) => Err(ApiError::bad_request(format!(
+                "cannot read the request body: {}",
+                rejection.body_text()
+            ))),
+        }
     }
 }
 
-/// Answers one request (a closed connection is not an error worth reporting). A panic while
-/// answering, a bug, is answered with a 500 and the server goes on.
-fn answer(mut request: Request, settings: &ServeSettings, model: &LanguageModel) {
-    let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        route(&mut request, settings, model)
-    }))
-    .unwrap_or_else(|_| {
-        Answer::Error(ApiError::new(
-            500,
-            "internal error while answering (see the server's log)",
-        ))
-    });
-    let response = match answer {
-        Answer::Page => page_response(),
-        Answer::Json(json) => json_response(200, json),
-        Answer::Error(error) => json_response(error.status, error.body()),
-    };
-    let _ = request.respond(response);
-}
-
-/// Reads the request and computes its answer.
-fn route(request: &mut Request, settings: &ServeSettings, model: &LanguageModel) -> Answer {
-    let path = request
-        .url()
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let method = request.method().clone();
-    match (&method, path.as_str()) {
-        (Method::Get | Method::Head, "/") => Answer::Page,
-        (Method::Post, "/clean") => read_body(request, settings.max_body_bytes)
-            .and_then(|body| clean(&body, settings, model))
-            .into(),
-        (Method::Post, "/perplexity") => read_body(request, settings.max_body_bytes)
-            .and_then(|body| perplexity(&body, model))
-            .into(),
-        (_, "/" | "/clean" | "/perplexity") => Answer::Error(ApiError::new(
-            405,
-            format!("{method} is not allowed on {path}"),
-        )),
-        _ => Answer::Error(ApiError::new(404, format!("no such page: {path}"))),
+impl IntoResponse for ApiError {
+    /// `{"error": "…"}` with the error's status.
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        json_response(status, self.body())
     }
 }
 
-/// The request's body, refused (413) beyond `max` bytes: at once from its Content-Length,
-/// or once `max` bytes have been read from a chunked body.
-fn read_body(request: &mut Request, max: u64) -> Result<Vec<u8>, ApiError> {
-    let too_large = || {
-        ApiError::new(
-            413,
-            format!("the request body is larger than {max} bytes (--max-body-bytes)"),
-        )
-    };
-    if request.body_length().is_some_and(|n| n as u64 > max) {
-        return Err(too_large());
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(max.saturating_add(1))
-        .read_to_end(&mut body)
-        .map_err(|e| ApiError::bad_request(format!("cannot read the request body: {e}")))?;
-    if body.len() as u64 > max {
-        return Err(too_large());
-    }
-    Ok(body)
+/// A JSON answer.
+fn json_response(status: StatusCode, json: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
 /// `POST /clean`: the page cleaned as the request's options say.
@@ -322,22 +389,4 @@ fn perplexity(body: &[u8], model: &LanguageModel) -> Result<String, ApiError> {
 /// serialize).
 fn to_json(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| ApiError::new(500, e.to_string()).body())
-}
-
-fn page_response() -> Response<std::io::Cursor<Vec<u8>>> {
-    // The page loads nothing from elsewhere and talks only to this server.
-    let policy = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'";
-    Response::from_string(PAGE)
-        .with_header(header("Content-Type", "text/html; charset=utf-8"))
-        .with_header(header("Content-Security-Policy", policy))
-}
-
-fn json_response(status: u16, body: String) -> Response<std::io::Cursor<Vec<u8>>> {
-    Response::from_string(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json"))
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
