@@ -416,6 +416,11 @@ fn sigint_and_sigterm_stop_the_server_cleanly() {
         let mut server = Server::start();
         let (status, _) = server.post("/perplexity", &json!({"sentence": "Hello there."}));
         assert_eq!(status, 200);
+        // A client that never finishes its request does not hold the shutdown off.
+        let mut stalled = server.connect();
+        stalled
+            .write_all(b"POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
+            .unwrap();
         let killed = Command::new("kill")
             .args([signal, &server.child.id().to_string()])
             .status()

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::block::{Block, BlockKind};
+use crate::block::Block;
 
 /// `POST /clean`: one page (exactly one of `html`, `text`, `url`) and the options named as
 /// [`crate::pipeline::pages::Named`] names them.
@@ -111,22 +111,10 @@ impl From<&Block> for BlockView {
             .collect();
         BlockView {
             text: block.text.clone(),
-            kind: kind_name(block.kind),
+            kind: block.kind.name(),
             kept: sentences.iter().any(|s| s.kept),
             sentences,
         }
-    }
-}
-
-/// The name a [`BlockKind`] has in the JSON.
-fn kind_name(kind: BlockKind) -> &'static str {
-    match kind {
-        BlockKind::Heading => "heading",
-        BlockKind::ListItem => "list_item",
-        BlockKind::TableCell => "table_cell",
-        BlockKind::Form => "form",
-        BlockKind::Preformatted => "preformatted",
-        BlockKind::Paragraph => "paragraph",
     }
 }
 

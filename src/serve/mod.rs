@@ -17,6 +17,7 @@
 pub mod api;
 pub mod fetch;
 
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +35,9 @@ use crate::pipeline::pages::{self, Named, Page};
 use crate::pipeline::InputFormat;
 use api::{ApiError, CleanRequest, CleanResponse, PerplexityRequest, Source};
 use fetch::{FetchError, FetchLimits};
+
+/// After Ctrl-C or SIGTERM, how long the requests under way have to be answered.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// The demo's one page: HTML with its CSS and JavaScript inline, nothing loaded from elsewhere.
 pub const PAGE: &str = include_str!("page.html");
@@ -150,11 +154,31 @@ impl Server {
                 model,
                 permits: Arc::new(Semaphore::new(threads)),
             };
-            axum::serve(listener, router(app))
-                .with_graceful_shutdown(stop)
-                .await
-                .map_err(ServeError::Serve)
-        })
+            let (stopping, stopped) = tokio::sync::watch::channel(false);
+            tokio::spawn(async move {
+                stop.await;
+                let _ = stopping.send(true);
+            });
+            let signalled = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
+                let _ = stopped.wait_for(|stopped| *stopped).await;
+            };
+            let serving = axum::serve(listener, router(app))
+                .with_graceful_shutdown(signalled(stopped.clone()))
+                .into_future();
+            // A client that holds a request open (headers or body never finished) would hold
+            // the shutdown off for ever: past the grace period the server stops all the same.
+            let grace = async {
+                signalled(stopped).await;
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            };
+            tokio::select! {
+                served = serving => served.map_err(ServeError::Serve),
+                () = grace => Ok(()),
+            }
+        })?;
+        // A page still being cleaned past the grace period is not waited for either.
+        runtime.shutdown_timeout(Duration::from_secs(1));
+        Ok(())
     }
 }
 
