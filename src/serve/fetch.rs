@@ -26,6 +26,9 @@ pub struct Fetched {
     pub url: String,
     /// Its bytes, as sent.
     pub bytes: Vec<u8>,
+    /// The encoding its Content-Type header names (`charset=`), if a known one: it comes
+    /// before the page's own `<meta charset>`, as for a WARC response.
+    pub encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 /// Why a URL was not fetched.
@@ -102,6 +105,10 @@ pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
         return Err(too_large);
     }
     let url = response.get_url().to_string();
+    let encoding = response
+        .header("content-type")
+        .and_then(crate::io::warc::charset_param)
+        .and_then(|charset| crate::decode::encoding_for_label(&charset));
     let mut bytes = Vec::new();
     response
         .into_reader()
@@ -111,7 +118,11 @@ pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
     if bytes.len() as u64 > limits.max_bytes {
         return Err(too_large);
     }
-    Ok(Fetched { url, bytes })
+    Ok(Fetched {
+        url,
+        bytes,
+        encoding,
+    })
 }
 
 /// A ureq error as a [`FetchError`]: a refused address found among its causes, an error

@@ -355,7 +355,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         .options()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     // Pasted HTML or text came as a JSON string: it is UTF-8, whatever its `<meta charset>`
-    // says; a fetched page's encoding is found as a file's is.
+    // says; a fetched page is read in its HTTP charset, or else as a file is.
     let utf8 = Some(encoding_rs::UTF_8);
     let page = match request.source()? {
         Source::Html(html) => page(html.as_bytes().to_vec(), None, utf8),
@@ -365,7 +365,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         }
         Source::Url(url) => {
             let fetched = fetch::fetch(url, settings.fetch).map_err(fetch_error)?;
-            page(fetched.bytes, Some(fetched.url), None)
+            page(fetched.bytes, Some(fetched.url), fetched.encoding)
         }
     };
     let cleaned = pages::clean_page(&page, model, &options)

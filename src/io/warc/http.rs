@@ -199,7 +199,7 @@ fn dechunk(mut raw: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The `charset` parameter of a Content-Type value, lower-cased and unquoted.
-fn charset_param(content_type: &str) -> Option<String> {
+pub fn charset_param(content_type: &str) -> Option<String> {
     content_type.split(';').skip(1).find_map(|param| {
         let (name, value) = param.split_once('=')?;
         if !name.trim().eq_ignore_ascii_case("charset") {

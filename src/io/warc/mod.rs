@@ -20,7 +20,7 @@ mod read;
 mod record;
 mod write;
 
-pub use http::{http_response_parts, looks_like_html, BodyCoding, HttpParts};
+pub use http::{charset_param, http_response_parts, looks_like_html, BodyCoding, HttpParts};
 pub use read::WarcReader;
 pub use record::{WarcError, WarcRecord};
 pub use write::WarcWriter;
