@@ -28,12 +28,7 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         ),
         None => None,
     };
-    let cores = || {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(pipeline::MAX_THREADS)
-    };
-    let threads = args.threads.unwrap_or_else(cores);
+    let threads = args.threads.unwrap_or_else(pipeline::default_threads);
     let mut files = args.files.clone();
     if let Some(list) = &args.files_from {
         files.extend(walk::read_list(list)?);

@@ -12,12 +12,11 @@ mod errors;
 mod input;
 mod models;
 
-use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use ppl_filter::lm::{embedded, LanguageModel};
 use ppl_filter::pipeline::pages::{self, Named, Page};
-use ppl_filter::pipeline::{RunError, Severity};
+use ppl_filter::pipeline::RunError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -154,7 +153,7 @@ fn clean_many<'py>(
         }
     };
     let threads = match threads {
-        None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        None => ppl_filter::pipeline::default_threads(),
         Some(0) => return Err(Failure::Option("threads: must be at least 1".into()).into()),
         Some(threads) => threads,
     };
@@ -225,7 +224,7 @@ fn blocks(
         let model = scorer(&model);
         pages::decided_blocks(&page, model, &options.options)
     });
-    if let Some(problem) = problems.iter().find(|p| p.severity != Severity::Note) {
+    if let Some(problem) = pages::failure(&problems) {
         return Err(refused(&page.name, problem).into());
     }
     decided.iter().map(|block| Block::new(py, block)).collect()
@@ -237,10 +236,7 @@ fn blocks(
 #[pyfunction]
 #[pyo3(signature = (sentence, model=None))]
 fn perplexity(sentence: String, model: Option<&Bound<'_, Model>>) -> f64 {
-    match model {
-        Some(model) => model.get().model.perplexity(&sentence),
-        None => embedded().perplexity(&sentence),
-    }
+    scorer(&language_model(model)).perplexity(&sentence)
 }
 
 /// The module: functions, classes, exceptions, and the option names.

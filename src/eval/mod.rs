@@ -65,4 +65,7 @@ pub enum EvalError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The system refused a scoring thread.
+    #[error("cannot start the scoring threads: {0}")]
+    Threads(std::io::Error),
 }

@@ -11,13 +11,13 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::lcs::lcs_len;
 use super::lev::levenshtein;
 use super::normalize::{decode, tokenize, MARKERS};
 use super::prf::{Counts, Prf};
 use super::EvalError;
+use crate::pipeline::{default_threads, map_in_order};
 
 /// Every figure of one page pair (token counts are after normalisation).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -314,46 +314,11 @@ pub fn score_dirs(cleaned: &Path, gold: &Path) -> Result<Summary, EvalError> {
             })
         }
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(names.len());
-    let next = AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<PageEntry, EvalError>>> = Vec::new();
-    slots.resize_with(names.len(), || None);
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(name) = names.get(i) else { break };
-                        done.push((i, score_one(cleaned, gold, name)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        for w in workers {
-            // A worker only panics on a bug; re-raise it rather than hide it.
-            let done = w.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            for (i, r) in done {
-                slots[i] = Some(r);
-            }
-        }
-    });
-    let mut pages = Vec::with_capacity(names.len());
-    for (slot, name) in slots.into_iter().zip(&names) {
-        match slot {
-            Some(r) => pages.push(r?),
-            None => {
-                return Err(EvalError::Read {
-                    path: gold.join(name),
-                    source: std::io::Error::other("page was not scored"),
-                })
-            }
-        }
-    }
+    let scored = map_in_order(&names, default_threads(), |name| {
+        score_one(cleaned, gold, name)
+    })
+    .map_err(EvalError::Threads)?;
+    let pages = scored.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(Summary::from_pages(pages))
 }
 

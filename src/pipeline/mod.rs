@@ -12,11 +12,13 @@
 //! Files, in the order data flows: `read.rs` (inputs to documents and batches), `document.rs`
 //! (one document's bytes to blocks), the workers' part here ([`process`]: sentences and
 //! evidence), `write.rs` (the decision, rendering and the sink, in order); `options.rs` and
-//! `problem.rs` hold what a run is told and what it reports.
+//! `problem.rs` hold what a run is told and what it reports; `pages.rs` cleans pages held in
+//! memory, and `pool.rs` spreads whole items over threads.
 
 mod document;
 mod options;
 pub mod pages;
+mod pool;
 mod problem;
 mod read;
 mod write;
@@ -27,6 +29,7 @@ use std::sync::Arc;
 use crossbeam_channel::bounded;
 
 pub use options::{InputFormat, Options};
+pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
 
 use crate::block::{Block, PageInfo};

@@ -3,12 +3,13 @@
 //! ([`clean_pages`]: each page is an [`Input::Memory`] run through [`run`]), and a page's blocks
 //! with their decision and evidence ([`decided_blocks`]).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use encoding_rs::Encoding;
 
-use super::{process_whole, read_blocks, run, Observer, Options, Problem, RunError, Severity};
+use super::{
+    map_in_order, process_whole, read_blocks, run, Observer, Options, Problem, RunError, Severity,
+};
 use crate::block::Block;
 use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
 use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
@@ -181,11 +182,16 @@ pub struct Cleaned {
 }
 
 impl Cleaned {
-    /// The first problem that skipped the page or part of it (a [`Severity::Warning`] or
-    /// worse), the one a caller that wants all or nothing reports.
+    /// The first problem that skipped the page or part of it ([`failure`]).
     pub fn failure(&self) -> Option<&Problem> {
-        self.problems.iter().find(|p| p.severity != Severity::Note)
+        failure(&self.problems)
     }
+}
+
+/// The first of a page's problems that skipped the page or part of it (a
+/// [`Severity::Warning`] or worse), the one a caller that wants all or nothing reports.
+pub fn failure(problems: &[Problem]) -> Option<&Problem> {
+    problems.iter().find(|p| p.severity != Severity::Note)
 }
 
 /// Cleans each page as `ppl-filter` cleans a file holding it, on `threads` threads (each page
@@ -198,43 +204,10 @@ pub fn clean_pages(
     options: &PageOptions,
     threads: usize,
 ) -> Result<Vec<Cleaned>, RunError> {
-    let threads = threads.clamp(1, super::MAX_THREADS).min(pages.len().max(1));
-    if threads == 1 {
-        return pages
-            .iter()
-            .map(|p| clean_page(p, model, options))
-            .collect();
-    }
-    let results: Mutex<Vec<Option<Cleaned>>> = Mutex::new(vec![None; pages.len()]);
-    let next = AtomicUsize::new(0);
-    let work = || -> Result<(), RunError> {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(page) = pages.get(i) else {
-                return Ok(());
-            };
-            let cleaned = clean_page(page, model, options)?;
-            results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(cleaned);
-        }
-    };
-    std::thread::scope(|scope| {
-        let mut workers = Vec::with_capacity(threads);
-        for _ in 0..threads {
-            let worker = std::thread::Builder::new()
-                .name("ppl-page".into())
-                .spawn_scoped(scope, work)
-                .map_err(|source| RunError::Threads { threads, source })?;
-            workers.push(worker);
-        }
-        for worker in workers {
-            worker
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-        }
-        Ok(())
-    })?;
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(results.into_iter().map(Option::unwrap_or_default).collect())
+    map_in_order(pages, threads, |page| clean_page(page, model, options))
+        .map_err(|source| RunError::Threads { threads, source })?
+        .into_iter()
+        .collect()
 }
 
 /// Cleans one page on the calling thread, as `ppl-filter` cleans a file holding it.

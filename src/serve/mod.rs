@@ -65,7 +65,7 @@ impl Default for ServeSettings {
     fn default() -> ServeSettings {
         ServeSettings {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: crate::pipeline::default_threads(),
             max_body_bytes: 8 << 20,
             fetch: FetchLimits {
                 max_bytes: 8 << 20,
