@@ -333,13 +333,18 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
     let cuts: Vec<Vec<f32>> = (0..inputs)
         .map(|j| quantile_cuts(x.iter().map(|r| r[j]), opts.bins))
         .collect();
-    // bin[i * inputs + j]: number of cuts of input j at or below x[i][j].
+    // bin[i * inputs + j]: number of cuts of input j at or below x[i][j]; NaN (not measured)
+    // is above every cut, as evaluation sends it right at every split.
     let bin: Vec<u8> = x
         .iter()
         .flat_map(|row| {
-            row.iter()
-                .zip(&cuts)
-                .map(|(&v, c)| c.partition_point(|&t| t <= v) as u8)
+            row.iter().zip(&cuts).map(|(&v, c)| {
+                if v.is_nan() {
+                    c.len() as u8
+                } else {
+                    c.partition_point(|&t| t <= v) as u8
+                }
+            })
         })
         .collect();
     let total_w: f64 = w.iter().sum::<f64>().max(1e-12);
@@ -512,6 +517,30 @@ mod tests {
         );
         // Deterministic.
         assert_eq!(forest, train(&x, &y, &w, &options));
+    }
+
+    #[test]
+    fn values_not_measured_are_learned_where_evaluation_sends_them() {
+        // NaN (not measured) is kept, the lowest values too; the rest are dropped. Learning
+        // must put NaN on the side a split sends it to (right, above every cut).
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..40 {
+            x.push(vec![i as f32]);
+            y.push(i < 5);
+            x.push(vec![f32::NAN]);
+            y.push(true);
+        }
+        let w = vec![1.0; x.len()];
+        let options = BoostOptions {
+            trees: 20,
+            depth: 2,
+            ..BoostOptions::default()
+        };
+        let forest = train(&x, &y, &w, &options);
+        assert!(forest.log_odds(&[f32::NAN]) > 1.0);
+        assert!(forest.log_odds(&[30.0]) < -1.0);
+        assert!(forest.log_odds(&[1.0]) > 0.0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// A stopword list: lower-cased whitespace tokens.
@@ -24,6 +25,17 @@ fn pack(word: &str) -> Option<u128> {
 /// [`pack`] of the ASCII lower-case form of the ASCII word `word`.
 fn pack_lowercase_ascii(word: &str) -> Option<u128> {
     pack_mapped(word, |b| b.to_ascii_lowercase())
+}
+
+/// The eight bytes of `bytes` (ASCII or 0), their upper-case letters made lower-case: a byte is
+/// one of `A`..=`Z` when adding 0x3f sets its top bit and adding 0x25 does not (no byte is above
+/// 0x7f, so no sum carries into the next byte); such a byte gets 0x20 added.
+fn ascii_lowercase_bytes(bytes: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let at_least_a = bytes + 0x3f * ONES;
+    let above_z = bytes + 0x25 * ONES;
+    let upper = at_least_a & !above_z & (0x80 * ONES);
+    bytes | (upper >> 2)
 }
 
 /// The bytes of `word`, each mapped by `map`, and its length (in the top byte) as one integer,
@@ -115,6 +127,26 @@ impl Stopwords {
         (stop, words)
     }
 
+    /// Whether the ASCII word `text[word]` is a stopword once lower-cased: the same as
+    /// [`Stopwords::contains_word`], faster where `text` holds 16 bytes from the word's start
+    /// (as inside a block's text): the word is then packed from one 16-byte load, masked to its
+    /// length and lower-cased eight bytes at a time.
+    #[inline]
+    pub fn contains_ascii(&self, text: &str, word: Range<usize>, scratch: &mut String) -> bool {
+        let len = word.len();
+        match text.as_bytes().get(word.start..word.start + 16) {
+            Some(sixteen) if len < 16 => {
+                let bytes = u128::from_le_bytes(sixteen.try_into().expect("16 bytes"));
+                let masked = bytes & ((1u128 << (8 * len)) - 1);
+                let key = u128::from(ascii_lowercase_bytes(masked as u64))
+                    | u128::from(ascii_lowercase_bytes((masked >> 64) as u64)) << 64
+                    | (len as u128) << 120;
+                self.short.contains(&key)
+            }
+            _ => self.contains_word(&text[word], scratch),
+        }
+    }
+
     /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
     /// lower-cased copy when one is needed).
     pub fn contains_word(&self, word: &str, scratch: &mut String) -> bool {
@@ -144,6 +176,51 @@ mod tests {
         }
         for word in ["The", "a\0", "", "th", "fifteen-letter", "sixteen-letters"] {
             assert!(!list.contains(word), "{word:?}");
+        }
+    }
+
+    #[test]
+    fn an_ascii_word_in_its_text_is_found_as_alone() {
+        // Bytes next to the letter ranges (@ [ ` {) must not be lower-cased.
+        let list = Stopwords::from_list("the\nof\n@[`{\nzaz\nfifteen-letters\nsixteen-letters!\n");
+        let words = [
+            "the",
+            "The",
+            "THE",
+            "tHe",
+            "of",
+            "OF",
+            "@[`{",
+            "`@{[",
+            "ZAZ",
+            "Zaz",
+            "zaz",
+            "zaz0",
+            "fifteen-letters",
+            "FIFTEEN-LETTERS",
+            "sixteen-letters!",
+            "SIXTEEN-LETTERS!",
+            "a",
+            "x86-64",
+            "~!#$%^&*()_+=|\\",
+            "the\x7f",
+        ];
+        for list in [&list, Stopwords::english()] {
+            for word in words {
+                let mut scratch = String::new();
+                let alone = list.contains_word(word, &mut scratch);
+                // The word at the end of its text, and followed by up to 20 bytes.
+                for after in 0..=20 {
+                    let text = format!("Hello {word} {}", "X".repeat(after));
+                    let text = if after == 0 { text.trim_end() } else { &text };
+                    let range = 6..6 + word.len();
+                    assert_eq!(
+                        list.contains_ascii(text, range, &mut scratch),
+                        alone,
+                        "{word:?} followed by {after}"
+                    );
+                }
+            }
         }
     }
 

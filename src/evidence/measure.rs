@@ -130,12 +130,22 @@ impl Shape {
         let mut shape = Shape::default();
         let (stopwords, mut lower) = (Stopwords::english(), String::new());
         // Words are separated by single spaces (see `Block::words`).
-        for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let bytes = text.as_bytes();
+        let ends = memchr::memchr_iter(b' ', bytes).chain([bytes.len()]);
+        let mut start = 0;
+        for end in ends {
+            let word = start..end;
+            start = end + 1;
+            if word.is_empty() {
+                continue;
+            }
             shape.words += 1;
-            shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
-            if word.is_ascii() {
-                shape.add_ascii_word(word.as_bytes());
+            if bytes[word.clone()].is_ascii() {
+                shape.add_ascii_word(&bytes[word.clone()]);
+                shape.stopwords += usize::from(stopwords.contains_ascii(text, word, &mut lower));
             } else {
+                let word = &text[word];
+                shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
                 shape.add_word(word);
             }
         }
