@@ -126,6 +126,9 @@ struct Shape {
 }
 
 impl Shape {
+    /// The counts of `text`'s words. Never inlined, so a profile shows its share
+    /// (`bench/profile.sh`); it is called once a block.
+    #[inline(never)]
     fn of(text: &str) -> Shape {
         let mut shape = Shape::default();
         let (stopwords, mut lower) = (Stopwords::english(), String::new());
