@@ -132,22 +132,37 @@ impl Shape {
     fn of(text: &str) -> Shape {
         let mut shape = Shape::default();
         let (stopwords, mut lower) = (Stopwords::english(), String::new());
-        // Words are separated by single spaces (see `Block::words`).
+        // Words are separated by single spaces (see `Block::words`). One pass over the bytes
+        // finds each word and counts an ASCII word's digits and letters on the way.
         let bytes = text.as_bytes();
-        let ends = memchr::memchr_iter(b' ', bytes).chain([bytes.len()]);
-        let mut start = 0;
-        for end in ends {
-            let word = start..end;
-            start = end + 1;
-            if word.is_empty() {
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b' ' {
+                i += 1;
                 continue;
             }
+            let start = i;
+            let (mut digits, mut letters, mut any) = (0, 0, 0u8);
+            while let Some(&b) = bytes.get(i).filter(|&&b| b != b' ') {
+                let class = ASCII_CLASS[usize::from(b & 0x7f)];
+                digits += usize::from(class == DIGIT);
+                letters += usize::from(class == LETTER);
+                any |= b;
+                i += 1;
+            }
             shape.words += 1;
-            if bytes[word.clone()].is_ascii() {
-                shape.add_ascii_word(&bytes[word.clone()]);
-                shape.stopwords += usize::from(stopwords.contains_ascii(text, word, &mut lower));
+            if any.is_ascii() {
+                let len = i - start;
+                shape.chars += len;
+                shape.digits += digits;
+                shape.letters += letters;
+                shape.punctuation += len - digits - letters;
+                shape.capitalised += usize::from(bytes[start].is_ascii_uppercase());
+                shape.separators += usize::from(digits + letters == 0);
+                shape.stopwords +=
+                    usize::from(stopwords.contains_ascii(text, start..i, &mut lower));
             } else {
-                let word = &text[word];
+                let word = &text[start..i];
                 shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
                 shape.add_word(word);
             }
@@ -175,19 +190,25 @@ impl Shape {
         }
         self.separators += usize::from(!alphanumeric);
     }
-
-    /// [`Shape::add_word`] for an ASCII word, with byte tests.
-    fn add_ascii_word(&mut self, word: &[u8]) {
-        self.chars += word.len();
-        let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
-        let letters = word.iter().filter(|b| b.is_ascii_alphabetic()).count();
-        self.digits += digits;
-        self.letters += letters;
-        self.punctuation += word.len() - digits - letters;
-        self.capitalised += usize::from(word.first().is_some_and(u8::is_ascii_uppercase));
-        self.separators += usize::from(digits + letters == 0);
-    }
 }
+
+/// Classes of ASCII bytes for [`Shape::of`] (a byte above 0x7f is counted by its character).
+const OTHER: u8 = 0;
+const DIGIT: u8 = 1;
+const LETTER: u8 = 2;
+const ASCII_CLASS: [u8; 128] = {
+    let mut classes = [OTHER; 128];
+    let mut b = 0;
+    while b < 128 {
+        classes[b] = match b as u8 {
+            b'0'..=b'9' => DIGIT,
+            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    classes
+};
 
 /// Whether the text ends like prose: `.`, `!`, `?` or `:`, maybe followed by closing quotes or brackets.
 fn ends_like_sentence(text: &str) -> bool {
@@ -234,12 +255,18 @@ mod tests {
 
     #[test]
     fn ascii_words_are_counted_as_characters_are() {
-        for word in ["Home", "|", "2024", "x86-64", "U.S.", "", "a1!", "ZZ", "--"] {
-            let (mut by_char, mut by_byte) = (Shape::default(), Shape::default());
-            by_char.add_word(word);
-            by_byte.add_ascii_word(word.as_bytes());
-            assert_eq!(by_char, by_byte, "{word}");
+        let text = "Home | 2024 x86-64 U.S. a1! ZZ -- The OF été Ünïcode of\u{7f} [the] `a` @b {c}";
+        let (stopwords, mut scratch) = (Stopwords::english(), String::new());
+        let mut expected = Shape::default();
+        for word in text.split(' ') {
+            expected.words += 1;
+            expected.add_word(word);
+            expected.stopwords += usize::from(stopwords.contains_word(word, &mut scratch));
         }
+        assert!(expected.stopwords >= 2 && expected.separators >= 2);
+        assert_eq!(Shape::of(text), expected);
+        assert_eq!(Shape::of(&format!(" {text} ")), expected);
+        assert_eq!(Shape::of(""), Shape::default());
     }
 
     #[test]
