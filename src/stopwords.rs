@@ -132,7 +132,12 @@ impl Stopwords {
     /// (as inside a block's text): the word is then packed from one 16-byte load, masked to its
     /// length and lower-cased eight bytes at a time.
     #[inline]
-    pub fn contains_ascii(&self, text: &str, word: Range<usize>, scratch: &mut String) -> bool {
+    pub(crate) fn contains_ascii(
+        &self,
+        text: &str,
+        word: Range<usize>,
+        scratch: &mut String,
+    ) -> bool {
         let len = word.len();
         match text.as_bytes().get(word.start..word.start + 16) {
             Some(sixteen) if len < 16 => {
