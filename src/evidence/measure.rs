@@ -144,9 +144,8 @@ impl Shape {
             let start = i;
             let (mut digits, mut letters, mut any) = (0, 0, 0u8);
             while let Some(&b) = bytes.get(i).filter(|&&b| b != b' ') {
-                let class = ASCII_CLASS[usize::from(b & 0x7f)];
-                digits += usize::from(class == DIGIT);
-                letters += usize::from(class == LETTER);
+                digits += usize::from(b.is_ascii_digit());
+                letters += usize::from(b.is_ascii_alphabetic());
                 any |= b;
                 i += 1;
             }
@@ -191,24 +190,6 @@ impl Shape {
         self.separators += usize::from(!alphanumeric);
     }
 }
-
-/// Classes of ASCII bytes for [`Shape::of`] (a byte above 0x7f is counted by its character).
-const OTHER: u8 = 0;
-const DIGIT: u8 = 1;
-const LETTER: u8 = 2;
-const ASCII_CLASS: [u8; 128] = {
-    let mut classes = [OTHER; 128];
-    let mut b = 0;
-    while b < 128 {
-        classes[b] = match b as u8 {
-            b'0'..=b'9' => DIGIT,
-            b'a'..=b'z' | b'A'..=b'Z' => LETTER,
-            _ => OTHER,
-        };
-        b += 1;
-    }
-    classes
-};
 
 /// Whether the text ends like prose: `.`, `!`, `?` or `:`, maybe followed by closing quotes or brackets.
 fn ends_like_sentence(text: &str) -> bool {
