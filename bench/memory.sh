@@ -4,7 +4,9 @@
 #
 # Cases (bench/gen_stream.py makes them): the CleanEval pages with one huge text node (as in
 # bench/run.sh), one-word paragraphs, a huge CJK text node, unclosed list items, deeply nested
-# divs and tables, a huge attribute, and a WARC response whose gzip body inflates to 64 MiB.
+# divs and tables, a huge attribute, and a WARC response whose gzip body inflates to 64 MiB;
+# the huge page and the WARC response also with --format json (records are held in 4 MiB of
+# memory, the rest spooled to a temporary file).
 # Targets: ≤ 64 MB at the default -j, ≤ 96 MB at -j16.
 #
 # Environment: STREAM_MB [1000] size of the two 1 GB streams; CASE_SCALE [1] multiplies the
@@ -50,6 +52,9 @@ printf 'ppl-filter peak RSS MB (wall s, exit status); default -j = %s cores. %s\
 printf '| input | default -j | ≤ 64 MB | -j16 | ≤ 96 MB |\n|---|---:|---|---:|---|\n'
 input_flags=()
 row "$STREAM_MB MB: CleanEval pages + one $((STREAM_MB / 5)) MB text node" pages "$((STREAM_MB * 1000000))" 20 "$tmp/pages.html"
+input_flags=(--format json)
+row "the same, \`--format json\` (one record)" pages "$((STREAM_MB * 1000000))" 20 "$tmp/pages.html"
+input_flags=()
 row "$STREAM_MB MB of \`<p>a</p>\`" tiny "$((STREAM_MB * 1000000))"
 row "\`<p>a</p>\` × 2^22 (33 MB)" tiny "$(( (1 << 22) * 8 * CASE_SCALE ))"
 row "\`<p>\` + 中 × 30 M (90 MB text node)" cjk "$((30000000 * CASE_SCALE))"
@@ -58,4 +63,6 @@ row "1 M nested \`<div>\`" div "$((1000000 * CASE_SCALE))"
 row "300 K nested \`<table>\`" table "$((300000 * CASE_SCALE))"
 row "a 300 MB attribute" attribute "$((300000000 * CASE_SCALE))"
 input_flags=(--input warc)
-row "WARC response, gzip body inflating to 64 MiB" warc-gzip "$((8388608 * CASE_SCALE))"
+row "WARC response, gzip body inflating to 64 MiB (WARC out)" warc-gzip "$((8388608 * CASE_SCALE))"
+input_flags=(--input warc --format json)
+row "the same, \`--format json\`" warc-gzip "$((8388608 * CASE_SCALE))"

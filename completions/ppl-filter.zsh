@@ -72,6 +72,7 @@ model\:"The embedded language model'\''s file (committed packed as \`model/en.pa
 '--title[Also write the page <title> as a heading block]' \
 '-0[Separate documents with a NUL byte instead of an empty line]' \
 '--null[Separate documents with a NUL byte instead of an empty line]' \
+'--stats[At the end, one line of counts on stderr\: documents, bytes read, sentences kept, what was skipped and why, seconds]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '-V[Print version]' \

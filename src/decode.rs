@@ -263,6 +263,15 @@ fn trim_start(mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// Whether a document whose first bytes are `head` is refused as binary: the test
+/// [`Utf8Decoder`] applies (on the raw bytes, on the decoded text for UTF-16), run on `head`.
+pub fn is_binary(head: &[u8]) -> bool {
+    let mut decoder = Utf8Decoder::new(None, Markup::Html);
+    let mut text = String::new();
+    decoder.push(head, &mut text) == Err(DecodeError::Binary)
+        || decoder.finish(&mut text) == Err(DecodeError::Binary)
+}
+
 /// True when the bytes hold NULs or many other control bytes: a binary file, not a page.
 fn looks_binary(head: &[u8]) -> bool {
     if head.is_empty() {

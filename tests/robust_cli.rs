@@ -157,3 +157,202 @@ fn tiny_blocks_in_any_number_are_cleaned_alike_by_any_thread_count() {
         );
     }
 }
+
+/// A scratch directory of this test process, made empty.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ppl-edges-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `ppl-filter ARGS` with its standard input taken from `stdin`.
+fn ppl_filter_with_stdin(args: &[&str], stdin: Stdio) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .args(args)
+        .stdin(stdin)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn pipes_fifos_and_dev_stdin_are_read_once_like_files() {
+    let news = fixture("pages/news.html");
+    let page = std::fs::read(&news).unwrap();
+    let expected = ppl_filter(&[news.to_str().unwrap()], b"");
+    assert_eq!(expected.status.code(), Some(0));
+    // `cat page | ppl-filter /dev/stdin`: sniffed and cleaned through one handle.
+    let piped = ppl_filter(&["/dev/stdin"], &page);
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert_eq!(piped.stdout, expected.stdout);
+    // WARC and JSONL through a pipe are told from their first bytes, which are not lost.
+    let warc = fixture("warc/small.warc.gz");
+    if warc.exists() {
+        let bytes = std::fs::read(&warc).unwrap();
+        let by_name = ppl_filter(&[warc.to_str().unwrap()], b"");
+        assert_eq!(ppl_filter(&["/dev/stdin"], &bytes).stdout, by_name.stdout);
+    }
+    // A named FIFO, written by another process: read once, not hung on.
+    let dir = scratch("fifo");
+    let fifo = dir.join("pages.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let writer = {
+        let (fifo, page) = (fifo.clone(), page.clone());
+        std::thread::spawn(move || std::fs::write(fifo, page).unwrap())
+    };
+    let from_fifo = ppl_filter_within(
+        &[fifo.to_str().unwrap()],
+        b"",
+        std::time::Duration::from_secs(60),
+    );
+    writer.join().unwrap();
+    assert_eq!(from_fifo.status.code(), Some(0), "{}", stderr(&from_fifo));
+    assert_eq!(from_fifo.stdout, expected.stdout);
+    // Found while walking, a FIFO is skipped (reading it would wait for a writer).
+    std::fs::copy(&news, dir.join("news.html")).unwrap();
+    let walked = ppl_filter_within(
+        &[dir.to_str().unwrap()],
+        b"",
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(walked.status.code(), Some(0), "{}", stderr(&walked));
+    assert_eq!(walked.stdout, expected.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_output_over_an_input_or_inside_the_input_tree_is_refused_before_anything_is_written() {
+    let dir = scratch("plan");
+    let news = std::fs::read(fixture("pages/news.html")).unwrap();
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    std::fs::write(dir.join("d/b.txt"), &news).unwrap();
+    std::fs::write(dir.join("d/a.html"), &news).unwrap();
+    let d = dir.join("d");
+    let d = d.to_str().unwrap();
+    let b = dir.join("d/b.txt");
+    let clean = format!("{d}/clean");
+    let cases: [(Vec<&str>, &str); 3] = [
+        (vec!["-o", d, d], "inside the input directory"),
+        (vec!["-o", d, b.to_str().unwrap()], "would be overwritten"),
+        (vec!["-o", &clean, d], "inside the input directory"),
+    ];
+    for (args, says) in cases {
+        let out = ppl_filter(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let message = stderr(&out);
+        assert!(
+            message.contains(says) && message.lines().count() == 1,
+            "{args:?}: {message}"
+        );
+        assert_eq!(
+            std::fs::read(dir.join("d/b.txt")).unwrap(),
+            news,
+            "{args:?}"
+        );
+        assert!(!dir.join("d/a.txt").exists() && !dir.join("d/clean").exists());
+    }
+    // Standard output redirected into an input.
+    let page = dir.join("d/a.html");
+    let appended = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&page)
+        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .arg(&page)
+        .stdout(appended)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("also the output"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&page).unwrap(), news);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_input_that_was_not_cleaned_leaves_no_file_and_no_ordinary_record() {
+    let dir = scratch("failed");
+    let news = fixture("pages/news.html");
+    let news = news.to_str().unwrap();
+    let pages = dir.join("pages");
+    std::fs::create_dir_all(&pages).unwrap();
+    std::fs::copy(news, pages.join("news.html")).unwrap();
+    let png: Vec<u8> = (0..4000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(
+        pages.join("logo.png"),
+        [&b"\x89PNG\r\n\x1a\n\0\0"[..], &png].concat(),
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = out_dir.to_str().unwrap();
+    let missing = dir.join("no/such.html");
+    let missing = missing.to_str().unwrap();
+    let run = ppl_filter(&["-o", out, missing, news], b"");
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(out_dir.join("news.txt").exists());
+    assert!(!out_dir.join("such.txt").exists());
+    // Binary files found while walking: skipped quietly, no file, counted by --stats.
+    let walked = ppl_filter(&["--stats", "-o", out, pages.to_str().unwrap()], b"");
+    assert_eq!(walked.status.code(), Some(0), "{}", stderr(&walked));
+    let message = stderr(&walked);
+    assert!(
+        message.lines().count() == 1 && message.contains("1 binary files found in directories"),
+        "{message}"
+    );
+    assert!(!out_dir.join("logo.txt").exists());
+    // Named on the command line, it is warned about (exit 1), and still gets no file.
+    let logo = pages.join("logo.png");
+    let named = ppl_filter(&["-o", out, logo.to_str().unwrap()], b"");
+    assert_eq!(named.status.code(), Some(1), "{}", stderr(&named));
+    assert!(stderr(&named).contains("binary data"));
+    assert!(!out_dir.join("logo.txt").exists());
+    // JSON: a record that says it failed, with no text.
+    let json = ppl_filter(&["--format", "json", missing, news], b"");
+    assert_eq!(json.status.code(), Some(2));
+    let records: Vec<serde_json::Value> = stdout(&json)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert!(records[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("cannot open"));
+    assert!(records[0].get("text").is_none());
+    assert!(records[1].get("error").is_none() && records[1]["text"].is_string());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_jsonl_field_missing_on_every_line_is_said_once_naming_the_fields_there_are() {
+    let lines: String = (0..50)
+        .map(|i| format!("{{\"url\":\"http://e.com/{i}\",\"content\":\"<p>Page {i}.</p>\"}}\n"))
+        .collect();
+    let out = ppl_filter(&["--input", "jsonl"], lines.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.contains("no line has the field \"html\"")
+            && message.contains("\"content\"")
+            && message.contains("--field"),
+        "{message}"
+    );
+    assert_eq!(stdout(&out), lines, "passed through as they were");
+    // Some lines without it, among lines with it: one message for each run of them.
+    let mixed = format!(
+        "{{\"html\":\"<p>x</p>\"}}\n{}{{\"html\":\"<p>y</p>\"}}\n",
+        "{\"content\":\"z\"}\n".repeat(3)
+    );
+    let out = ppl_filter(&["--input", "jsonl"], mixed.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let message = stderr(&out);
+    assert!(
+        message.lines().count() == 1 && message.contains("lines 2-4: no field \"html\""),
+        "{message}"
+    );
+}

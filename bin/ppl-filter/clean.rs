@@ -20,6 +20,7 @@ use crate::report::Reporter;
 
 /// Cleans every input and writes the kept text to standard output, or under --output-dir.
 pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let started = std::time::Instant::now();
     let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     let encoding = match &args.encoding {
         Some(label) => Some(
@@ -102,7 +103,7 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|(input, relative)| {
             let mut name = ppl_filter::io::output_name(&relative, extension);
-            if input == Input::Stdin && records && !json {
+            if input.is_stdin() && records && !json {
                 name.set_extension(if input_kind == InputKind::Warc {
                     "warc"
                 } else {
@@ -112,14 +113,7 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             (input, name)
         })
         .collect();
-    if let Some(dir) = &args.output_dir {
-        if let Some((first, second, name)) = ppl_filter::io::first_collision(&named) {
-            bail!(
-                "{first} and {second} would both be written to {}: nothing written (rename one, or clean them in separate runs)",
-                dir.join(name).display()
-            );
-        }
-    }
+    ppl_filter::io::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
     let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
     let sources: Vec<String> = inputs.iter().map(Input::to_string).collect();
     let observer = Reporter::new(inputs.len(), input_kind, global.quiet);
@@ -132,8 +126,10 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             Trouble::Unreadable(message.clone()),
         ));
     }
-    if inputs == [Input::Stdin] && ppl_filter::io::sniff::stdin_lists_files() {
-        observer.problem(&Problem::new(Input::Stdin.to_string(), Trouble::ListsFiles));
+    if let [input] = &inputs[..] {
+        if ppl_filter::io::sniff::stdin_lists_files(input) {
+            observer.problem(&Problem::new(input.to_string(), Trouble::ListsFiles));
+        }
     }
     for dir in &expanded.empty_dirs {
         warnings += 1;
@@ -204,6 +200,17 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         }
     };
     observer.done();
+    if args.stats {
+        let skipped = Skipped {
+            binary: summary.binary_skipped,
+            special: expanded.special_skipped,
+            records: summary.records_skipped,
+        };
+        let mut counts = summary;
+        counts.errors += errors;
+        counts.warnings += warnings;
+        eprintln!("{}", stats_line(&counts, &skipped, started.elapsed()));
+    }
     if summary.output_closed {
         // `| head` had what it wanted: whatever the inputs held, the run ends quietly.
         return Ok(ExitCode::SUCCESS);
@@ -227,6 +234,41 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What a run left out without a warning.
+struct Skipped {
+    /// Files found while walking that are not text.
+    binary: u64,
+    /// FIFOs, sockets and devices found while walking.
+    special: u64,
+    /// WARC responses with a status other than 2xx, or not HTML.
+    records: u64,
+}
+
+/// `--stats`: the run's counts on one line.
+fn stats_line(
+    summary: &pipeline::Summary,
+    skipped: &Skipped,
+    elapsed: std::time::Duration,
+) -> String {
+    let share = match summary.sentences {
+        0 => 0.0,
+        n => 100.0 * summary.kept as f64 / n as f64,
+    };
+    format!(
+        "ppl-filter: stats: {} documents, {} bytes read, {} of {} sentences kept ({share:.1} %); skipped: {} binary files found in directories, {} special files, {} WARC responses (status or type); {} inputs or parts with warnings, {} with errors; {:.2} s",
+        summary.documents,
+        summary.bytes,
+        summary.kept,
+        summary.sentences,
+        skipped.binary,
+        skipped.special,
+        skipped.records,
+        summary.warnings,
+        summary.errors,
+        elapsed.as_secs_f64()
+    )
 }
 
 /// Cleans one WARC or JSONL input into a file of its own kind at `path` (gzip-compressed when

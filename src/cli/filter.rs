@@ -219,6 +219,11 @@ pub struct CleanArgs {
     #[arg(short = '0', long)]
     pub null: bool,
 
+    /// At the end, one line of counts on stderr: documents, bytes read, sentences kept, what
+    /// was skipped and why, seconds.
+    #[arg(long)]
+    pub stats: bool,
+
     /// Write each input's text to its own file under DIR, mirroring the input tree
     /// (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs
     /// would share a name (`x.html` and `x.htm`, one file given twice) are refused before
@@ -424,18 +429,30 @@ impl CleanArgs {
     /// What the inputs hold: `--input` if given, else what each input's first bytes show, else
     /// its name; an error names two inputs of different kinds (one run writes one kind).
     pub fn input_kind(&self, inputs: &[crate::io::NamedInput]) -> Result<InputKind, FlagError> {
-        use crate::io::sniff::{sniff_or_name, Content};
+        use crate::io::sniff::{content_or_name, head, Content};
+        use crate::io::Input;
         if let Some(kind) = self.input {
             return Ok(kind);
         }
-        let kind_of = |input| match sniff_or_name(input) {
-            Content::Warc => InputKind::Warc,
-            Content::Jsonl => InputKind::Jsonl,
-            Content::Other => InputKind::Html,
+        // A file found while walking that is not text will be skipped: it holds no kind.
+        let kind_of = |input: &Input| {
+            let head = head(input);
+            match content_or_name(input, &head) {
+                Content::Warc => Some(InputKind::Warc),
+                Content::Jsonl => Some(InputKind::Jsonl),
+                Content::Other
+                    if matches!(input, Input::Found(_)) && crate::decode::is_binary(&head) =>
+                {
+                    None
+                }
+                Content::Other => Some(InputKind::Html),
+            }
         };
         let mut first: Option<(&crate::io::Input, InputKind)> = None;
         for (input, _) in inputs {
-            let kind = kind_of(input);
+            let Some(kind) = kind_of(input) else {
+                continue;
+            };
             match first {
                 None => first = Some((input, kind)),
                 Some((other, first_kind)) if first_kind != kind => {

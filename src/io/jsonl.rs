@@ -144,6 +144,14 @@ impl Extra<'_> {
     }
 }
 
+/// `s` escaped as the inside of a JSON string (no quotes): a long text can be written piece
+/// by piece.
+pub fn push_json_string_content(out: &mut String, s: &str) {
+    let mut quoted = String::with_capacity(s.len() + 2);
+    push_json_string(&mut quoted, s);
+    out.push_str(&quoted[1..quoted.len() - 1]);
+}
+
 fn push_json_string(out: &mut String, s: &str) {
     // Serialising a &str cannot fail; the fallback keeps this panic-free all the same.
     out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
@@ -307,6 +315,21 @@ pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRe
             column: e.valid_up_to() + 1,
         }),
     }
+}
+
+/// The names of the fields of the JSON object `line` whose values are strings (at most
+/// `most`), in order: the fields a `--field` could name.
+pub fn string_fields(line: &[u8], most: usize) -> Vec<String> {
+    let Ok(object) = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line)
+    else {
+        return Vec::new();
+    };
+    object
+        .into_iter()
+        .filter(|(_, value)| value.is_string())
+        .map(|(key, _)| key)
+        .take(most)
+        .collect()
 }
 
 /// serde_json's message without its " at line 1 column N" suffix, plus the column in the line

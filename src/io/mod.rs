@@ -9,8 +9,10 @@
 pub mod gzip;
 pub mod jsonl;
 mod lines;
+pub mod outputs;
 pub mod sink;
 pub mod sniff;
+pub mod spool;
 pub mod walk;
 pub mod warc;
 
@@ -18,17 +20,22 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use gzip::GzipReader;
 
 /// One document source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// Standard input (`-` on the command line).
-    Stdin,
-    /// A file on disk.
+    /// Standard input (`-`, or no argument), or a pipe, FIFO or device named by its path
+    /// (`/dev/stdin`, `<(…)`): bytes that can be read only once, so the handle its first bytes
+    /// were sniffed from is the one cleaning reads ([`Stream`]).
+    Stream(Stream),
+    /// A regular file named on the command line or in `--files-from`.
     File(PathBuf),
+    /// A regular file found while walking a directory: one that is not text is skipped
+    /// quietly (counted, not warned about), as ripgrep skips binary files.
+    Found(PathBuf),
     /// Bytes held in memory (a page handed over by a program: the Python package, the web
     /// demo), under the name its problems are reported with.
     Memory {
@@ -40,56 +47,193 @@ pub enum Input {
 }
 
 impl Input {
-    /// `-` is standard input; anything else is a path.
+    /// `-` is standard input; a path that is neither a regular file nor missing (a FIFO, a
+    /// pipe such as `/dev/stdin`, a device) is a [`Stream`]; anything else a file.
     pub fn from_arg(arg: &Path) -> Input {
         if arg.as_os_str() == "-" {
-            Input::Stdin
-        } else {
-            Input::File(arg.to_path_buf())
+            return Input::Stream(Stream::stdin());
+        }
+        match std::fs::metadata(arg) {
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                Input::Stream(Stream::named(arg.to_path_buf()))
+            }
+            _ => Input::File(arg.to_path_buf()),
         }
     }
 
-    /// Opens the input for reading, decompressing gzip transparently. Standard input starts
-    /// with the bytes [`sniff::sniff`] read from it, if it did.
+    /// Whether this is standard input.
+    pub fn is_stdin(&self) -> bool {
+        matches!(self, Input::Stream(stream) if stream.path.is_none())
+    }
+
+    /// The path of a file input (named or found), `None` for a stream or bytes in memory.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Input::File(path) | Input::Found(path) => Some(path),
+            Input::Stream(_) | Input::Memory { .. } => None,
+        }
+    }
+
+    /// Opens the input for reading, decompressing gzip transparently. A [`Stream`] is read
+    /// from the handle it was sniffed through, starting with the bytes sniffed.
     pub fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let reader: Box<dyn BufRead + Send> = match self {
-            Input::Stdin => Box::new(BufReader::with_capacity(
-                64 * 1024,
-                io::Cursor::new(sniff::take_stdin_head()).chain(io::stdin()),
-            )),
-            Input::File(path) => Box::new(BufReader::with_capacity(64 * 1024, File::open(path)?)),
+            Input::Stream(stream) => Box::new(BufReader::with_capacity(64 * 1024, stream.take()?)),
+            Input::File(path) | Input::Found(path) => {
+                Box::new(BufReader::with_capacity(64 * 1024, File::open(path)?))
+            }
             Input::Memory { bytes, .. } => Box::new(io::Cursor::new(Arc::clone(bytes))),
         };
         maybe_gunzip(reader)
+    }
+
+    /// Up to `n` of the input's first (raw, possibly compressed) bytes. A [`Stream`] is opened
+    /// and its bytes kept for [`Input::open`]; a file is opened for them alone.
+    pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+        let mut head = Vec::with_capacity(n.min(64 * 1024));
+        match self {
+            Input::Stream(stream) => return stream.head(n),
+            Input::File(path) | Input::Found(path) => {
+                File::open(path)?.take(n as u64).read_to_end(&mut head)?;
+            }
+            Input::Memory { bytes, .. } => head.extend_from_slice(&bytes[..bytes.len().min(n)]),
+        }
+        Ok(head)
     }
 }
 
 impl fmt::Display for Input {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Input::Stdin => f.write_str("<stdin>"),
-            Input::File(path) => write!(f, "{}", path.display()),
+            Input::Stream(Stream { path: None, .. }) => f.write_str("<stdin>"),
+            Input::Stream(Stream {
+                path: Some(path), ..
+            })
+            | Input::File(path)
+            | Input::Found(path) => write!(f, "{}", path.display()),
             Input::Memory { name, .. } => f.write_str(name),
         }
     }
 }
 
+/// Bytes that can be read only once (standard input, a pipe, a FIFO, a device): opened when
+/// first needed, its first bytes kept when they are looked at ([`Input::head`]) and handed
+/// back first when it is read ([`Input::open`]), so that sniffing loses nothing. Clones share
+/// the one handle; it can be read once.
+#[derive(Clone)]
+pub struct Stream {
+    /// `None` for standard input.
+    path: Option<PathBuf>,
+    state: Arc<Mutex<StreamState>>,
+}
+
+enum StreamState {
+    /// Not opened yet.
+    Closed,
+    /// Opened; `head` was read from it and not yet handed back.
+    Open {
+        head: Vec<u8>,
+        rest: Box<dyn Read + Send>,
+    },
+    /// Opening failed (reported when it is read).
+    Failed(io::ErrorKind, String),
+    /// Handed over to be read.
+    Taken,
+}
+
+impl Stream {
+    /// Standard input.
+    pub fn stdin() -> Stream {
+        Stream::new(None)
+    }
+
+    /// The pipe, FIFO or device at `path`.
+    pub fn named(path: PathBuf) -> Stream {
+        Stream::new(Some(path))
+    }
+
+    fn new(path: Option<PathBuf>) -> Stream {
+        Stream {
+            path,
+            state: Arc::new(Mutex::new(StreamState::Closed)),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, StreamState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn open_raw(&self) -> io::Result<Box<dyn Read + Send>> {
+        Ok(match &self.path {
+            None => Box::new(io::stdin()),
+            Some(path) => Box::new(File::open(path)?),
+        })
+    }
+
+    /// Up to `n` first bytes (fewer when it ends first), read whatever the size of the reads
+    /// that bring them, and kept. Asked again, the same bytes (or more, up to `n`).
+    fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+        let mut state = self.lock();
+        if let StreamState::Closed = *state {
+            *state = match self.open_raw() {
+                Ok(rest) => StreamState::Open {
+                    head: Vec::new(),
+                    rest,
+                },
+                Err(e) => StreamState::Failed(e.kind(), io_message(&e)),
+            };
+        }
+        match &mut *state {
+            StreamState::Open { head, rest } => {
+                if head.len() < n {
+                    let wanted = (n - head.len()) as u64;
+                    let mut more = Vec::new();
+                    let read = rest.take(wanted).read_to_end(&mut more);
+                    head.extend_from_slice(&more);
+                    read?;
+                }
+                Ok(head[..head.len().min(n)].to_vec())
+            }
+            StreamState::Failed(kind, message) => Err(io::Error::new(*kind, message.clone())),
+            StreamState::Taken => Err(already_read()),
+            StreamState::Closed => Ok(Vec::new()),
+        }
+    }
+
+    /// The bytes from the start: the kept head, then the rest. Once only.
+    fn take(&self) -> io::Result<Box<dyn Read + Send>> {
+        let mut state = self.lock();
+        match std::mem::replace(&mut *state, StreamState::Taken) {
+            StreamState::Closed => self.open_raw(),
+            StreamState::Open { head, rest } => Ok(Box::new(io::Cursor::new(head).chain(rest))),
+            StreamState::Failed(kind, message) => Err(io::Error::new(kind, message)),
+            StreamState::Taken => Err(already_read()),
+        }
+    }
+}
+
+/// Reading a stream a second time (it was named twice).
+fn already_read() -> io::Error {
+    io::Error::other("already read: a pipe or standard input can be read only once")
+}
+
+impl fmt::Debug for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stream").field("path", &self.path).finish()
+    }
+}
+
+impl PartialEq for Stream {
+    /// The same stream: clones of one handle.
+    fn eq(&self, other: &Stream) -> bool {
+        Arc::ptr_eq(&self.state, &other.state)
+    }
+}
+
+impl Eq for Stream {}
+
 /// An input and its path relative to the argument that named it (see [`walk::expand`]).
 pub type NamedInput = (Input, PathBuf);
-
-/// The first two of `inputs` whose outputs would take the same name under `--output-dir`
-/// (`x.html` and `x.htm`, or one file given twice), so that a run can refuse before it
-/// writes anything rather than overwrite one output with another.
-pub fn first_collision(inputs: &[NamedInput]) -> Option<(&Input, &Input, &Path)> {
-    let mut seen: std::collections::HashMap<&PathBuf, usize> = std::collections::HashMap::new();
-    for (i, (input, name)) in inputs.iter().enumerate() {
-        if let Some(&first) = seen.get(name) {
-            return Some((&inputs[first].0, input, name.as_path()));
-        }
-        seen.insert(name, i);
-    }
-    None
-}
 
 /// The name of an input's output under `--output-dir`: its relative path with `.gz` dropped and
 /// the extension replaced by `extension` (`a/b.html.gz` → `a/b.txt`), or unchanged for `None`
@@ -196,19 +340,19 @@ mod tests {
         assert_eq!(plain, "<p>x");
     }
 
-    /// A pipe that hands over one byte per read.
-    struct Trickle(io::Cursor<Vec<u8>>);
+    /// A pipe that hands over at most `.1` bytes per read.
+    struct Trickle(io::Cursor<Vec<u8>>, usize);
 
     impl Read for Trickle {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = buf.len().min(1);
+            let n = buf.len().min(self.1);
             self.0.read(&mut buf[..n])
         }
     }
 
     #[test]
     fn gzip_is_recognised_when_the_first_read_brings_one_byte() {
-        let trickle = Trickle(io::Cursor::new(gzip_members(&["<p>trickled</p>"])));
+        let trickle = Trickle(io::Cursor::new(gzip_members(&["<p>trickled</p>"])), 1);
         let mut text = String::new();
         maybe_gunzip(Box::new(BufReader::with_capacity(1, trickle)))
             .unwrap()
@@ -236,28 +380,52 @@ mod tests {
     }
 
     #[test]
-    fn outputs_that_would_share_a_name_are_found() {
-        let named = |path: &str| {
-            let input = Input::File(PathBuf::from(path));
-            (input, output_name(Path::new(path), Some("txt")))
-        };
-        let apart = [named("x.html"), named("y.html"), named("a/x.html")];
-        assert!(first_collision(&apart).is_none());
-        let clash = [named("x.html"), named("y.html"), named("x.htm.gz")];
-        let (first, second, name) = first_collision(&clash).unwrap();
+    fn output_names_replace_the_extension_or_keep_a_record_file_s() {
         assert_eq!(
-            (first.to_string(), second.to_string()),
-            ("x.html".into(), "x.htm.gz".into())
+            output_name(Path::new("a/b.html.gz"), Some("txt")),
+            Path::new("a/b.txt")
         );
-        assert_eq!(name, Path::new("x.txt"));
-        assert!(first_collision(&[named("x.html"), named("x.html")]).is_some());
         let record = output_name(Path::new("a/c.warc.gz"), None);
         assert_eq!(record, Path::new("a/c.warc.gz"));
     }
 
     #[test]
     fn dash_is_stdin() {
-        assert_eq!(Input::from_arg(Path::new("-")), Input::Stdin);
+        assert!(Input::from_arg(Path::new("-")).is_stdin());
         assert_eq!(Input::from_arg(Path::new("a.html")).to_string(), "a.html");
+        assert!(matches!(
+            Input::from_arg(Path::new("/dev/null")),
+            Input::Stream(_)
+        ));
+    }
+
+    /// A stream over `bytes`, as if opened.
+    fn stream_of(bytes: &[u8], reads_of: usize) -> Input {
+        let stream = Stream::named(PathBuf::from("pipe"));
+        *stream.lock() = StreamState::Open {
+            head: Vec::new(),
+            rest: Box::new(Trickle(io::Cursor::new(bytes.to_vec()), reads_of)),
+        };
+        Input::Stream(stream)
+    }
+
+    #[test]
+    fn a_stream_is_read_once_from_its_start_after_its_head_was_looked_at() {
+        let page = b"<p>one page, read once</p>".repeat(100);
+        for reads_of in [1, 7, 4096] {
+            let input = stream_of(&page, reads_of);
+            assert_eq!(input.head(10).unwrap(), &page[..10]);
+            assert_eq!(
+                input.head(20).unwrap(),
+                &page[..20],
+                "more asked: more read"
+            );
+            assert_eq!(input.head(5).unwrap(), &page[..5]);
+            let mut read = Vec::new();
+            input.open().unwrap().read_to_end(&mut read).unwrap();
+            assert_eq!(read, page, "reads of {reads_of}");
+            let again = input.open().map(|_| ()).unwrap_err();
+            assert!(again.to_string().contains("only once"), "{again}");
+        }
     }
 }

@@ -15,8 +15,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::block::PageInfo;
-use crate::io::jsonl::{json_object, Extra, JsonRecord};
-use crate::io::warc::WarcWriter;
+use crate::io::jsonl::{json_object, push_json_string_content, Extra, JsonRecord};
+use crate::io::spool::{Spool, HELD_BYTES};
+use crate::io::warc::{Source, WarcWriter};
 
 /// A JSON string, or `null`.
 fn optional(value: Option<&str>) -> Extra<'_> {
@@ -54,6 +55,9 @@ pub struct DocumentStats {
     pub kept_perplexity_sum: f64,
     /// Title, canonical link and CleanEval wrapper of an HTML page.
     pub page: PageInfo,
+    /// Why the document was not cleaned (it could not be opened, or is not text), if it was
+    /// not: a sink writes no file and no ordinary record for it.
+    pub failure: Option<String>,
 }
 
 impl DocumentStats {
@@ -265,10 +269,11 @@ impl Sink for DirSink {
         Ok(())
     }
 
-    fn end(&mut self, _stats: &DocumentStats) -> io::Result<()> {
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
         match self.current.take() {
-            Some(partial) => partial.commit(),
-            None => Ok(()),
+            // A document that was not cleaned gets no file that would look finished.
+            Some(partial) if stats.failure.is_none() => partial.commit(),
+            _ => Ok(()),
         }
     }
 
@@ -309,7 +314,7 @@ pub struct RecordSink<W: Write + Send> {
     format: RecordFormat,
     out: WarcWriter<W>,
     meta: Option<DocumentMeta>,
-    text: Vec<u8>,
+    text: Spool,
     /// WARC output: the `warcinfo` record that opens it has been written.
     warcinfo_written: bool,
     /// JSONL: the field the cleaned text goes to, when not the one read.
@@ -340,7 +345,7 @@ impl<W: Write + Send> RecordSink<W> {
             format,
             out,
             meta: None,
-            text: Vec::new(),
+            text: Spool::new(HELD_BYTES),
             warcinfo_written: false,
             output_field: None,
             url: None,
@@ -404,49 +409,42 @@ impl<W: Write + Send> Sink for RecordSink<W> {
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.text.extend_from_slice(bytes);
-        Ok(())
+        self.text.write(bytes)
     }
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
         let Some(meta) = self.meta.take() else {
             return Ok(());
         };
-        if matches!(meta, DocumentMeta::WarcResponse { .. }) {
-            self.warcinfo()?;
-        }
-        let text = String::from_utf8_lossy(&self.text);
-        let text = text.trim_end_matches('\n');
-        let dropped = stats.sentences.saturating_sub(stats.kept);
-        let counts = [
-            ("sentences_kept", Extra::UInt(stats.kept)),
-            ("sentences_dropped", Extra::UInt(dropped)),
-            (
-                "mean_perplexity",
-                stats
-                    .mean_kept_perplexity()
-                    .map_or(Extra::Null, Extra::Float),
-            ),
-        ];
-        let line = match (&meta, self.format) {
+        match (&meta, self.format) {
             // A line that is not a JSON object is passed through as JSONL, but it is no
             // document to describe in JSON (it was reported with its line number).
-            (DocumentMeta::Passthrough(_), RecordFormat::JsonlObjects) => return Ok(()),
+            (DocumentMeta::Passthrough(_), RecordFormat::JsonlObjects) => Ok(()),
             (DocumentMeta::Passthrough(line), _) => {
-                let mut line = line.clone();
-                line.push(b'\n');
-                return self.out.get_mut().write_all(&line);
+                let out = self.out.get_mut();
+                out.write_all(line)?;
+                out.write_all(b"\n")
             }
             (DocumentMeta::JsonlLine(record), RecordFormat::JsonlRewrite { add_scores }) => {
+                // The text of one line, bounded by the line's own bound.
+                let text = self.text.to_string_lossy()?;
+                let counts = counts(stats);
                 let scores = if add_scores { &counts[..] } else { &[] };
-                match self.output_field.as_deref() {
+                let line = match self.output_field.as_deref() {
                     Some(name) if name != record.field() => {
-                        let mut extra = vec![(name, Extra::Str(text))];
+                        let mut extra = vec![(name, Extra::Str(&text))];
                         extra.extend_from_slice(scores);
                         record.with_extra(&extra)
                     }
-                    _ => record.with_field(text, scores),
-                }
+                    _ => record.with_field(&text, scores),
+                };
+                let out = self.out.get_mut();
+                out.write_all(line.as_bytes())?;
+                out.write_all(b"\n")
+            }
+            // A response that was not cleaned (not text) gets no conversion record.
+            (DocumentMeta::WarcResponse { .. }, RecordFormat::Warc) if stats.failure.is_some() => {
+                Ok(())
             }
             (
                 DocumentMeta::WarcResponse {
@@ -456,60 +454,111 @@ impl<W: Write + Send> Sink for RecordSink<W> {
                 },
                 RecordFormat::Warc,
             ) => {
-                self.out.write_conversion(
-                    record_id,
-                    target_uri.as_deref(),
-                    date.as_deref(),
-                    text,
-                )?;
-                return Ok(());
-            }
-            (meta, RecordFormat::JsonlObjects) => {
-                let page = &stats.page;
-                let (url, record_id) = match meta {
-                    DocumentMeta::WarcResponse {
-                        record_id,
-                        target_uri,
-                        ..
-                    } => (
-                        target_uri.as_deref().or(page.url()),
-                        // A response without a record id gets `null`, not `""`.
-                        Some(Extra::Str(record_id)).filter(|_| !record_id.trim().is_empty()),
-                    ),
-                    _ => (self.url.as_deref().or(page.url()), None),
+                self.warcinfo()?;
+                let source = Source {
+                    refers_to: record_id,
+                    target_uri: target_uri.as_deref(),
+                    date: date.as_deref(),
                 };
-                let source = match meta {
-                    DocumentMeta::Input => self.sources.get(self.index).map(String::as_str),
-                    _ => None,
-                };
-                let lang = whatlang::detect(text)
-                    .filter(whatlang::Info::is_reliable)
-                    .map(|info| info.lang().code());
-                let mut fields = vec![
-                    ("source", optional(source)),
-                    ("url", optional(url)),
-                    ("title", optional(page.title())),
-                    ("lang", optional(lang)),
-                    ("text", Extra::Str(text)),
-                ];
-                fields.extend_from_slice(&counts);
-                if let DocumentMeta::WarcResponse { .. } = meta {
-                    fields.push(("warc_record_id", record_id.unwrap_or(Extra::Null)));
-                }
-                json_object(&fields)
+                let (text, out) = (&mut self.text, &mut self.out);
+                let len = text.trimmed_len();
+                out.write_conversion_from(source, len, &mut |each| text.each_chunk(each))?;
+                Ok(())
             }
+            (meta, RecordFormat::JsonlObjects) => self.json_object(meta, stats),
             // A document of a kind this format does not write (for example a plain input).
-            _ => return Ok(()),
-        };
-        let out = self.out.get_mut();
-        out.write_all(line.as_bytes())?;
-        out.write_all(b"\n")
+            _ => Ok(()),
+        }
     }
 
     fn finish(&mut self) -> io::Result<()> {
         // A WARC output without records is still a WARC file: its warcinfo record.
         self.warcinfo()?;
         self.out.flush()
+    }
+}
+
+/// A document's sentence counts and its kept sentences' mean perplexity, as record fields.
+fn counts(stats: &DocumentStats) -> [(&'static str, Extra<'static>); 3] {
+    let dropped = stats.sentences.saturating_sub(stats.kept);
+    [
+        ("sentences_kept", Extra::UInt(stats.kept)),
+        ("sentences_dropped", Extra::UInt(dropped)),
+        (
+            "mean_perplexity",
+            stats
+                .mean_kept_perplexity()
+                .map_or(Extra::Null, Extra::Float),
+        ),
+    ]
+}
+
+impl<W: Write + Send> RecordSink<W> {
+    /// `--format json`: one object for the document (source, url, title, lang, text, counts,
+    /// and a response's record id), its text streamed from the spool; for a document that was
+    /// not cleaned, an object with `error` in place of the text and counts.
+    fn json_object(&mut self, meta: &DocumentMeta, stats: &DocumentStats) -> io::Result<()> {
+        let page = &stats.page;
+        let (url, record_id) = match meta {
+            DocumentMeta::WarcResponse {
+                record_id,
+                target_uri,
+                ..
+            } => (
+                target_uri.as_deref().or(page.url()),
+                // A response without a record id gets `null`, not `""`.
+                Some(Extra::Str(record_id)).filter(|_| !record_id.trim().is_empty()),
+            ),
+            _ => (self.url.as_deref().or(page.url()), None),
+        };
+        let source = match meta {
+            DocumentMeta::Input => self.sources.get(self.index).map(String::as_str),
+            _ => None,
+        };
+        let record_id = match meta {
+            DocumentMeta::WarcResponse { .. } => {
+                Some(("warc_record_id", record_id.unwrap_or(Extra::Null)))
+            }
+            _ => None,
+        };
+        let out = self.out.get_mut();
+        if let Some(failure) = &stats.failure {
+            let mut fields = vec![
+                ("source", optional(source)),
+                ("url", optional(url)),
+                ("error", Extra::Str(failure)),
+            ];
+            fields.extend(record_id);
+            out.write_all(json_object(&fields).as_bytes())?;
+            return out.write_all(b"\n");
+        }
+        // The language of the text's first bytes (all of it unless it is very long).
+        let held = self.text.held();
+        let sample = &held[..held.len().min(self.text.trimmed_len() as usize)];
+        let lang = whatlang::detect(&String::from_utf8_lossy(sample))
+            .filter(whatlang::Info::is_reliable)
+            .map(|info| info.lang().code());
+        let before = json_object(&[
+            ("source", optional(source)),
+            ("url", optional(url)),
+            ("title", optional(page.title())),
+            ("lang", optional(lang)),
+        ]);
+        let mut after_fields = counts(stats).to_vec();
+        after_fields.extend(record_id);
+        let after = json_object(&after_fields);
+        // `{…,"text":"` + the escaped text + `",…}`: the two objects' braces give way.
+        out.write_all(&before.as_bytes()[..before.len() - 1])?;
+        out.write_all(b",\"text\":\"")?;
+        let mut escaped = String::new();
+        self.text.each_str(&mut |piece| {
+            escaped.clear();
+            push_json_string_content(&mut escaped, piece);
+            out.write_all(escaped.as_bytes())
+        })?;
+        out.write_all(b"\",")?;
+        out.write_all(&after.as_bytes()[1..])?;
+        out.write_all(b"\n")
     }
 }
 

@@ -1,11 +1,10 @@
 //! What an input holds, told from its first bytes rather than its name: a WARC file starts
 //! with `WARC/1.`, a JSON Lines file with a JSON object; anything else is a page (HTML or
-//! text). Gzip is looked through. Standard input can be read only once, so its first bytes are
-//! kept and handed back when it is opened for cleaning ([`crate::io::Input::open`]).
+//! text). Gzip is looked through. Standard input and pipes can be read only once, so their first
+//! bytes are kept by the input and handed back when it is opened for cleaning
+//! ([`crate::io::Input::head`]).
 
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 
 use crate::io::{maybe_gunzip, Input};
 
@@ -23,54 +22,38 @@ pub enum Content {
 /// How many (compressed) bytes are read to tell.
 const HEAD_BYTES: usize = 4096;
 
-/// The first bytes of standard input, read to sniff it and not yet handed back.
-static STDIN_HEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-/// Whether every line of standard input's first bytes names an existing file (`ls | ppl-filter`).
-static STDIN_LISTS_FILES: AtomicBool = AtomicBool::new(false);
-
-/// Whether [`sniff`] found that standard input lists existing files, one per line, as
-/// `--files-from -` expects, rather than holding a page.
-pub fn stdin_lists_files() -> bool {
-    STDIN_LISTS_FILES.load(Ordering::Relaxed)
-}
-
-/// The bytes [`sniff`] read from standard input, which its reader must return first.
-pub(crate) fn take_stdin_head() -> Vec<u8> {
-    std::mem::take(&mut *STDIN_HEAD.lock().unwrap_or_else(|e| e.into_inner()))
+/// Whether standard input's first bytes list existing files, one per line, as
+/// `--files-from -` expects, rather than hold a page (`ls | ppl-filter`). Only standard
+/// input is looked at (its head is kept for cleaning, see [`Input::head`]).
+pub fn stdin_lists_files(input: &Input) -> bool {
+    input.is_stdin() && input.head(HEAD_BYTES).is_ok_and(|head| lists_files(&head))
 }
 
 /// What `input` holds, from its first bytes (gzip looked through). An input that cannot be
 /// opened is [`Content::Other`]: the error is reported when it is opened for cleaning.
 pub fn sniff(input: &Input) -> Content {
-    let mut head = Vec::with_capacity(HEAD_BYTES);
-    match input {
-        Input::Stdin => {
-            let mut stash = STDIN_HEAD.lock().unwrap_or_else(|e| e.into_inner());
-            // Read once; a second sniff of standard input looks at the same bytes.
-            if stash.is_empty() {
-                let _ = read_head(io::stdin().lock(), &mut stash);
-                STDIN_LISTS_FILES.store(lists_files(&stash), Ordering::Relaxed);
-            }
-            head.extend_from_slice(&stash);
-        }
-        Input::File(path) => match std::fs::File::open(path) {
-            Ok(file) => {
-                let _ = read_head(file, &mut head);
-            }
-            Err(_) => return Content::Other,
-        },
-        Input::Memory { bytes, .. } => {
-            head.extend_from_slice(&bytes[..bytes.len().min(HEAD_BYTES)])
-        }
-    }
-    content(&unzipped_head(head))
+    content(&head(input))
+}
+
+/// The first bytes of `input` (up to 4 KiB read, gzip looked through), empty when it cannot
+/// be opened.
+pub fn head(input: &Input) -> Vec<u8> {
+    input
+        .head(HEAD_BYTES)
+        .map(unzipped_head)
+        .unwrap_or_default()
 }
 
 /// What `input` holds by [`sniff`], or by its name (`*.warc[.gz]`, `*.jsonl[.gz]`) when its
 /// first bytes do not tell (an empty or damaged file).
 pub fn sniff_or_name(input: &Input) -> Content {
-    match sniff(input) {
+    content_or_name(input, &head(input))
+}
+
+/// What `input`, whose first bytes are `head` ([`head`]), holds by [`content`], or by its
+/// name when they do not tell.
+pub fn content_or_name(input: &Input, head: &[u8]) -> Content {
+    match content(head) {
         Content::Other => {
             let name = input.to_string();
             let named = |suffixes: [&str; 2]| suffixes.iter().any(|s| name.ends_with(s));
@@ -84,11 +67,6 @@ pub fn sniff_or_name(input: &Input) -> Content {
         }
         content => content,
     }
-}
-
-/// Up to [`HEAD_BYTES`] of `reader`, whatever the size of the reads that bring them.
-fn read_head(reader: impl Read, head: &mut Vec<u8>) -> io::Result<usize> {
-    reader.take(HEAD_BYTES as u64).read_to_end(head)
 }
 
 /// `head` decompressed as far as it goes when it is gzip, else as it is.

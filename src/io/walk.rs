@@ -39,6 +39,11 @@ pub struct Expanded {
     pub unreadable: Vec<(PathBuf, String)>,
     /// Directory arguments under which no file was found (or none matched the globs).
     pub empty_dirs: Vec<PathBuf>,
+    /// The directories walked (each output directory must lie outside them).
+    pub walked: Vec<PathBuf>,
+    /// Entries found while walking that are not regular files (FIFOs, sockets, devices):
+    /// skipped, since reading one could block or never end.
+    pub special_skipped: u64,
 }
 
 /// Why the arguments cannot be expanded at all.
@@ -63,29 +68,62 @@ pub enum WalkError {
 /// standard input), from which its output name under `--output-dir` is made.
 pub fn expand(args: &[PathBuf], options: &WalkOptions) -> Result<Expanded, WalkError> {
     let mut expanded = Expanded::default();
+    let mut streams = std::collections::HashMap::new();
     let stdin_only = [PathBuf::from("-")];
     let args = if args.is_empty() { &stdin_only } else { args };
     for arg in args {
-        if arg.as_os_str() == "-" {
-            expanded.inputs.push((Input::Stdin, PathBuf::from("stdin")));
-        } else if arg.is_dir() {
+        if arg.as_os_str() != "-" && arg.is_dir() {
             let before = expanded.inputs.len();
             walk(arg, options, &mut expanded)?;
+            expanded.walked.push(arg.clone());
             if expanded.inputs.len() == before {
                 expanded.empty_dirs.push(arg.clone());
             }
         } else {
-            let name = arg.file_name().map_or_else(|| arg.clone(), PathBuf::from);
-            expanded.inputs.push((Input::from_arg(arg), name));
+            let name = match arg.as_os_str() == "-" {
+                true => PathBuf::from("stdin"),
+                false => arg.file_name().map_or_else(|| arg.clone(), PathBuf::from),
+            };
+            // Standard input or a pipe named twice is one stream, read once (opening a FIFO again would wait
+            // for a writer that is gone).
+            let input = match Input::from_arg(arg) {
+                Input::Stream(stream) => streams
+                    .entry(stream_key(arg))
+                    .or_insert(Input::Stream(stream))
+                    .clone(),
+                input => input,
+            };
+            expanded.inputs.push((input, name));
         }
     }
     Ok(expanded)
+}
+
+/// What makes two stream arguments one stream: the pipe, FIFO or device they open (`-` and
+/// `/dev/stdin` are the same pipe), else the argument itself.
+#[cfg(unix)]
+fn stream_key(arg: &Path) -> (u64, u64, PathBuf) {
+    use std::os::unix::fs::MetadataExt;
+    let path = match arg.as_os_str() == "-" {
+        true => Path::new("/dev/stdin"),
+        false => arg,
+    };
+    match std::fs::metadata(path) {
+        Ok(meta) => (meta.dev(), meta.ino(), PathBuf::new()),
+        Err(_) => (0, 0, arg.to_path_buf()),
+    }
+}
+
+#[cfg(not(unix))]
+fn stream_key(arg: &Path) -> PathBuf {
+    arg.to_path_buf()
 }
 
 /// Appends the files under `root` to `expanded`, sorted by path.
 fn walk(root: &Path, options: &WalkOptions, expanded: &mut Expanded) -> Result<(), WalkError> {
     let found = Mutex::new(Vec::new());
     let unreadable = Mutex::new(Vec::new());
+    let special = std::sync::atomic::AtomicU64::new(0);
     WalkBuilder::new(root)
         .standard_filters(false)
         .hidden(!options.hidden)
@@ -97,9 +135,13 @@ fn walk(root: &Path, options: &WalkOptions, expanded: &mut Expanded) -> Result<(
             Box::new(|entry| {
                 match entry {
                     Ok(entry) if entry.file_type().is_some_and(|t| !t.is_dir()) => {
-                        // A link is a file when it points to one (a dangling link fails to open later).
-                        if !entry.path_is_symlink() || entry.path().is_file() {
+                        // A link is a file when it points to one (a dangling link fails to
+                        // open later); a FIFO, socket or device is not read.
+                        let regular = entry.file_type().is_some_and(|t| t.is_file());
+                        if regular || (entry.path_is_symlink() && entry.path().is_file()) {
                             lock(&found).push(entry.into_path());
+                        } else if !entry.path_is_symlink() || entry.path().exists() {
+                            special.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         }
                     }
                     Ok(_) => {}
@@ -112,8 +154,9 @@ fn walk(root: &Path, options: &WalkOptions, expanded: &mut Expanded) -> Result<(
     found.sort();
     for path in found {
         let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
-        expanded.inputs.push((Input::File(path), relative));
+        expanded.inputs.push((Input::Found(path), relative));
     }
+    expanded.special_skipped += special.into_inner();
     let mut errors: Vec<(PathBuf, String)> = unreadable
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
@@ -259,7 +302,8 @@ mod tests {
                 names(&expanded),
                 ["a.html", "b/1.htm", "b/2.html.gz", "b/c/3.warc.gz", "stdin"]
             );
-            assert_eq!(expanded.inputs[4].0, Input::Stdin);
+            assert!(expanded.inputs[4].0.is_stdin());
+            assert!(matches!(expanded.inputs[0].0, Input::Found(_)));
         }
         // A missing path is an input that fails to open, reported when it is read.
         let missing = expand(&[root.join("no-such-file")], &WalkOptions::default()).unwrap();
@@ -292,6 +336,24 @@ mod tests {
             expand(std::slice::from_ref(&root), &with(&["a/**{"], false)),
             Err(WalkError::Glob(_))
         ));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_found_while_walking_are_skipped_and_one_named_twice_is_one_stream() {
+        let root = tree(&["page.html"]);
+        let fifo = root.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here
+        }
+        let walked = expand(std::slice::from_ref(&root), &WalkOptions::default()).unwrap();
+        assert_eq!(names(&walked), ["page.html"]);
+        assert_eq!(walked.special_skipped, 1);
+        let named = expand(&[fifo.clone(), fifo], &WalkOptions::default()).unwrap();
+        assert!(matches!(named.inputs[0].0, Input::Stream(_)));
+        assert_eq!(named.inputs[0].0, named.inputs[1].0, "one handle");
         std::fs::remove_dir_all(&root).unwrap();
     }
 

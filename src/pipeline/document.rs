@@ -40,6 +40,8 @@ pub(super) struct Findings {
     pub problems: Vec<Trouble>,
     /// What the page said about itself.
     pub page: PageInfo,
+    /// Bytes read (after gzip).
+    pub bytes: u64,
 }
 
 impl Findings {
@@ -142,6 +144,7 @@ pub(super) fn read_document(
             emit(&mut blocks)?;
         }
     }
+    findings.bytes = decoder.bytes_seen();
     if binary || decoder.finish(&mut text) == Err(DecodeError::Binary) {
         findings.problem(Trouble::Binary);
         return Ok(());

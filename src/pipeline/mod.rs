@@ -58,6 +58,10 @@ pub struct Summary {
     pub errors: u64,
     /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`Options::all_responses`]).
     pub records_skipped: u64,
+    /// Files found while walking a directory that are not text: skipped without a warning.
+    pub binary_skipped: u64,
+    /// Bytes read (after gzip) from the documents.
+    pub bytes: u64,
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
 }
@@ -71,6 +75,8 @@ impl Summary {
         self.warnings += other.warnings;
         self.errors += other.errors;
         self.records_skipped += other.records_skipped;
+        self.binary_skipped += other.binary_skipped;
+        self.bytes += other.bytes;
         self.output_closed |= other.output_closed;
     }
 }
@@ -113,6 +119,9 @@ struct Job {
     ends: bool,
     /// On the last batch: what the page said about itself.
     page: Option<Box<PageInfo>>,
+    /// On the last batch: why the document was not cleaned (it could not be opened, or is not
+    /// text), if it was not.
+    failure: Option<String>,
     blocks: Vec<Block>,
 }
 
@@ -235,6 +244,7 @@ fn process_whole(blocks: Vec<Block>, model: &LanguageModel, options: &Options) -
         begins: None,
         ends: true,
         page: None,
+        failure: None,
         blocks,
     };
     process(job, model, options)

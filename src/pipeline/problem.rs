@@ -77,6 +77,23 @@ pub enum Trouble {
         /// Skipped (`--skip-bad-lines`) rather than passed through.
         skipped: bool,
     },
+    /// JSONL lines in a row without the field: one message for them all, naming the fields
+    /// the lines do have when no line of the input has it.
+    #[error("{}", missing_field_message(.field, *.first, *.count, *.every_line, .fields, *.skipped))]
+    FieldMissing {
+        /// The field looked for (`--field`).
+        field: String,
+        /// The first line without it (1-based).
+        first: u64,
+        /// How many lines in a row lack it.
+        count: u64,
+        /// No line of the input has it.
+        every_line: bool,
+        /// String fields of the first line without it.
+        fields: Vec<String>,
+        /// Skipped (`--skip-bad-lines`) rather than passed through.
+        skipped: bool,
+    },
     /// A JSONL line that could not be read whole (too long): skipped.
     #[error("{0} (skipped)")]
     LineSkipped(#[source] JsonlError),
@@ -92,6 +109,38 @@ pub enum Trouble {
         /// Whether --glob was given.
         with_glob: bool,
     },
+}
+
+/// The message of [`Trouble::FieldMissing`].
+fn missing_field_message(
+    field: &str,
+    first: u64,
+    count: u64,
+    every_line: bool,
+    fields: &[String],
+    skipped: bool,
+) -> String {
+    let fate = if skipped { "skipped" } else { "passed through" };
+    let lines = if count == 1 { "line" } else { "lines" };
+    if every_line {
+        let named = match fields {
+            [] => String::new(),
+            fields => format!(
+                "; its lines have the text fields {}",
+                fields
+                    .iter()
+                    .map(|f| format!("\"{f}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        format!("no line has the field \"{field}\" ({count} {lines} {fate}, uncleaned{named}): name the field to clean with --field")
+    } else if count == 1 {
+        format!("line {first}: no field \"{field}\" ({fate})")
+    } else {
+        let last = first + count - 1;
+        format!("lines {first}-{last}: no field \"{field}\" ({count} lines {fate})")
+    }
 }
 
 impl Trouble {
@@ -113,6 +162,7 @@ impl Trouble {
             | Trouble::Warc(_)
             | Trouble::NotHttp(_)
             | Trouble::BadLine { .. }
+            | Trouble::FieldMissing { .. }
             | Trouble::LineSkipped(_)
             | Trouble::NoFileInDirectory { .. } => Severity::Warning,
         }

@@ -8,7 +8,7 @@ use super::document::{read_document, DocumentKind, Findings, OutputClosed};
 use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary, Trouble};
 use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
-use crate::io::jsonl::{parse_line_bytes, JsonlLines};
+use crate::io::jsonl::{parse_line_bytes, JsonlError, JsonlLines};
 use crate::io::sink::DocumentMeta;
 use crate::io::warc::{http_response_parts, WarcReader};
 use crate::io::Input;
@@ -31,17 +31,30 @@ pub(super) fn read_inputs(
         send,
         seq: 0,
         counts: Summary::default(),
+        found: false,
     };
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
+        reader.found = matches!(input, Input::Found(_));
+        if reader.found && skipped_as_binary(input, options.input_format) {
+            reader.counts.binary_skipped += 1;
+            observer.input_read(index);
+            continue;
+        }
         let read = match input.open() {
             Err(e) => {
-                reader.report(&name, Trouble::Open(Arc::new(e)));
-                // A plain input keeps its place in the output even when it cannot be read.
+                let trouble = Trouble::Open(Arc::new(e));
+                let failure = trouble.to_string();
+                reader.report(&name, trouble);
+                // A plain input keeps its place in the output even when it cannot be read,
+                // as a document that failed (a sink writes no file or ordinary record for it).
                 match options.input_format {
-                    InputFormat::Html | InputFormat::Text => {
-                        reader.document(&name, DocumentMeta::Input, None, DocumentKind::of(options))
-                    }
+                    InputFormat::Html | InputFormat::Text => reader.document(
+                        &name,
+                        DocumentMeta::Input,
+                        Err(failure),
+                        DocumentKind::of(options),
+                    ),
                     InputFormat::Warc | InputFormat::Jsonl => Ok(()),
                 }
             }
@@ -49,7 +62,7 @@ pub(super) fn read_inputs(
                 InputFormat::Html | InputFormat::Text => reader.document(
                     &name,
                     DocumentMeta::Input,
-                    Some(&mut content),
+                    Ok(Some(&mut content)),
                     DocumentKind::of(options),
                 ),
                 InputFormat::Warc => reader.warc(&name, content),
@@ -64,6 +77,17 @@ pub(super) fn read_inputs(
     reader.counts
 }
 
+/// Whether a file found while walking for WARC or JSONL input is not text, and so skipped
+/// quietly as it would be among pages (where decoding tells).
+fn skipped_as_binary(input: &Input, format: InputFormat) -> bool {
+    use crate::io::sniff;
+    if !matches!(format, InputFormat::Warc | InputFormat::Jsonl) {
+        return false;
+    }
+    let head = sniff::head(input);
+    sniff::content(&head) == sniff::Content::Other && crate::decode::is_binary(&head)
+}
+
 /// The reader's state across inputs: batch numbers, document numbers and problem counts.
 struct Reader<'a> {
     options: &'a Options,
@@ -72,6 +96,9 @@ struct Reader<'a> {
     seq: u64,
     /// Documents, problems and records skipped so far (the writer counts sentences).
     counts: Summary,
+    /// The input being read was found while walking a directory: if it is not text, it is
+    /// skipped quietly.
+    found: bool,
 }
 
 impl Reader<'_> {
@@ -87,12 +114,13 @@ impl Reader<'_> {
 
     /// One document: its blocks (none without `content`) in batches, the last marked, read as
     /// `kind` says (a JSONL `text` field is plain text; a WARC response's HTTP charset is its
-    /// encoding).
+    /// encoding). A document that could not be read (`Err`: why) or is not text is marked
+    /// failed on its last batch, so that sinks write no ordinary output for it.
     fn document(
         &mut self,
         name: &str,
         meta: DocumentMeta,
-        content: Option<&mut dyn Read>,
+        content: Result<Option<&mut dyn Read>, String>,
         kind: DocumentKind,
     ) -> Result<(), OutputClosed> {
         let index = self.counts.documents as usize;
@@ -105,16 +133,31 @@ impl Reader<'_> {
         };
         let mut findings = Findings::default();
         let send = &mut *self.send;
-        let read = match content {
-            Some(content) => {
-                read_document(content, self.options, kind, &mut findings, &mut |blocks| {
-                    batcher.add(blocks, send)
-                })
+        let (read, mut failure) = match content {
+            Ok(Some(content)) => {
+                let read = read_document(content, self.options, kind, &mut findings, &mut |b| {
+                    batcher.add(b, send)
+                });
+                (read, None)
             }
-            None => Ok(()),
+            Ok(None) => (Ok(()), None),
+            Err(failure) => (Ok(()), Some(failure)),
         };
-        let sent = read.and_then(|()| batcher.finish(send, std::mem::take(&mut findings.page)));
+        if let Some(binary) = findings
+            .problems
+            .iter()
+            .find(|t| matches!(t, Trouble::Binary))
+        {
+            failure = Some(binary.to_string());
+        }
+        let page = std::mem::take(&mut findings.page);
+        let sent = read.and_then(|()| batcher.finish(send, page, failure));
+        self.counts.bytes += findings.bytes;
         for trouble in findings.problems {
+            if self.found && matches!(trouble, Trouble::Binary) {
+                self.counts.binary_skipped += 1;
+                continue;
+            }
             self.report(name, trouble);
         }
         self.observer.document_read(index);
@@ -183,7 +226,7 @@ impl Reader<'_> {
             self.document(
                 &document_name,
                 meta,
-                Some(&mut http.body_reader()),
+                Ok(Some(&mut http.body_reader())),
                 DocumentKind { format, encoding },
             )?;
         }
@@ -203,24 +246,38 @@ impl Reader<'_> {
             return Ok(());
         };
         let mut lines = JsonlLines::new(content, self.options.max_record_bytes);
+        let mut missing = MissingField::default();
         while let Some(line) = lines.next_line() {
             let (number, bytes) = match line {
                 Ok(line) => line,
                 Err(e) => {
+                    self.report_missing(name, &mut missing, false);
                     self.report(name, Trouble::ReadLines(Arc::new(e)));
                     return Ok(());
                 }
             };
             let parsed = bytes.map(|bytes| (parse_line_bytes(&bytes, number, field), bytes));
+            if let Ok((Err(JsonlError::MissingField { line, .. }), bytes)) = &parsed {
+                missing.add(*line, bytes);
+            } else {
+                self.report_missing(name, &mut missing, false);
+            }
             match parsed {
+                Ok((Err(JsonlError::MissingField { .. }), bytes)) => {
+                    if !self.options.skip_bad_lines {
+                        let kind = DocumentKind::of(self.options);
+                        self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
+                    }
+                }
                 Ok((Ok(record), _)) => {
+                    missing.found = true;
                     let value = record.value().to_string();
                     let document_name = format!("{name}: line {number}");
                     let meta = DocumentMeta::JsonlLine(record);
                     self.document(
                         &document_name,
                         meta,
-                        Some(&mut value.as_bytes()),
+                        Ok(Some(&mut value.as_bytes())),
                         DocumentKind {
                             format,
                             encoding: Some(encoding_rs::UTF_8),
@@ -232,7 +289,7 @@ impl Reader<'_> {
                     self.report(name, Trouble::BadLine { error, skipped });
                     if !self.options.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
-                        self.document(name, DocumentMeta::Passthrough(bytes), None, kind)?;
+                        self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
                     }
                 }
                 Err(e) => {
@@ -240,7 +297,55 @@ impl Reader<'_> {
                 }
             }
         }
+        let every_line = !missing.found;
+        self.report_missing(name, &mut missing, every_line);
         Ok(())
+    }
+
+    /// Reports the lines in a row that lacked the field, if any, as one problem.
+    fn report_missing(&mut self, name: &str, missing: &mut MissingField, every_line: bool) {
+        if missing.count == 0 {
+            return;
+        }
+        let trouble = Trouble::FieldMissing {
+            field: self.options.jsonl_field.clone(),
+            first: missing.first,
+            count: missing.count,
+            every_line: every_line && missing.first_seen,
+            fields: std::mem::take(&mut missing.fields),
+            skipped: self.options.skip_bad_lines,
+        };
+        missing.count = 0;
+        missing.first_seen = false;
+        self.report(name, trouble);
+    }
+}
+
+/// JSONL lines in a row that lack the field, reported together.
+#[derive(Default)]
+struct MissingField {
+    /// The first of them (1-based).
+    first: u64,
+    count: u64,
+    /// The text fields of the first of them.
+    fields: Vec<String>,
+    /// The row started at the input's first line with a JSON object.
+    first_seen: bool,
+    /// A line of the input had the field.
+    found: bool,
+    /// A line of the input was a JSON object (with or without the field).
+    objects: bool,
+}
+
+impl MissingField {
+    fn add(&mut self, line: u64, bytes: &[u8]) {
+        if self.count == 0 {
+            self.first = line;
+            self.fields = crate::io::jsonl::string_fields(bytes, 8);
+            self.first_seen = !self.objects;
+        }
+        self.objects = true;
+        self.count += 1;
     }
 }
 
@@ -260,27 +365,35 @@ impl Batcher<'_> {
             self.text_bytes += block.text.len();
             self.blocks.push(block);
             if self.text_bytes >= BATCH_TEXT_BYTES || self.blocks.len() >= BATCH_BLOCKS {
-                self.send(send, None)?;
+                self.send(send, None, None)?;
             }
         }
         Ok(())
     }
 
-    /// Sends the last batch (maybe empty: every document ends with one), with `page`.
-    fn finish(&mut self, send: &mut SendBatch, page: PageInfo) -> Result<(), OutputClosed> {
-        self.send(send, Some(Box::new(page)))
+    /// Sends the last batch (maybe empty: every document ends with one), with `page` and why
+    /// the document failed, if it did.
+    fn finish(
+        &mut self,
+        send: &mut SendBatch,
+        page: PageInfo,
+        failure: Option<String>,
+    ) -> Result<(), OutputClosed> {
+        self.send(send, Some(Box::new(page)), failure)
     }
 
     fn send(
         &mut self,
         send: &mut SendBatch,
         page: Option<Box<PageInfo>>,
+        failure: Option<String>,
     ) -> Result<(), OutputClosed> {
         let job = Job {
             seq: *self.seq,
             begins: self.begins.take(),
             ends: page.is_some(),
             page,
+            failure,
             blocks: std::mem::take(&mut self.blocks),
         };
         *self.seq += 1;
@@ -315,7 +428,7 @@ mod tests {
             batcher.add(&mut blocks.into_iter().collect(), &mut send),
             Ok(())
         );
-        assert_eq!(batcher.finish(&mut send, PageInfo::default()), Ok(()));
+        assert_eq!(batcher.finish(&mut send, PageInfo::default(), None), Ok(()));
         sent
     }
 

@@ -72,6 +72,7 @@ impl<'a> Writer<'a> {
             if let Some(page) = scored.page {
                 self.document.page = *page;
             }
+            self.document.failure = scored.failure;
             self.out.end(&self.document)?;
         }
         Ok(())

@@ -23,4 +23,4 @@ mod write;
 pub use http::{charset_param, http_response_parts, looks_like_html, BodyCoding, HttpParts};
 pub use read::WarcReader;
 pub use record::{WarcError, WarcRecord};
-pub use write::WarcWriter;
+pub use write::{Chunks, Source, WarcWriter};

@@ -10,6 +10,21 @@ use xxhash_rust::xxh3::Xxh3;
 /// WARC-Date written when the source record has none (output must be reproducible).
 const FALLBACK_DATE: &str = "1970-01-01T00:00:00Z";
 
+/// The record a conversion record is made from (see [`WarcWriter::write_conversion`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// Its WARC-Record-ID (empty when it has none).
+    pub refers_to: &'a str,
+    /// Its WARC-Target-URI, if any.
+    pub target_uri: Option<&'a str>,
+    /// Its WARC-Date, if any.
+    pub date: Option<&'a str>,
+}
+
+/// A block handed over in chunks: called with a function taking each chunk in order, as often
+/// as needed.
+pub type Chunks<'a> = dyn FnMut(&mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> + 'a;
+
 /// Writes WARC/1.1 records, each optionally as its own gzip member (`.warc.gz`). Record IDs are
 /// derived from content and, for conversion records, the record's place among this writer's
 /// conversion records, so the same input always gives byte-identical output and IDs are unique
@@ -85,42 +100,109 @@ impl<W: Write> WarcWriter<W> {
         date: Option<&str>,
         text: &str,
     ) -> io::Result<String> {
+        let source = Source {
+            refers_to,
+            target_uri,
+            date,
+        };
+        self.write_conversion_from(source, text.len() as u64, &mut |each| each(text.as_bytes()))
+    }
+
+    /// As [`WarcWriter::write_conversion`], for a text of `len` bytes that `text` hands to its
+    /// argument in chunks, and can hand over again: it is read once for its digest and ID and
+    /// once to be written, so it need not be held in memory.
+    pub fn write_conversion_from(
+        &mut self,
+        source: Source<'_>,
+        len: u64,
+        text: &mut Chunks<'_>,
+    ) -> io::Result<String> {
         self.conversions += 1;
-        let id = record_id(&["conversion", refers_to, &self.conversions.to_string(), text]);
+        let mut ids = Xxh3::new();
+        for part in [
+            "conversion",
+            source.refers_to,
+            &self.conversions.to_string(),
+        ] {
+            ids.update(part.as_bytes());
+            ids.update(&[0]);
+        }
+        let mut sha1 = <sha1::Sha1 as sha1::Digest>::new();
+        text(&mut |chunk| {
+            ids.update(chunk);
+            sha1::Digest::update(&mut sha1, chunk);
+            Ok(())
+        })?;
+        ids.update(&[0]);
+        let id = uuid_of(&ids);
         let mut headers = vec![
             ("WARC-Type", "conversion".to_string()),
             ("WARC-Record-ID", id.clone()),
-            ("WARC-Date", clean_header(date.unwrap_or(FALLBACK_DATE))),
+            (
+                "WARC-Date",
+                clean_header(source.date.unwrap_or(FALLBACK_DATE)),
+            ),
         ];
-        let refers_to = clean_header(refers_to);
+        let refers_to = clean_header(source.refers_to);
         if !refers_to.is_empty() {
             headers.push(("WARC-Refers-To", refers_to));
         }
-        if let Some(uri) = target_uri {
+        if let Some(uri) = source.target_uri {
             headers.push(("WARC-Target-URI", clean_header(uri)));
         }
         headers.push(("Content-Type", "text/plain; charset=utf-8".to_string()));
-        self.write_record(&headers, text.as_bytes())?;
+        let digest = base32_sha1(&sha1::Digest::finalize(sha1));
+        self.write_record_from(&headers, &digest, len, text)?;
         Ok(id)
     }
 
     fn write_record(&mut self, headers: &[(&str, String)], block: &[u8]) -> io::Result<()> {
-        let mut record = Vec::with_capacity(block.len() + 512);
-        record.extend_from_slice(b"WARC/1.1\r\n");
+        let digest = block_digest(block);
+        self.write_record_from(headers, &digest, block.len() as u64, &mut |each| {
+            each(block)
+        })
+    }
+
+    /// A record: its header, then its block as `block` hands it over (`len` bytes whose
+    /// `WARC-Block-Digest` is `digest`), each record its own gzip member when compressing.
+    fn write_record_from(
+        &mut self,
+        headers: &[(&str, String)],
+        digest: &str,
+        len: u64,
+        block: &mut Chunks<'_>,
+    ) -> io::Result<()> {
+        let mut head = Vec::with_capacity(512);
+        head.extend_from_slice(b"WARC/1.1\r\n");
         for (name, value) in headers {
-            record.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+            head.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
         }
-        record.extend_from_slice(
-            format!("WARC-Block-Digest: {}\r\n", block_digest(block)).as_bytes(),
-        );
-        record.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
-        record.extend_from_slice(block);
-        record.extend_from_slice(b"\r\n\r\n");
+        head.extend_from_slice(format!("WARC-Block-Digest: {digest}\r\n").as_bytes());
+        head.extend_from_slice(format!("Content-Length: {len}\r\n\r\n").as_bytes());
+        fn write_all(
+            out: &mut dyn Write,
+            head: &[u8],
+            len: u64,
+            block: &mut Chunks<'_>,
+        ) -> io::Result<()> {
+            out.write_all(head)?;
+            let mut written = 0u64;
+            block(&mut |chunk| {
+                written += chunk.len() as u64;
+                out.write_all(chunk)
+            })?;
+            if written != len {
+                return Err(io::Error::other(format!(
+                    "a WARC block of {written} bytes announced as {len}"
+                )));
+            }
+            out.write_all(b"\r\n\r\n")
+        }
         match self.gzip {
-            None => self.out.write_all(&record),
+            None => write_all(&mut self.out, &head, len, block),
             Some(level) => {
                 let mut enc = GzEncoder::new(&mut self.out, level);
-                enc.write_all(&record)?;
+                write_all(&mut enc, &head, len, block)?;
                 enc.finish().map(|_| ())
             }
         }
@@ -140,8 +222,12 @@ impl<W: Write> WarcWriter<W> {
 /// `sha1:` and the base32 SHA-1 of `block`, as warcio and Heritrix write `WARC-Block-Digest`.
 fn block_digest(block: &[u8]) -> String {
     use sha1::Digest;
-    let sha1 = sha1::Sha1::digest(block);
-    format!("sha1:{}", data_encoding::BASE32.encode(&sha1))
+    base32_sha1(&sha1::Sha1::digest(block))
+}
+
+/// `sha1:` and `sha1` in base32.
+fn base32_sha1(sha1: &[u8]) -> String {
+    format!("sha1:{}", data_encoding::BASE32.encode(sha1))
 }
 
 /// Header values may not hold line breaks or other controls; they become spaces.
@@ -161,6 +247,11 @@ fn record_id(parts: &[&str]) -> String {
         hasher.update(part.as_bytes());
         hasher.update(&[0]);
     }
+    uuid_of(&hasher)
+}
+
+/// `<urn:uuid:…>`: a version-8 UUID from the xxh3-128 of what `hasher` was given.
+fn uuid_of(hasher: &Xxh3) -> String {
     let mut b = hasher.digest128().to_be_bytes();
     b[6] = (b[6] & 0x0f) | 0x80;
     b[8] = (b[8] & 0x3f) | 0x80;
