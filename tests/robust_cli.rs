@@ -166,15 +166,6 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// `ppl-filter ARGS` with its standard input taken from `stdin`.
-fn ppl_filter_with_stdin(args: &[&str], stdin: Stdio) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args(args)
-        .stdin(stdin)
-        .output()
-        .unwrap()
-}
-
 #[cfg(unix)]
 #[test]
 fn pipes_fifos_and_dev_stdin_are_read_once_like_files() {

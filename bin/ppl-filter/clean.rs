@@ -272,7 +272,8 @@ fn stats_line(
 }
 
 /// Cleans one WARC or JSONL input into a file of its own kind at `path` (gzip-compressed when
-/// named `*.gz`), which appears only once complete (written under a temporary name).
+/// named `*.gz`), which appears only once complete (written under a temporary name), and only
+/// when something of the input was cleaned.
 fn clean_to_record_file(
     input: &Input,
     path: &std::path::Path,
@@ -329,6 +330,10 @@ fn clean_to_record_file(
             observer,
         )?,
     };
-    file.commit()?;
+    // An input of which nothing was cleaned (it could not be opened, or is not text) leaves
+    // no file that would look finished.
+    if summary.not_cleaned == 0 || summary.documents > summary.not_cleaned {
+        file.commit()?;
+    }
     Ok(summary)
 }

@@ -62,6 +62,9 @@ pub struct Summary {
     pub binary_skipped: u64,
     /// Bytes read (after gzip) from the documents.
     pub bytes: u64,
+    /// Inputs and documents that were not cleaned: an input that could not be opened, a
+    /// document that is not text.
+    pub not_cleaned: u64,
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
 }
@@ -77,6 +80,7 @@ impl Summary {
         self.records_skipped += other.records_skipped;
         self.binary_skipped += other.binary_skipped;
         self.bytes += other.bytes;
+        self.not_cleaned += other.not_cleaned;
         self.output_closed |= other.output_closed;
     }
 }

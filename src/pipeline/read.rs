@@ -38,6 +38,7 @@ pub(super) fn read_inputs(
         reader.found = matches!(input, Input::Found(_));
         if reader.found && skipped_as_binary(input, options.input_format) {
             reader.counts.binary_skipped += 1;
+            reader.counts.not_cleaned += 1;
             observer.input_read(index);
             continue;
         }
@@ -46,6 +47,9 @@ pub(super) fn read_inputs(
                 let trouble = Trouble::Open(Arc::new(e));
                 let failure = trouble.to_string();
                 reader.report(&name, trouble);
+                if matches!(options.input_format, InputFormat::Warc | InputFormat::Jsonl) {
+                    reader.counts.not_cleaned += 1;
+                }
                 // A plain input keeps its place in the output even when it cannot be read,
                 // as a document that failed (a sink writes no file or ordinary record for it).
                 match options.input_format {
@@ -150,6 +154,7 @@ impl Reader<'_> {
         {
             failure = Some(binary.to_string());
         }
+        self.counts.not_cleaned += u64::from(failure.is_some());
         let page = std::mem::take(&mut findings.page);
         let sent = read.and_then(|()| batcher.finish(send, page, failure));
         self.counts.bytes += findings.bytes;
