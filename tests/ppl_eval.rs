@@ -1,8 +1,9 @@
 //! Integration tests of the `ppl-eval` binary and of `ppl_filter::eval::score_dirs` on the
 //! hand-made pairs of `fixtures/eval/` (answers computed by hand below).
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const BIN: &str = env!("CARGO_BIN_EXE_ppl-eval");
@@ -227,6 +228,75 @@ fn unreadable_cleaned_file_is_error_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("7.txt"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The arguments of `ppl-eval score` on the fixtures.
+fn score_fixtures() -> Vec<String> {
+    let fx = fixtures();
+    vec![
+        "score".to_string(),
+        fx.join("cleaned").display().to_string(),
+        fx.join("gold").display().to_string(),
+    ]
+}
+
+/// Runs `ppl-eval args` with its standard output on `stdout` (stderr captured).
+fn run_writing_to(args: &[String], stdout: Stdio) -> Output {
+    match Command::new(BIN).args(args).stdout(stdout).output() {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run {BIN}: {e}"),
+    }
+}
+
+#[test]
+fn a_full_device_is_one_line_and_exit_2() {
+    let generate = ["--generate", "man"].map(String::from).to_vec();
+    let help = vec!["--help".to_string()];
+    for args in [score_fixtures(), generate, help] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let out = run_writing_to(&args, Stdio::from(full));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("ppl-eval: cannot write output: "),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    // A reader that closes its end of the pipe before ppl-eval starts: the first write fails
+    // with EPIPE, as when `| head -1` has read what it wanted.
+    let mut reader = Command::new("sh")
+        .args(["-c", "exec 0<&-; echo closed; exec sleep 60"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run sh");
+    let pipe = reader.stdin.take().expect("the reader's stdin");
+    let mut said = String::new();
+    let said_ok =
+        BufReader::new(reader.stdout.as_mut().expect("the reader's stdout")).read_line(&mut said);
+    let out = run_writing_to(&score_fixtures(), Stdio::from(pipe));
+    let _ = reader.kill();
+    let _ = reader.wait();
+    assert_eq!((said_ok.ok(), said.as_str()), (Some(7), "closed\n"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -33,7 +33,7 @@ FAVORS: List[str]
 """The leanings of the combined method: balanced, precision, recall."""
 
 _Html = Union[str, bytes]
-_Path = Union[str, "os.PathLike[str]"]
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 class Error(Exception):
     """The base of every error that ppl_filter raises."""
@@ -42,14 +42,22 @@ class InputError(Error, ValueError):
     """A page was refused (binary data, a parser that gave up).
 
     The message names the page as the command line does: ``<page>: binary data, not text:
-    skipped`` (``document N`` in :func:`clean_many`).
+    skipped`` (``document N`` in :func:`clean_many`). A ``str`` page holding a lone surrogate
+    (``"\\ud800"``), which cannot be encoded as UTF-8, is refused too (``<sentence>`` in
+    :func:`perplexity`).
     """
 
 class ModelError(Error):
     """A model or classifier file cannot be used; the message names the file."""
 
 class OptionError(Error, ValueError):
-    """An option names no method, format or leaning, or has a value that cannot be used."""
+    """An option names no method, format or leaning, or has a value that cannot be used.
+
+    Also an integer out of range (``threads`` is 1 to 256) and a ``str`` argument that cannot
+    be encoded (a lone surrogate such as ``"\\ud800"``); the message starts with the
+    argument's name: ``threads: must be 1 to 256, not -1``. An argument of the wrong type is a
+    ``TypeError``.
+    """
 
 @final
 class Model:
@@ -57,7 +65,10 @@ class Model:
 
     @staticmethod
     def load(path: _Path) -> "Model":
-        """Reads and checks the model file; raises :class:`ModelError` naming the file."""
+        """Reads and checks the model file; raises :class:`ModelError` naming the file.
+
+        :class:`OptionError` for a path that cannot be encoded (a lone surrogate).
+        """
     @property
     def order(self) -> int:
         """The n-gram order N."""
@@ -77,7 +88,10 @@ class Classifier:
 
     @staticmethod
     def load(path: _Path) -> "Classifier":
-        """Reads and checks the classifier file; raises :class:`ModelError` naming the file."""
+        """Reads and checks the classifier file; raises :class:`ModelError` naming the file.
+
+        :class:`OptionError` for a path that cannot be encoded (a lone surrogate).
+        """
     @property
     def path(self) -> pathlib.Path:
         """The file the classifier was read from."""
@@ -134,8 +148,9 @@ def clean(
     """Cleans one page: the text ``ppl-filter`` prints for a file holding it.
 
     ``bytes`` are decoded as the command line decodes a file (encoding sniffed); a ``str`` is
-    read as it is. Raises :class:`InputError` for a refused page, :class:`OptionError` for an
-    unknown option name or a bad threshold.
+    read as it is. Raises :class:`InputError` for a refused page (also a ``str`` holding a
+    lone surrogate), :class:`OptionError` for an unknown option name, a bad threshold or an
+    option that cannot be encoded, ``TypeError`` for an argument of the wrong type.
     """
 
 def clean_many(
@@ -153,9 +168,10 @@ def clean_many(
 ) -> List[str]:
     """Cleans many pages on ``threads`` threads (all cores by default), with the GIL released.
 
-    Returns the texts in the pages' order, the same for any thread count. ``errors="strict"``
-    raises :class:`InputError` for the first refused page (named ``document N``);
-    ``errors="ignore"`` gives what was kept of it (maybe ``""``).
+    Returns the texts in the pages' order, the same for any thread count. ``threads`` is 1 to
+    256 (else :class:`OptionError`). ``errors="strict"`` raises :class:`InputError` for the
+    first refused page (named ``document N``); ``errors="ignore"`` gives what was kept of it
+    (maybe ``""``; a lone surrogate in a ``str`` page is read as U+FFFD).
     """
 
 def blocks(
@@ -171,4 +187,7 @@ def blocks(
     """The page's blocks as the cleaner decided them, with sentences and evidence."""
 
 def perplexity(sentence: str, model: Optional[Model] = None) -> float:
-    """The perplexity of one sentence under the model (the embedded English one by default)."""
+    """The perplexity of one sentence under the model (the embedded English one by default).
+
+    Raises :class:`InputError` for a sentence holding a lone surrogate.
+    """

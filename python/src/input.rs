@@ -1,12 +1,18 @@
 //! What Python passes in, as the library takes it: a page (`str` or `bytes`) as a [`Page`],
-//! and the options named with words ([`Named`]), checked into the library's [`PageOptions`].
+//! the options named with words ([`Named`]), checked into the library's [`PageOptions`], and
+//! arguments whose value cannot be converted ([`Checked`]): a `str` with a lone surrogate, an
+//! `int` out of range. Those become the package's own exceptions, naming the argument or the
+//! page, where PyO3 would raise a bare `UnicodeEncodeError` or `OverflowError`; an argument of
+//! the wrong type stays a `TypeError`.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use ppl_filter::decode::encoding_for_label;
 use ppl_filter::pipeline::pages::{Named, Page, PageOptions};
 use ppl_filter::pipeline::Problem;
-use pyo3::exceptions::PyTypeError;
+use ppl_filter::pipeline::MAX_THREADS;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -22,12 +28,26 @@ pub struct PageBytes {
 
 impl PageBytes {
     /// The bytes of a `str` or `bytes` page; a `TypeError` for anything else.
-    pub fn extract(html: &Bound<'_, PyAny>) -> PyResult<PageBytes> {
+    ///
+    /// A `str` that cannot be encoded as UTF-8 (it holds a lone surrogate such as `"\ud800"`)
+    /// is an `InputError` naming the page (`name`), or with `lossy` is read with each lone
+    /// surrogate as one U+FFFD, as `errors="ignore"` reads what it can of a page.
+    pub fn extract(html: &Bound<'_, PyAny>, name: &str, lossy: bool) -> PyResult<PageBytes> {
         if let Ok(text) = html.cast::<PyString>() {
-            return Ok(PageBytes {
-                bytes: Arc::from(text.to_cow()?.as_bytes()),
-                text: true,
-            });
+            let bytes: Arc<[u8]> = match text.to_cow() {
+                Ok(text) => Arc::from(text.as_bytes()),
+                Err(error) if error.is_instance_of::<PyUnicodeEncodeError>(html.py()) => {
+                    if !lossy {
+                        return Err(Failure::Input(format!("{name}: {}", message(&error))).into());
+                    }
+                    let encoded = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                    Arc::from(surrogates_replaced(
+                        encoded.cast::<PyBytes>()?.as_bytes().to_vec(),
+                    ))
+                }
+                Err(error) => return Err(error),
+            };
+            return Ok(PageBytes { bytes, text: true });
         }
         if let Ok(bytes) = html.cast::<PyBytes>() {
             return Ok(PageBytes {
@@ -57,6 +77,23 @@ impl PageBytes {
     }
 }
 
+/// UTF-8 with surrogates (what Python's `surrogatepass` writes: `ED A0..BF xx` for each) with
+/// each surrogate replaced by U+FFFD, which takes as many bytes: valid UTF-8.
+fn surrogates_replaced(mut bytes: Vec<u8>) -> Vec<u8> {
+    const REPLACEMENT: &[u8] = "\u{FFFD}".as_bytes();
+    let mut i = 0;
+    // 0xED is never a continuation byte, so it starts a character wherever it is.
+    while i + REPLACEMENT.len() <= bytes.len() {
+        if bytes[i] == 0xED && bytes[i + 1] >= 0xA0 {
+            bytes[i..i + REPLACEMENT.len()].copy_from_slice(REPLACEMENT);
+            i += REPLACEMENT.len();
+        } else {
+            i += 1;
+        }
+    }
+    bytes
+}
+
 /// The options `named` describes, or an `OptionError` with the library's message.
 pub fn page_options(named: &Named<'_>) -> Result<PageOptions, Failure> {
     named
@@ -73,4 +110,109 @@ pub fn refused(name: &str, problem: &Problem) -> Failure {
 pub fn output_text(output: Vec<u8>) -> String {
     String::from_utf8(output)
         .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+}
+
+/// An argument as PyO3 extracted it, or the error that says its value cannot be converted (an
+/// `OverflowError` or a `UnicodeEncodeError`), kept to be raised as the package's own exception
+/// naming the argument ([`Checked::option`], [`Checked::input`]). Any other error, a
+/// `TypeError` for an argument of the wrong type first, is raised by PyO3 as it is.
+pub struct Checked<T>(Result<T, PyErr>);
+
+impl<T> Checked<T> {
+    /// An argument's default value.
+    pub fn given(value: T) -> Checked<T> {
+        Checked(Ok(value))
+    }
+
+    /// The value, or an `OptionError` naming the option `name`.
+    pub fn option(self, name: &str) -> Result<T, Failure> {
+        self.0
+            .map_err(|error| Failure::Option(format!("{name}: {}", message(&error))))
+    }
+
+    /// The value, or an `InputError` naming the input `name`.
+    pub fn input(self, name: &str) -> Result<T, Failure> {
+        self.0
+            .map_err(|error| Failure::Input(format!("{name}: {}", message(&error))))
+    }
+}
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Checked<T>
+where
+    T: FromPyObject<'a, 'py>,
+{
+    type Error = PyErr;
+
+    fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<Checked<T>> {
+        match T::extract(object).map_err(Into::into) {
+            Ok(value) => Ok(Checked(Ok(value))),
+            Err(error)
+                if error.is_instance_of::<PyOverflowError>(object.py())
+                    || error.is_instance_of::<PyUnicodeEncodeError>(object.py()) =>
+            {
+                Ok(Checked(Err(error)))
+            }
+            Err(error) => Err(error),
+        }
+    }
+}
+
+/// A file's path given as `str`, `bytes` or `os.PathLike`, encoded as Python's `os.fsencode`
+/// encodes it: a `str` with a lone surrogate that the file-system encoding cannot take is a
+/// `UnicodeEncodeError` (for [`Checked`]), where PyO3's own `PathBuf` conversion panics.
+pub struct FilePath(pub PathBuf);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for FilePath {
+    type Error = PyErr;
+
+    fn extract(object: Borrowed<'a, 'py, PyAny>) -> PyResult<FilePath> {
+        let os = PyModule::import(object.py(), "os")?;
+        let encoded = os.getattr("fsencode")?.call1((object,))?;
+        let bytes = encoded.cast::<PyBytes>()?.as_bytes();
+        #[cfg(unix)]
+        let path = {
+            use std::os::unix::ffi::OsStrExt;
+            PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+        };
+        #[cfg(not(unix))]
+        let path = PathBuf::from(
+            os.getattr("fsdecode")?
+                .call1((bytes,))?
+                .extract::<String>()?,
+        );
+        Ok(FilePath(path))
+    }
+}
+
+/// The thread count `threads` asks for (`None`: all cores), or an `OptionError` unless it is
+/// 1 to [`MAX_THREADS`], the range `ppl-filter -j` takes.
+pub fn thread_count(threads: Option<Checked<i64>>) -> Result<usize, Failure> {
+    let refused =
+        |given: &str| Failure::Option(format!("threads: must be 1 to {MAX_THREADS}, {given}"));
+    match threads {
+        None => Ok(ppl_filter::pipeline::default_threads()),
+        Some(threads) => match threads.0 {
+            Ok(n) => usize::try_from(n)
+                .ok()
+                .filter(|n| (1..=MAX_THREADS).contains(n))
+                .ok_or_else(|| refused(&format!("not {n}"))),
+            Err(_) => Err(refused("not an integer beyond 64 bits")),
+        },
+    }
+}
+
+/// The threshold `threshold` gives, as the library takes it (checked by [`page_options`]).
+pub fn threshold(threshold: Option<Checked<f64>>) -> Result<Option<f32>, Failure> {
+    // A finite f64 beyond f32's range becomes infinite, which the library refuses.
+    threshold
+        .map(|t| t.option("threshold").map(|t| t as f32))
+        .transpose()
+}
+
+/// An exception's message on one line (Python's messages for these errors are one line).
+fn message(error: &PyErr) -> String {
+    Python::attach(|py| error.value(py).to_string())
+        .lines()
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -22,11 +22,14 @@ use pyo3::types::PyList;
 
 use decided::{Block, Sentence};
 use errors::Failure;
-use input::{output_text, page_options, refused, PageBytes};
+use input::{output_text, page_options, refused, thread_count, Checked, PageBytes};
 use models::{Classifier, Model};
 
 /// `clean_many` reads this many pages of its iterable, cleans them, then reads the next ones.
 const CHUNK_PAGES: usize = 1024;
+
+/// How messages name the page of `clean` and `blocks`, as `ppl-filter` names standard input.
+const PAGE: &str = "<page>";
 
 /// The language model to score with: the one given, or the embedded English model.
 fn language_model(model: Option<&Bound<'_, Model>>) -> Option<Arc<LanguageModel>> {
@@ -75,29 +78,33 @@ fn run_failure(error: RunError) -> Failure {
 /// (`balanced`, `precision`, `recall`) and `comments` steer the combined method. `model` and
 /// `classifier` replace the embedded ones.
 ///
-/// Raises `InputError` for a page that is refused (binary data, a parser that gave up),
-/// `OptionError` for an unknown option name or a bad threshold.
+/// Raises `InputError` for a page that is refused (binary data, a parser that gave up, a `str`
+/// holding a lone surrogate), `OptionError` for an unknown option name, a bad threshold or an
+/// option that cannot be encoded, `TypeError` for an argument of the wrong type.
 #[pyfunction]
 #[pyo3(signature = (
-    html, *, url=None, method=String::from("combined"), threshold=None,
-    format=String::from("text"), favor=String::from("balanced"), comments=false, model=None,
-    classifier=None
+    html, *, url=None, method=Checked::given(String::from("combined")), threshold=None,
+    format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
+    comments=false, model=None, classifier=None
 ), text_signature = "(html, *, url=None, method='combined', threshold=None, format='text', \
     favor='balanced', comments=False, model=None, classifier=None)")]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
-    url: Option<String>,
-    method: String,
-    threshold: Option<f32>,
-    format: String,
-    favor: String,
+    url: Option<Checked<String>>,
+    method: Checked<String>,
+    threshold: Option<Checked<f64>>,
+    format: Checked<String>,
+    favor: Checked<String>,
     comments: bool,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<String> {
-    let page = PageBytes::extract(html)?.into_page("<page>".to_string(), url);
+    let url = url.map(|url| url.option("url")).transpose()?;
+    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
+    let (format, favor) = (format.option("format")?, favor.option("favor")?);
+    let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
     let options = page_options(&named(
         &method, threshold, &format, &favor, comments, classifier,
     ))?;
@@ -120,12 +127,14 @@ fn clean(
 /// `pages` is any iterable of `str` or `bytes`; it is read 1,024 pages at a time, and each
 /// batch is cleaned with the GIL released. Pages are named `document 0`, `document 1`, … in
 /// messages. With `errors="strict"` the first page refused raises `InputError`; with
-/// `errors="ignore"` such a page gives what was kept of it (maybe `""`). The other options
+/// `errors="ignore"` such a page gives what was kept of it (maybe `""`; a lone surrogate in a
+/// `str` page is read as U+FFFD). `threads` is 1 to 256, else `OptionError`. The other options
 /// are those of `clean`.
 #[pyfunction]
 #[pyo3(signature = (
-    pages, *, threads=None, errors=String::from("strict"), method=String::from("combined"),
-    threshold=None, format=String::from("text"), favor=String::from("balanced"),
+    pages, *, threads=None, errors=Checked::given(String::from("strict")),
+    method=Checked::given(String::from("combined")), threshold=None,
+    format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
     comments=false, model=None, classifier=None
 ), text_signature = "(pages, *, threads=None, errors='strict', method='combined', \
     threshold=None, format='text', favor='balanced', comments=False, model=None, \
@@ -134,17 +143,19 @@ fn clean(
 fn clean_many<'py>(
     py: Python<'py>,
     pages: &Bound<'py, PyAny>,
-    threads: Option<usize>,
-    errors: String,
-    method: String,
-    threshold: Option<f32>,
-    format: String,
-    favor: String,
+    threads: Option<Checked<i64>>,
+    errors: Checked<String>,
+    method: Checked<String>,
+    threshold: Option<Checked<f64>>,
+    format: Checked<String>,
+    favor: Checked<String>,
     comments: bool,
     model: Option<&Bound<'py, Model>>,
     classifier: Option<&Bound<'py, Classifier>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let strict = match errors.as_str() {
+    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
+    let (format, favor) = (format.option("format")?, favor.option("favor")?);
+    let strict = match errors.option("errors")?.as_str() {
         "strict" => true,
         "ignore" => false,
         other => {
@@ -152,11 +163,7 @@ fn clean_many<'py>(
             return Err(Failure::Option(message).into());
         }
     };
-    let threads = match threads {
-        None => ppl_filter::pipeline::default_threads(),
-        Some(0) => return Err(Failure::Option("threads: must be at least 1".into()).into()),
-        Some(threads) => threads,
-    };
+    let threads = thread_count(threads)?;
     let options = page_options(&named(
         &method, threshold, &format, &favor, comments, classifier,
     ))?;
@@ -164,7 +171,7 @@ fn clean_many<'py>(
     let texts = PyList::empty(py);
     let mut pages = pages.try_iter()?;
     loop {
-        let chunk = next_chunk(&mut pages, texts.len())?;
+        let chunk = next_chunk(&mut pages, texts.len(), !strict)?;
         if chunk.is_empty() {
             return Ok(texts);
         }
@@ -183,12 +190,17 @@ fn clean_many<'py>(
     }
 }
 
-/// The next pages of the iterable (at most [`CHUNK_PAGES`]), numbered from `first`.
-fn next_chunk(pages: &mut Bound<'_, pyo3::types::PyIterator>, first: usize) -> PyResult<Vec<Page>> {
+/// The next pages of the iterable (at most [`CHUNK_PAGES`]), numbered from `first`; with
+/// `lossy`, a `str` page that cannot be encoded is read with U+FFFD for what cannot.
+fn next_chunk(
+    pages: &mut Bound<'_, pyo3::types::PyIterator>,
+    first: usize,
+    lossy: bool,
+) -> PyResult<Vec<Page>> {
     let mut chunk = Vec::new();
     for html in pages.by_ref().take(CHUNK_PAGES) {
         let name = format!("document {}", first + chunk.len());
-        chunk.push(PageBytes::extract(&html?)?.into_page(name, None));
+        chunk.push(PageBytes::extract(&html?, &name, lossy)?.into_page(name, None));
     }
     Ok(chunk)
 }
@@ -200,22 +212,24 @@ fn next_chunk(pages: &mut Bound<'_, pyo3::types::PyIterator>, first: usize) -> P
 /// Options and errors are those of `clean` (there is no `format`).
 #[pyfunction]
 #[pyo3(signature = (
-    html, *, method=String::from("combined"), threshold=None, favor=String::from("balanced"),
-    comments=false, model=None, classifier=None
+    html, *, method=Checked::given(String::from("combined")), threshold=None,
+    favor=Checked::given(String::from("balanced")), comments=false, model=None, classifier=None
 ), text_signature = "(html, *, method='combined', threshold=None, favor='balanced', \
     comments=False, model=None, classifier=None)")]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn blocks(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
-    method: String,
-    threshold: Option<f32>,
-    favor: String,
+    method: Checked<String>,
+    threshold: Option<Checked<f64>>,
+    favor: Checked<String>,
     comments: bool,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<Vec<Block>> {
-    let page = PageBytes::extract(html)?.into_page("<page>".to_string(), None);
+    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
+    let favor = favor.option("favor")?;
+    let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
     let options = page_options(&named(
         &method, threshold, "text", &favor, comments, classifier,
     ))?;
@@ -232,11 +246,12 @@ fn blocks(
 
 /// The perplexity of one sentence under the language model (the embedded English one unless
 /// `model` is given): low for fluent prose, high for menus and word salad. The number
-/// `ppl-filter perplexity` prints.
+/// `ppl-filter perplexity` prints. A sentence holding a lone surrogate is an `InputError`.
 #[pyfunction]
 #[pyo3(signature = (sentence, model=None))]
-fn perplexity(sentence: String, model: Option<&Bound<'_, Model>>) -> f64 {
-    scorer(&language_model(model)).perplexity(&sentence)
+fn perplexity(sentence: Checked<String>, model: Option<&Bound<'_, Model>>) -> PyResult<f64> {
+    let sentence = sentence.input("<sentence>")?;
+    Ok(scorer(&language_model(model)).perplexity(&sentence))
 }
 
 /// The module: functions, classes, exceptions, and the option names.

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::errors::Failure;
+use crate::input::{Checked, FilePath};
 
 /// An n-gram language model read from a file (`ppl-filter train` writes one).
 ///
@@ -26,9 +27,10 @@ pub struct Model {
 #[pymethods]
 impl Model {
     /// Reads and checks the model file at `path`; raises `ModelError` (naming the file) if it
-    /// cannot be used.
+    /// cannot be used, `OptionError` for a path that cannot be encoded (a lone surrogate).
     #[staticmethod]
-    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Model> {
+    fn load(py: Python<'_>, path: Checked<FilePath>) -> PyResult<Model> {
+        let FilePath(path) = path.option("path")?;
         let model = py.detach(|| LanguageModel::open(&path)).map_err(|source| {
             let error = LoadError {
                 path: path.clone(),
@@ -90,9 +92,10 @@ pub struct Classifier {
 #[pymethods]
 impl Classifier {
     /// Reads and checks the classifier file at `path`; raises `ModelError` (naming the file)
-    /// if it cannot be used.
+    /// if it cannot be used, `OptionError` for a path that cannot be encoded (a lone surrogate).
     #[staticmethod]
-    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Classifier> {
+    fn load(py: Python<'_>, path: Checked<FilePath>) -> PyResult<Classifier> {
+        let FilePath(path) = path.option("path")?;
         let classifier = py
             .detach(|| decide::Classifier::open(&path))
             .map_err(|source| {

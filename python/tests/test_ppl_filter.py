@@ -169,6 +169,116 @@ def test_clean_many_refuses_unknown_errors_and_zero_threads():
         ppl_filter.clean_many([], threads=0)
 
 
+@pytest.mark.parametrize(
+    ("threads", "message"),
+    [
+        (-1, "threads: must be 1 to 256, not -1"),
+        (0, "threads: must be 1 to 256, not 0"),
+        (257, "threads: must be 1 to 256, not 257"),
+        (2**63, "threads: must be 1 to 256, not an integer beyond 64 bits"),
+        (-(10**30), "threads: must be 1 to 256, not an integer beyond 64 bits"),
+    ],
+)
+def test_a_thread_count_out_of_range_is_an_option_error(threads, message):
+    with pytest.raises(ppl_filter.OptionError) as refused:
+        ppl_filter.clean_many([NEWS.read_bytes()], threads=threads)
+    assert str(refused.value) == message
+    assert isinstance(refused.value, ValueError)
+
+
+def test_the_largest_thread_count_is_taken():
+    page = NEWS.read_bytes()
+    assert ppl_filter.clean_many([page] * 3, threads=256) == [ppl_filter.clean(page)] * 3
+
+
+@pytest.mark.parametrize("threads", [2.0, "4", object(), [], 1j])
+def test_a_thread_count_of_another_type_is_a_type_error(threads):
+    with pytest.raises(TypeError, match="threads"):
+        ppl_filter.clean_many([], threads=threads)
+
+
+@pytest.mark.parametrize(
+    ("threshold", "message"),
+    [
+        (10**400, "threshold: int too large to convert to float"),
+        (1e300, "threshold: "),
+        (-1, "threshold: "),
+        (float("inf"), "threshold: "),
+    ],
+)
+def test_a_threshold_out_of_range_is_an_option_error(threshold, message):
+    for call in (ppl_filter.clean, ppl_filter.blocks, lambda p, **o: ppl_filter.clean_many([p], **o)):
+        with pytest.raises(ppl_filter.OptionError) as refused:
+            call(NEWS.read_bytes(), threshold=threshold)
+        assert str(refused.value).startswith(message), str(refused.value)
+
+
+SURROGATE_MESSAGE = "'utf-8' codec can't encode character '\\ud800' in position 10: surrogates not allowed"
+
+
+def test_a_str_page_with_a_lone_surrogate_is_an_input_error_naming_it():
+    page = "<p>A cat s\ud800at on the mat.</p>"
+    with pytest.raises(ppl_filter.InputError) as refused:
+        ppl_filter.clean(page)
+    assert str(refused.value) == "<page>: " + SURROGATE_MESSAGE
+    with pytest.raises(ppl_filter.InputError) as refused:
+        ppl_filter.blocks(page)
+    assert str(refused.value) == "<page>: " + SURROGATE_MESSAGE
+    with pytest.raises(ppl_filter.InputError) as refused:
+        ppl_filter.clean_many(["<p>Fine.</p>", page], threads=2)
+    assert str(refused.value) == "document 1: " + SURROGATE_MESSAGE
+
+
+def test_clean_many_ignoring_errors_reads_a_lone_surrogate_as_a_replacement_character():
+    # One U+FFFD for each lone surrogate; Hangul (UTF-8 lead byte 0xED as well) is kept.
+    page = "<p>The council voted on Tuesday \ud55c\ud7a3 to restore the old \udfff\ud800 footpath.</p>"
+    texts = ppl_filter.clean_many([page, NEWS.read_bytes()], errors="ignore", method="perplexity")
+    replaced = page.replace("\udfff\ud800", "\ufffd\ufffd")
+    assert texts[0] == ppl_filter.clean(replaced, method="perplexity")
+    assert "\ud55c\ud7a3" in texts[0] and "\ufffd\ufffd footpath" in texts[0], texts[0]
+    assert texts[1] == ppl_filter.clean(NEWS.read_bytes(), method="perplexity")
+
+
+def test_a_sentence_with_a_lone_surrogate_is_an_input_error():
+    with pytest.raises(ppl_filter.InputError, match="^<sentence>: 'utf-8' codec"):
+        ppl_filter.perplexity("The cat \ud800 sat.")
+    with pytest.raises(TypeError, match="sentence"):
+        ppl_filter.perplexity(b"The cat sat.")
+
+
+@pytest.mark.parametrize("option", ["method", "format", "favor", "url"])
+def test_an_option_with_a_lone_surrogate_is_an_option_error_naming_it(option):
+    with pytest.raises(ppl_filter.OptionError, match=f"^{option}: 'utf-8' codec can't encode"):
+        ppl_filter.clean(NEWS.read_bytes(), **{option: "text\ud800"})
+    with pytest.raises(TypeError, match=option):
+        ppl_filter.clean(NEWS.read_bytes(), **{option: 5})
+
+
+def test_errors_with_a_lone_surrogate_is_an_option_error():
+    with pytest.raises(ppl_filter.OptionError, match="^errors: 'utf-8' codec can't encode"):
+        ppl_filter.clean_many([], errors="strict\ud800")
+
+
+@pytest.mark.parametrize("load", [ppl_filter.Model.load, ppl_filter.Classifier.load])
+def test_a_path_that_cannot_be_encoded_is_an_option_error(load, tmp_path):
+    with pytest.raises(ppl_filter.OptionError, match="^path: 'utf-8' codec can't encode"):
+        load("model\ud800.bin")
+    with pytest.raises(TypeError, match="path"):
+        load(5)
+    with pytest.raises(ppl_filter.ModelError, match="NUL"):
+        load("a\x00b")
+    with pytest.raises(ppl_filter.ModelError, match="no-such"):
+        load(tmp_path / "no-such")
+
+
+def test_a_path_may_be_bytes(tmp_path):
+    path = tmp_path / "en.model"
+    path.write_bytes(cli("--generate", "model").stdout)
+    assert ppl_filter.Model.load(os.fsencode(path)).path == path
+    classifier = ROOT / "model" / "en-classifier.bin"
+    assert ppl_filter.Classifier.load(os.fsencode(classifier)).path == classifier
+
+
 def test_a_page_of_another_type_is_a_type_error():
     with pytest.raises(TypeError, match="str or bytes"):
         ppl_filter.clean(42)
