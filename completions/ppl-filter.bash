@@ -351,7 +351,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__serve)
-            opts="-m -q -h --bind --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --model --quiet --help"
+            opts="-m -q -h --bind --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --max-pending --max-blocks --max-answer-bytes --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -374,6 +374,18 @@ _ppl__filter() {
                     return 0
                     ;;
                 --fetch-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pending)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-blocks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-answer-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

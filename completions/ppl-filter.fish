@@ -113,6 +113,9 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads 
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading), 1 to 3600' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-pending -d 'Requests taken in at once (being read, waiting or cleaned); more are answered 503 at once (default: 4 for each of --threads)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-blocks -d 'Blocks listed at most in an answer with "blocks": true (the answer says when some were left out)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-answer-bytes -d 'A longer answer is never sent: its blocks are cut to fit, or it is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'

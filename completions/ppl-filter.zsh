@@ -153,6 +153,9 @@ _arguments "${_arguments_options[@]}" : \
 '--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
 '--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
 '--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading), 1 to 3600]:SECS:_default' \
+'--max-pending=[Requests taken in at once (being read, waiting or cleaned); more are answered 503 at once (default\: 4 for each of --threads)]:N:_default' \
+'--max-blocks=[Blocks listed at most in an answer with "blocks"\: true (the answer says when some were left out)]:N:_default' \
+'--max-answer-bytes=[A longer answer is never sent\: its blocks are cut to fit, or it is refused (413)]:BYTES:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '-q[No progress bar or summary on stderr; problems are still reported]' \

@@ -20,8 +20,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server started with these flags besides the address and `--threads 2`.
+    fn start_with(flags: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
             .args(["serve", "--bind", "127.0.0.1:0", "--threads", "2"])
+            .args(flags)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -63,10 +69,22 @@ impl Server {
     /// The server's resident memory, from `/proc/PID/status` (Linux).
     #[cfg(target_os = "linux")]
     fn resident_bytes(&self) -> u64 {
+        self.memory("VmRSS:")
+    }
+
+    /// The server's peak resident memory so far.
+    #[cfg(target_os = "linux")]
+    fn peak_resident_bytes(&self) -> u64 {
+        self.memory("VmHWM:")
+    }
+
+    /// A line of `/proc/PID/status` in bytes.
+    #[cfg(target_os = "linux")]
+    fn memory(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
         let kib: u64 = status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|rest| rest.trim().strip_suffix("kB"))
             .and_then(|kib| kib.trim().parse().ok())
             .unwrap_or_else(|| panic!("no VmRSS in {status}"));
@@ -440,4 +458,125 @@ fn sigint_and_sigterm_stop_the_server_cleanly() {
         };
         assert_eq!(exit.code(), Some(0), "kill {signal}");
     }
+}
+
+/// `n` one-word paragraphs.
+fn paragraphs(n: usize) -> String {
+    "<p>a</p>".repeat(n)
+}
+
+#[test]
+fn the_blocks_listed_are_bounded_and_a_cut_list_says_so() {
+    let server = Server::start_with(&["--max-blocks", "50"]);
+    let (status, answer) = server.post("/clean", &json!({"html": paragraphs(49), "blocks": true}));
+    assert_eq!(status, 200);
+    assert_eq!(answer["blocks"].as_array().unwrap().len(), 49);
+    assert_eq!(answer["blocks_truncated"], json!(false));
+    let (status, answer) = server.post("/clean", &json!({"html": paragraphs(51), "blocks": true}));
+    assert_eq!(status, 200);
+    assert_eq!(answer["blocks"].as_array().unwrap().len(), 50);
+    assert_eq!(answer["blocks_truncated"], json!(true));
+    // The text is the whole page's all the same.
+    let output = ppl_filter(&[], paragraphs(51).as_bytes());
+    assert_eq!(answer["text"], stdout(&output));
+    // Without blocks asked for, nothing is said of them.
+    let (_, answer) = server.post("/clean", &json!({"html": paragraphs(51)}));
+    assert!(answer.get("blocks_truncated").is_none());
+}
+
+#[test]
+fn answers_are_bounded_in_bytes() {
+    let server = Server::start_with(&["--max-answer-bytes", "4000"]);
+    // The blocks are cut to fit.
+    let (status, text) = server.send(
+        "POST",
+        "/clean",
+        json!({"html": paragraphs(500), "blocks": true})
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(status, 200);
+    assert!(text.len() <= 4000, "{} bytes", text.len());
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    let listed = answer["blocks"].as_array().unwrap().len();
+    assert!(listed > 0 && listed < 500, "{listed}");
+    assert_eq!(answer["blocks_truncated"], json!(true));
+    // A text that does not fit is refused with one line.
+    let (status, answer) = server.post("/clean", &json!({"html": paragraphs(3000)}));
+    assert_eq!(status, 413);
+    assert_eq!(
+        answer["error"],
+        "the answer would be larger than 4000 bytes (--max-answer-bytes): not sent"
+    );
+    let sentences = vec!["word"; 1000];
+    let (status, _) = server.post("/perplexity", &json!({ "sentences": sentences }));
+    assert_eq!(status, 413);
+}
+
+#[test]
+fn blocks_of_a_huge_page_take_little_memory() {
+    let server = Server::start();
+    // The page and its answer without blocks, to take their memory out of the measure.
+    let html = paragraphs(256 << 10);
+    let (status, _) = server.post("/clean", &json!({ "html": html }));
+    assert_eq!(status, 200);
+    #[cfg(target_os = "linux")]
+    let before = server.peak_resident_bytes();
+    let (status, text) = server.send(
+        "POST",
+        "/clean",
+        json!({"html": html, "blocks": true}).to_string().as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["blocks"].as_array().unwrap().len(), 5000);
+    assert_eq!(answer["blocks_truncated"], json!(true));
+    // 2 MiB of page: every block held and answered came to about 200 MB.
+    #[cfg(target_os = "linux")]
+    {
+        let grown = server.peak_resident_bytes().saturating_sub(before);
+        assert!(grown < 64 << 20, "the peak grew by {grown} bytes");
+    }
+}
+
+#[test]
+fn requests_past_max_pending_are_answered_503_at_once() {
+    let server = Server::start_with(&["--max-pending", "1"]);
+    // A request taken in whose body never ends holds the one place.
+    let mut stalled = server.connect();
+    stalled
+        .write_all(b"POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
+        .unwrap();
+    // It is taken in once its head is read; until then, the next may be.
+    let mut tries = 0..10_000;
+    let (status, text) = loop {
+        let (status, text) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
+        if status == 503 {
+            break (status, text);
+        }
+        assert_eq!(status, 200, "{text}");
+        assert!(
+            tries.next().is_some(),
+            "the stalled request is never taken in"
+        );
+    };
+    assert_eq!(status, 503);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer["error"],
+        "the server is busy (1 requests under way, --max-pending): try again"
+    );
+    drop(stalled);
+    // The place is given back when the stalled request goes.
+    let mut tries = 0..10_000;
+    loop {
+        let (status, _) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503);
+        assert!(tries.next().is_some(), "the place is never given back");
+    }
+    // The page itself is never refused.
+    assert_eq!(server.send("GET", "/", b"").0, 200);
 }

@@ -423,6 +423,21 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub fetch_timeout: u64,
+
+    /// Requests taken in at once (being read, waiting or cleaned); more are answered 503 at
+    /// once (default: 4 for each of --threads).
+    #[arg(long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
+    pub max_pending: Option<usize>,
+
+    /// Blocks listed at most in an answer with "blocks": true (the answer says when some
+    /// were left out).
+    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    pub max_blocks: usize,
+
+    /// A longer answer is never sent: its blocks are cut to fit, or it is refused (413).
+    #[arg(long, value_name = "BYTES", default_value_t = 32 << 20)]
+    pub max_answer_bytes: usize,
 }
 
 impl CleanArgs {

@@ -1,14 +1,17 @@
 //! Pages that a program holds in memory (the Python package, the web demo): options named
 //! with words ([`Named`]), one page or many cleaned exactly as the command line cleans a file
 //! ([`clean_pages`]: each page is an [`Input::Memory`] run through [`run`]), and a page's blocks
-//! with their decision and evidence ([`decided_blocks`]).
+//! with their decision and evidence ([`decided_blocks`], or one at a time: [`each_decided_block`]).
 
+use std::cell::Cell;
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
 use encoding_rs::Encoding;
 
 use super::{
-    map_in_order, process_whole, read_blocks, run, Observer, Options, Problem, RunError, Severity,
+    map_in_order, process_whole, read_document, run, DocumentKind, Findings, Observer, Options,
+    OutputClosed, Problem, RunError, Severity,
 };
 use crate::block::Block;
 use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
@@ -263,22 +266,62 @@ pub fn decided_blocks(
     model: &LanguageModel,
     options: &Options,
 ) -> (Vec<Block>, Vec<Problem>) {
+    let mut decided = Vec::new();
+    let problems = each_decided_block(page, model, options, &mut |block| {
+        decided.push(block);
+        ControlFlow::Continue(())
+    });
+    (decided, problems)
+}
+
+/// Hands a page's blocks, in order and each as [`decided_blocks`] lists it, to `each` as soon
+/// as it is decided; reading stops when `each` answers [`ControlFlow::Break`]. However long the
+/// page, only a batch of blocks and the combined method's piece of a document
+/// (`max_document_bytes`) are held at once. Returns the problems found while reading.
+pub fn each_decided_block(
+    page: &Page,
+    model: &LanguageModel,
+    options: &Options,
+    each: &mut dyn FnMut(Block) -> ControlFlow<()>,
+) -> Vec<Problem> {
     let options = Options {
         report_perplexity: true,
         ..page.options(options)
     };
-    let (blocks, mut problems) = read_blocks(&page.bytes, &options);
-    for problem in &mut problems {
-        problem.input.clone_from(&page.name);
-    }
-    let scored = process_whole(blocks, model, &options);
+    let mut findings = Findings::default();
     let mut decider = Decider::new(&options.method, options.policy, options.choices);
-    let mut decided = Vec::with_capacity(scored.blocks.len());
-    for block in scored.blocks {
-        decider.push(block, &mut |b| decided.push(b));
+    let stopped = Cell::new(false);
+    let mut hand = |block: Block| {
+        if !stopped.get() && each(block).is_break() {
+            stopped.set(true);
+        }
+    };
+    // Err only when `each` asked to stop.
+    let _ = read_document(
+        &mut &page.bytes[..],
+        &options,
+        DocumentKind::of(&options),
+        &mut findings,
+        &mut |more| {
+            // Segmenting and scoring are block by block: a batch at a time is as the whole.
+            for block in process_whole(std::mem::take(more), model, &options).blocks {
+                decider.push(block, &mut hand);
+            }
+            if stopped.get() {
+                Err(OutputClosed)
+            } else {
+                Ok(())
+            }
+        },
+    );
+    if !stopped.get() {
+        decider.finish(&mut hand);
     }
-    decider.finish(&mut |b| decided.push(b));
-    (decided, problems)
+    findings
+        .problems
+        .into_iter()
+        .map(|trouble| Problem::new(page.name.clone(), trouble))
+        .collect()
 }
 
 #[cfg(test)]
@@ -405,6 +448,28 @@ mod tests {
         assert_eq!(record["url"], "https://example.com/news");
         assert_eq!(record["source"], "<page>");
         assert!(record["text"].as_str().is_some_and(|t| !t.is_empty()));
+    }
+
+    #[test]
+    fn blocks_handed_one_at_a_time_are_the_decided_blocks_and_stop_when_asked() {
+        let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
+        let options = Named::default().options().unwrap().options;
+        let (all, _) = decided_blocks(&page, embedded(), &options);
+        assert!(all.len() > 3);
+        let mut first = Vec::new();
+        each_decided_block(&page, embedded(), &options, &mut |block| {
+            first.push(block);
+            if first.len() == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let texts = |blocks: &[Block]| -> Vec<(String, Vec<bool>)> {
+            let keeps = |b: &Block| b.sentences.iter().map(|s| s.keep).collect();
+            blocks.iter().map(|b| (b.text.clone(), keeps(b))).collect()
+        };
+        assert_eq!(texts(&first), texts(&all[..3]));
     }
 
     #[test]

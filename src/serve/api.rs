@@ -1,6 +1,7 @@
 //! The JSON the server reads and writes: the requests of `POST /clean` and `POST /perplexity`,
 //! their answers, and [`ApiError`], an HTTP status with a one-line message
-//! (`{"error": "…"}`).
+//! (`{"error": "…"}`). An answer is written into a [`BoundedJson`], which refuses to grow past
+//! its bound (`--max-answer-bytes`).
 
 use serde::{Deserialize, Serialize};
 
@@ -60,18 +61,6 @@ impl CleanRequest {
             )),
         }
     }
-}
-
-/// The answer to `POST /clean`.
-#[derive(Debug, Serialize)]
-pub struct CleanResponse {
-    /// What `ppl-filter` writes for the page with the same options.
-    pub text: String,
-    /// What went wrong, one line each (an empty page, bytes invalid in their encoding).
-    pub problems: Vec<String>,
-    /// The page's blocks and their decision, when asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub blocks: Option<Vec<BlockView>>,
 }
 
 /// A block as the page shows it: its text, kind, and each sentence's score and decision.
@@ -192,6 +181,110 @@ impl ApiError {
     }
 }
 
+/// An answer's JSON as it is written, never longer than its bound: what would take it past
+/// is refused ([`AnswerTooLarge`]) and leaves it as it was.
+#[derive(Debug)]
+pub struct BoundedJson {
+    json: Vec<u8>,
+    max: usize,
+}
+
+/// An answer would be longer than its bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the answer would be larger than {max} bytes (--max-answer-bytes): not sent")]
+pub struct AnswerTooLarge {
+    /// The bound.
+    pub max: usize,
+}
+
+impl From<AnswerTooLarge> for ApiError {
+    /// A 413: what was asked for (the page, its format, its blocks) makes too large an answer.
+    fn from(error: AnswerTooLarge) -> ApiError {
+        ApiError::new(413, error.to_string())
+    }
+}
+
+impl BoundedJson {
+    /// An empty answer that may grow to `max` bytes.
+    pub fn new(max: usize) -> BoundedJson {
+        BoundedJson {
+            json: Vec::new(),
+            max,
+        }
+    }
+
+    /// Its length so far.
+    pub fn len(&self) -> usize {
+        self.json.len()
+    }
+
+    /// Takes back what was written after its first `len` bytes.
+    pub fn truncate(&mut self, len: usize) {
+        self.json.truncate(len);
+    }
+
+    /// Whether nothing is written yet.
+    pub fn is_empty(&self) -> bool {
+        self.json.is_empty()
+    }
+
+    /// Appends `json`, already JSON, if it fits within `max` less `keep` bytes.
+    pub fn raw(&mut self, json: &str, keep: usize) -> Result<(), AnswerTooLarge> {
+        if self.json.len() + json.len() + keep > self.max {
+            return Err(AnswerTooLarge { max: self.max });
+        }
+        self.json.extend_from_slice(json.as_bytes());
+        Ok(())
+    }
+
+    /// Appends `value` as JSON, if it fits within `max` less `keep` bytes; it is written
+    /// straight into the answer, and taken back when it does not fit.
+    pub fn value(&mut self, value: &impl Serialize, keep: usize) -> Result<(), AnswerTooLarge> {
+        let start = self.json.len();
+        let room = self.max.saturating_sub(keep);
+        let mut writer = Limited {
+            json: &mut self.json,
+            room,
+        };
+        match serde_json::to_writer(&mut writer, value) {
+            Ok(()) => Ok(()),
+            Err(_) => {
+                // Over the bound (the answers hold only strings, numbers and booleans, which
+                // otherwise always serialize).
+                self.json.truncate(start);
+                Err(AnswerTooLarge { max: self.max })
+            }
+        }
+    }
+
+    /// The answer.
+    pub fn into_string(self) -> String {
+        // Only `str`s and serde_json's output, both UTF-8, were written.
+        String::from_utf8(self.json)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+}
+
+/// A writer into a vector that refuses to take it past `room` bytes.
+struct Limited<'a> {
+    json: &'a mut Vec<u8>,
+    room: usize,
+}
+
+impl std::io::Write for Limited<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.json.len() + bytes.len() > self.room {
+            return Err(std::io::Error::other("over the answer's bound"));
+        }
+        self.json.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Parses a JSON request body, any error a 400 naming what is wrong.
 pub fn parse<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("bad JSON: {e}")))
@@ -231,5 +324,24 @@ mod tests {
         assert_eq!(json, r#"{"perplexities":[1.0,2.0]}"#);
         let both: PerplexityRequest = parse(br#"{"sentence": "a", "sentences": []}"#).unwrap();
         assert_eq!(both.answer(length).unwrap_err().status, 400);
+    }
+
+    #[test]
+    fn an_answer_never_grows_past_its_bound() {
+        let mut answer = BoundedJson::new(20);
+        answer.raw("{\"a\":", 1).unwrap();
+        assert_eq!(answer.len(), 5);
+        let error = answer.value(&"x".repeat(20), 1).unwrap_err();
+        assert_eq!(error, AnswerTooLarge { max: 20 });
+        assert_eq!(ApiError::from(error).status, 413);
+        // What did not fit is taken back.
+        assert_eq!(answer.len(), 5);
+        answer.value(&"x".repeat(12), 1).unwrap();
+        assert!(answer.raw("}", 1).is_err());
+        answer.raw("}", 0).unwrap();
+        assert_eq!(
+            answer.into_string(),
+            format!("{{\"a\":\"{}\"}}", "x".repeat(12))
+        );
     }
 }

@@ -1,11 +1,12 @@
 //! Fetching the page at a URL a visitor typed, within limits: only `http` and `https`, only
 //! public addresses (every address a host name resolves to is checked, at every redirect, and
 //! the connection goes to the addresses checked), at most [`MAX_REDIRECTS`] redirects, a
-//! deadline for the whole fetch and a bound on the page's size.
+//! deadline for the whole fetch and a bound on the page's size. Redirects are followed here,
+//! one at a time: each target's scheme and address are checked before it is asked for.
 
 use std::io::{self, Read};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Redirects followed before a fetch is given up.
 pub const MAX_REDIRECTS: u32 = 5;
@@ -46,9 +47,22 @@ pub enum FetchError {
         /// The limit.
         max: u64,
     },
-    /// The server answered with an error status.
+    /// The server answered with an error status, or a redirect that cannot be followed (no
+    /// `Location`, or a 3xx status other than 301, 302, 303, 307 and 308).
     #[error("the server answered HTTP {0}")]
     Status(u16),
+    /// The site redirects to a URL that is not fetched (another scheme, a non-public
+    /// address) or is not a URL.
+    #[error("the site redirects to {to}, which is not fetched: {why}")]
+    Redirect {
+        /// The redirect's target (at most 200 characters of it).
+        to: String,
+        /// Why it is not fetched.
+        why: String,
+    },
+    /// More than [`MAX_REDIRECTS`] redirects.
+    #[error("the site redirects more than {MAX_REDIRECTS} times")]
+    TooManyRedirects,
     /// The URL is malformed, or the host cannot be resolved, reached or read in time.
     #[error("cannot fetch the page: {0}")]
     Failed(String),
@@ -76,25 +90,100 @@ pub struct Refused {
 
 /// Fetches the page at `url` (GET), within `limits`.
 pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
-    let scheme = url.split_once(':').map_or("", |(scheme, _)| scheme);
-    if !["http", "https"]
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s))
-    {
+    fetch_from(url, limits, is_public)
+}
+
+/// The redirect statuses followed (as a browser follows them, with a GET).
+const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
+
+/// A redirect's target in a message: at most this many characters of it.
+const MAX_SHOWN_URL_CHARS: usize = 200;
+
+/// Fetches the page at `url`, connecting only to addresses `allowed` accepts. Redirects are
+/// followed here, not by ureq, so that each target's scheme (and its address, when it is an
+/// address) is checked before anything is sent to it; a host name is checked by the resolver,
+/// every address it resolves to, before connecting.
+fn fetch_from(
+    url: &str,
+    limits: FetchLimits,
+    allowed: fn(IpAddr) -> bool,
+) -> Result<Fetched, FetchError> {
+    if !is_fetched_scheme(url.split_once(':').map_or("", |(scheme, _)| scheme)) {
         return Err(FetchError::Scheme);
     }
+    let deadline = Instant::now() + limits.timeout;
     let agent = ureq::AgentBuilder::new()
-        .resolver(PublicOnly)
-        // ureq gives up when it meets its limit, counting the first answer.
-        .redirects(MAX_REDIRECTS + 1)
-        .timeout(limits.timeout)
+        .resolver(Allowed(allowed))
+        .redirects(0)
         .user_agent(concat!(
             "ppl-filter/",
             env!("CARGO_PKG_VERSION"),
             " (web demo)"
         ))
         .build();
-    let response = agent.get(url).call().map_err(fetch_error)?;
+    let mut url = url.to_string();
+    let mut redirects = 0;
+    let response = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(FetchError::Failed(format!(
+                "no answer within {} s (--fetch-timeout)",
+                limits.timeout.as_secs()
+            )));
+        }
+        let request = agent.get(&url).timeout(left);
+        let here = request
+            .request_url()
+            .map_err(|e| FetchError::Failed(crate::cli::one_line(&e)))?;
+        let response = match request.call() {
+            Ok(response) => response,
+            // Refused at a redirect: the site's doing, not the visitor's.
+            Err(e) if redirects > 0 => {
+                return Err(match fetch_error(e) {
+                    FetchError::Refused(refused) => FetchError::Redirect {
+                        to: shown(&url),
+                        why: refused.to_string(),
+                    },
+                    other => other,
+                })
+            }
+            Err(e) => return Err(fetch_error(e)),
+        };
+        let status = response.status();
+        if !(300..400).contains(&status) {
+            break response;
+        }
+        let location = match response.header("location") {
+            Some(location) if REDIRECTS.contains(&status) => location,
+            _ => return Err(FetchError::Status(status)),
+        };
+        if redirects == MAX_REDIRECTS {
+            return Err(FetchError::TooManyRedirects);
+        }
+        redirects += 1;
+        let next = here
+            .as_url()
+            .join(location)
+            .map_err(|e| FetchError::Redirect {
+                to: shown(location),
+                why: format!("not a URL ({e})"),
+            })?;
+        let refuse = |why: String| FetchError::Redirect {
+            to: shown(next.as_str()),
+            why,
+        };
+        if !is_fetched_scheme(next.scheme()) {
+            return Err(refuse(FetchError::Scheme.to_string()));
+        }
+        // An address is refused here; a name, by the resolver before connecting.
+        let host = next.host_str().unwrap_or_default();
+        let literal = host.trim_start_matches('[').trim_end_matches(']');
+        if let Some(ip) = literal.parse().ok().filter(|ip| !allowed(*ip)) {
+            let host = host.to_string();
+            return Err(refuse(Refused { host, ip }.to_string()));
+        }
+        url = next.into();
+    };
     let too_large = FetchError::TooLarge {
         max: limits.max_bytes,
     };
@@ -104,7 +193,6 @@ pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
     if announced.is_some_and(|n| n > limits.max_bytes) {
         return Err(too_large);
     }
-    let url = response.get_url().to_string();
     let encoding = response
         .header("content-type")
         .and_then(crate::io::warc::charset_param)
@@ -123,6 +211,26 @@ pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
         bytes,
         encoding,
     })
+}
+
+/// Whether URLs of this scheme are fetched: `http` and `https`, in any case.
+fn is_fetched_scheme(scheme: &str) -> bool {
+    ["http", "https"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s))
+}
+
+/// A URL as a message shows it: its first [`MAX_SHOWN_URL_CHARS`] characters, on one line.
+fn shown(url: &str) -> String {
+    let mut shown: String = url
+        .chars()
+        .take(MAX_SHOWN_URL_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if url.chars().nth(MAX_SHOWN_URL_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// A ureq error as a [`FetchError`]: a refused address found among its causes, an error
@@ -148,14 +256,15 @@ fn fetch_error(error: ureq::Error) -> FetchError {
     FetchError::Failed(crate::cli::one_line(&error))
 }
 
-/// A resolver that refuses a host when any of its addresses is not public, so that neither
-/// the first request nor a redirect reaches this machine or a private network.
-struct PublicOnly;
+/// A resolver that refuses a host when any of its addresses is not allowed (not public, for
+/// [`fetch`]), so that neither the first request nor a redirect reaches this machine or a
+/// private network.
+struct Allowed(fn(IpAddr) -> bool);
 
-impl ureq::Resolver for PublicOnly {
+impl ureq::Resolver for Allowed {
     fn resolve(&self, netloc: &str) -> io::Result<Vec<SocketAddr>> {
         let addrs: Vec<SocketAddr> = netloc.to_socket_addrs()?.collect();
-        match addrs.iter().find(|addr| !is_public(addr.ip())) {
+        match addrs.iter().find(|addr| !(self.0)(addr.ip())) {
             Some(addr) => Err(io::Error::new(
                 io::ErrorKind::PermissionDenied,
                 Refused {
@@ -169,8 +278,10 @@ impl ureq::Resolver for PublicOnly {
 }
 
 /// Whether `ip` is an address of the public internet: not unspecified, loopback, private,
-/// shared (CGNAT), link-local, unique-local, multicast, broadcast or reserved. An IPv6
-/// address that carries an IPv4 one (mapped, NAT64, 6to4) is judged by that one.
+/// shared (CGNAT), link-local, unique-local, multicast, broadcast, documentation or otherwise
+/// reserved. An IPv6 address that carries an IPv4 one where the carried address is reached
+/// (IPv4-mapped, NAT64's well-known prefix, 6to4) is judged by that one; the other forms that
+/// carry one (IPv4-compatible, IPv4-translated, local-use NAT64, Teredo) are refused whole.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
@@ -196,24 +307,29 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
     let segments = ip.segments();
     let embedded_v4 =
         |high: u16, low: u16| Ipv4Addr::from((u32::from(high) << 16) | u32::from(low));
-    if let Some(v4) = ip.to_ipv4_mapped() {
-        return is_public_v4(v4);
-    }
     match segments {
-        // NAT64 (64:ff9b::/96) carries the address in its last 32 bits.
+        // IPv4-mapped (::ffff:0:0/96): a connection to it goes to the IPv4 address.
+        [0, 0, 0, 0, 0, 0xffff, high, low] => return is_public_v4(embedded_v4(high, low)),
+        // NAT64's well-known prefix (64:ff9b::/96) carries the address in its last 32 bits.
         [0x64, 0xff9b, 0, 0, 0, 0, high, low] => return is_public_v4(embedded_v4(high, low)),
         // 6to4 (2002::/16) carries it in bits 16 to 48.
         [0x2002, high, low, ..] => return is_public_v4(embedded_v4(high, low)),
         _ => {}
     }
-    let first = segments[0];
-    let refused = ip.is_unspecified()
-        || ip.is_loopback()
-        || ip.is_multicast() // ff00::/8
+    let [first, second, ..] = segments;
+    let refused = (first & 0xff00) == 0 // ::/8, reserved: unspecified, loopback,
+        // IPv4-compatible (::/96), IPv4-translated (::ffff:0:0:0/96); mapped is above
+        || (first, second) == (0x64, 0xff9b) // NAT64, local use (64:ff9b:1::/48) and the rest
+        || segments[..4] == [0x100, 0, 0, 0] // discard-only, 100::/64
+        || (first == 0x2001 && second < 0x200) // IETF protocol assignments, 2001::/23:
+        // Teredo (2001::/32), benchmarking (2001:2::/48), ORCHID
+        || (first, second) == (0x2001, 0xdb8) // documentation, 2001:db8::/32
+        || (first == 0x3fff && second < 0x1000) // documentation, 3fff::/20
+        || first == 0x5f00 // segment routing (SRv6) SIDs, 5f00::/16
         || (first & 0xfe00) == 0xfc00 // unique local, fc00::/7
         || (first & 0xffc0) == 0xfe80 // link-local, fe80::/10
         || (first & 0xffc0) == 0xfec0 // site-local (deprecated), fec0::/10
-        || segments[..6] == [0; 6]; // IPv4-compatible (deprecated), ::a.b.c.d
+        || ip.is_multicast(); // ff00::/8
     !refused
 }
 
@@ -250,8 +366,26 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:10.1.2.3",
             "::127.0.0.1",
+            "::8.8.8.8",
+            "::ffff:0:7f00:1",
+            "::ffff:0:808:808",
             "64:ff9b::a9fe:a9fe",
+            "64:ff9b::7f00:1",
+            "64:ff9b::a00:1",
+            "64:ff9b:1::7f00:1",
+            "64:ff9b:1:ffff::808:808",
+            "64:ff9b:2::1",
             "2002:c0a8:0101::1",
+            "2002:7f00:1::1",
+            "2002:a9fe:a9fe::",
+            "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+            "2001::1",
+            "2001:0:7f00:1::",
+            "2001:2::1",
+            "2001:db8::1",
+            "100::1",
+            "3fff::1",
+            "5f00::1",
             "fc00::1",
             "fd12:3456:789a::1",
             "fe80::1",
@@ -281,6 +415,10 @@ mod tests {
             "::ffff:8.8.8.8",
             "64:ff9b::808:808",
             "2002:0808:0808::1",
+            "2001:200::1",
+            "2a00:1450:4001:81c::200e",
+            "3ffe::1",
+            "4000::1",
         ] {
             assert!(public(address), "{address} must be fetched");
         }
@@ -318,5 +456,112 @@ mod tests {
             assert!(matches!(error, FetchError::Refused(_)), "{url}: {error}");
             assert!(error.is_refusal());
         }
+    }
+
+    /// Loopback IPv4 only: the test servers below are reachable, nothing else is.
+    fn loopback_v4(ip: IpAddr) -> bool {
+        ip == IpAddr::V4(Ipv4Addr::LOCALHOST)
+    }
+
+    /// A server on 127.0.0.1 answering each of `answers` connections with the answer
+    /// `respond` gives for its request's path; returns its base URL.
+    fn serve(answers: usize, respond: fn(&str, u16) -> String) -> String {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().take(answers) {
+                let mut stream = stream.unwrap();
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut request_line = String::new();
+                reader.read_line(&mut request_line).unwrap();
+                let mut line = String::new();
+                while reader.read_line(&mut line).unwrap() > 2 {
+                    line.clear();
+                }
+                let path = request_line.split(' ').nth(1).unwrap_or("/");
+                let _ = stream.write_all(respond(path, port).as_bytes());
+            }
+        });
+        format!("http://127.0.0.1:{port}")
+    }
+
+    fn redirect(location: &str) -> String {
+        format!(
+            "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\
+             Connection: close\r\n\r\n"
+        )
+    }
+
+    const LIMITS: FetchLimits = FetchLimits {
+        max_bytes: 1024,
+        timeout: Duration::from_secs(30),
+    };
+
+    #[test]
+    fn a_redirect_to_another_scheme_is_not_followed() {
+        let url = serve(1, |_, _| redirect("file:///etc/passwd"));
+        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        assert!(!error.is_refusal(), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "the site redirects to file:///etc/passwd, which is not fetched: \
+             only http and https URLs are fetched"
+        );
+        for location in ["gopher://127.0.0.1:70/_x", "ftp://example.com/", "data:,x"] {
+            let url = serve(1, |path, _| redirect(&path[1..]));
+            let error = fetch_from(&format!("{url}/{location}"), LIMITS, loopback_v4).unwrap_err();
+            assert!(
+                matches!(error, FetchError::Redirect { .. }),
+                "{location}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_redirect_to_a_refused_address_is_not_followed() {
+        // Each is refused before it is connected to: nothing listens there.
+        for location in [
+            "http://[::1]:1/",
+            "http://127.0.0.2:1/",
+            "http://[64:ff9b:1::7f00:1]/",
+            "http://[::ffff:0:7f00:1]/",
+            "https://[::ffff:127.0.0.1]/",
+            "http://10.0.0.1/",
+        ] {
+            let url = serve(1, |path, _| redirect(&path[1..]));
+            let error = fetch_from(&format!("{url}/{location}"), LIMITS, loopback_v4).unwrap_err();
+            let message = error.to_string();
+            assert!(matches!(error, FetchError::Redirect { .. }), "{message}");
+            assert!(message.contains("non-public address"), "{message}");
+        }
+        // The first URL's own address is the visitor's fault, not the site's.
+        let error = fetch_from("http://10.0.0.1/", LIMITS, loopback_v4).unwrap_err();
+        assert!(error.is_refusal(), "{error}");
+    }
+
+    #[test]
+    fn redirects_are_followed_to_the_page_and_counted() {
+        let url = serve(3, |path, _| match path {
+            "/" => redirect("/a"),
+            "/a" => redirect("b?c=d"),
+            _ => format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{path}",
+                path.len()
+            ),
+        });
+        let fetched = fetch_from(&format!("{url}/"), LIMITS, loopback_v4).unwrap();
+        assert_eq!(fetched.url, format!("{url}/b?c=d"));
+        assert_eq!(fetched.bytes, b"/b?c=d");
+        assert_eq!(fetched.encoding, Some(encoding_rs::UTF_8));
+        let url = serve(MAX_REDIRECTS as usize + 1, |_, _| redirect("/again"));
+        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        assert!(matches!(error, FetchError::TooManyRedirects), "{error}");
+        let url = serve(1, |_, _| {
+            "HTTP/1.1 302 Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".into()
+        });
+        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        assert!(matches!(error, FetchError::Status(302)), "{error}");
     }
 }

@@ -12,32 +12,43 @@
 //! threads, at most [`ServeSettings::threads`] requests at once. A request body is bounded by
 //! [`ServeSettings::max_body_bytes`]: one announcing more is refused (413) before any of it is
 //! read, and a body left unread is never drained into memory (the connection is closed).
-//! The default address is this machine (127.0.0.1); `--bind` opens it to others.
+//! At most [`ServeSettings::max_pending`] requests are taken in at once (being read, waiting
+//! for a thread or worked on); one more is answered 503 at once, its body unread. An answer is
+//! at most [`ServeSettings::max_answer_bytes`] long and lists at most
+//! [`ServeSettings::max_blocks`] blocks, which are decided and written one at a time, never
+//! all held at once. The default address is this machine (127.0.0.1); `--bind` opens it to
+//! others.
 
 pub mod api;
 pub mod fetch;
 
 use std::future::IntoFuture;
 use std::net::SocketAddr;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Bytes, HttpBody};
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Named, Page};
 use crate::pipeline::InputFormat;
-use api::{ApiError, CleanRequest, CleanResponse, PerplexityRequest, Source};
+use api::{ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
 use fetch::{FetchError, FetchLimits};
 
 /// After Ctrl-C or SIGTERM, how long the requests under way have to be answered.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// After requests were answered, how soon the memory they freed is given back to the system.
+pub const GIVE_BACK_EVERY: Duration = Duration::from_secs(1);
 
 /// The demo's one page: HTML with its CSS and JavaScript inline, nothing loaded from elsewhere.
 pub const PAGE: &str = include_str!("page.html");
@@ -58,19 +69,36 @@ pub struct ServeSettings {
     pub max_body_bytes: u64,
     /// What fetching a URL may take.
     pub fetch: FetchLimits,
+    /// Requests taken in at once (their bodies being read, waiting for a thread, or being
+    /// answered); one more is answered 503 at once, with `Retry-After: 1`.
+    pub max_pending: usize,
+    /// An answer never lists more blocks than this (`"blocks": true`); the answer says when
+    /// some were left out (`"blocks_truncated": true`).
+    pub max_blocks: usize,
+    /// An answer is never longer: the blocks are cut to fit, and a page whose text alone would
+    /// not fit is refused (413).
+    pub max_answer_bytes: usize,
 }
 
+/// [`ServeSettings::max_pending`] by default, for each of [`ServeSettings::threads`].
+pub const PENDING_PER_THREAD: usize = 4;
+
 impl Default for ServeSettings {
-    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies and pages, 10 s per fetch.
+    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies and pages, 10 s per fetch, 4
+    /// requests a thread taken in, 5,000 blocks and 32 MiB an answer.
     fn default() -> ServeSettings {
+        let threads = crate::pipeline::default_threads();
         ServeSettings {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            threads: crate::pipeline::default_threads(),
+            threads,
             max_body_bytes: 8 << 20,
             fetch: FetchLimits {
                 max_bytes: 8 << 20,
                 timeout: Duration::from_secs(10),
             },
+            max_pending: threads.saturating_mul(PENDING_PER_THREAD),
+            max_blocks: 5_000,
+            max_answer_bytes: 32 << 20,
         }
     }
 }
@@ -150,10 +178,23 @@ impl Server {
                 }
             })?;
             let app = App {
+                answered: Arc::new(AtomicBool::new(false)),
+                admission: Arc::new(Semaphore::new(self.settings.max_pending.max(1))),
                 settings: Arc::new(self.settings),
                 model,
                 permits: Arc::new(Semaphore::new(threads)),
             };
+            // The memory freed by the requests answered is given back now and then.
+            let answered = Arc::clone(&app.answered);
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(GIVE_BACK_EVERY);
+                loop {
+                    every.tick().await;
+                    if answered.swap(false, Ordering::Relaxed) {
+                        let _ = tokio::task::spawn_blocking(give_back_memory).await;
+                    }
+                }
+            });
             let (stopping, stopped) = tokio::sync::watch::channel(false);
             tokio::spawn(async move {
                 stop.await;
@@ -215,12 +256,17 @@ struct App {
     model: &'static LanguageModel,
     /// One permit per request being cleaned: the blocking work is bounded by `threads`.
     permits: Arc<Semaphore>,
+    /// One permit per request taken in: bounded by `max_pending`.
+    admission: Arc<Semaphore>,
+    /// Whether requests were answered since the memory was last given back.
+    answered: Arc<AtomicBool>,
 }
 
 impl App {
     /// Runs `work`, blocking work answering with JSON, on a blocking thread once a permit is
-    /// free. A panic in `work`, a bug, is answered with a 500 and the server goes on.
-    async fn answer_blocking<F>(&self, work: F) -> Response
+    /// free; `admitted` is given back once it is done. A panic in `work`, a bug, is answered
+    /// with a 500 and the server goes on.
+    async fn answer_blocking<F>(&self, admitted: Admitted, work: F) -> Response
     where
         F: FnOnce(&ServeSettings, &LanguageModel) -> Result<String, ApiError> + Send + 'static,
     {
@@ -231,9 +277,12 @@ impl App {
             return internal().into_response();
         };
         let (settings, model) = (Arc::clone(&self.settings), self.model);
+        let answered = Arc::clone(&self.answered);
         let answer = tokio::task::spawn_blocking(move || {
             let answer = work(&settings, model);
             drop(permit);
+            drop(admitted);
+            answered.store(true, Ordering::Relaxed);
             answer
         })
         .await;
@@ -245,6 +294,26 @@ impl App {
         }
     }
 }
+
+/// Gives the memory that malloc holds free back to the system. glibc's malloc keeps what is
+/// freed in its arenas, one per thread or so, and once a large block is freed it serves the
+/// next ones from there too: without this, a burst of large pages leaves the server hundreds
+/// of MB larger than at rest.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn give_back_memory() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> std::os::raw::c_int;
+    }
+    // SAFETY: malloc_trim (glibc 2.0 and later) only releases memory that malloc holds free;
+    // it takes no pointer and may be called from any thread at any time.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+/// Other allocators give memory back as they see fit.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn give_back_memory() {}
 
 /// The routes; anything else is a JSON 404 or 405.
 fn router(app: App) -> Router {
@@ -273,15 +342,51 @@ async fn get_page() -> Response {
 }
 
 /// `POST /clean`.
-async fn post_clean(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
-    app.answer_blocking(move |settings, model| clean(&body, settings, model))
-        .await
+async fn post_clean(
+    State(app): State<App>,
+    admitted: Admitted,
+    LimitedBody(body): LimitedBody,
+) -> Response {
+    app.answer_blocking(admitted, move |settings, model| {
+        clean(&body, settings, model)
+    })
+    .await
 }
 
 /// `POST /perplexity`.
-async fn post_perplexity(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
-    app.answer_blocking(move |_, model| perplexity(&body, model))
-        .await
+async fn post_perplexity(
+    State(app): State<App>,
+    admitted: Admitted,
+    LimitedBody(body): LimitedBody,
+) -> Response {
+    app.answer_blocking(admitted, move |settings, model| {
+        perplexity(&body, settings, model)
+    })
+    .await
+}
+
+/// A request taken in: one of [`ServeSettings::max_pending`], held until it is answered.
+/// Taken before the body is read; when none is left, the answer is 503 at once.
+struct Admitted {
+    /// Given back when the request is answered.
+    _permit: OwnedSemaphorePermit,
+}
+
+impl FromRequestParts<App> for Admitted {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(_: &mut Parts, app: &App) -> Result<Admitted, ApiError> {
+        match Arc::clone(&app.admission).try_acquire_owned() {
+            Ok(permit) => Ok(Admitted { _permit: permit }),
+            Err(_) => Err(ApiError::new(
+                503,
+                format!(
+                    "the server is busy ({} requests under way, --max-pending): try again",
+                    app.settings.max_pending
+                ),
+            )),
+        }
+    }
 }
 
 /// Any other path.
@@ -328,10 +433,16 @@ impl FromRequest<App> for LimitedBody {
 }
 
 impl IntoResponse for ApiError {
-    /// `{"error": "…"}` with the error's status.
+    /// `{"error": "…"}` with the error's status (and `Retry-After: 1` with a 503).
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        json_response(status, self.body())
+        let mut response = json_response(status, self.body());
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
+        response
     }
 }
 
@@ -340,7 +451,10 @@ fn json_response(status: StatusCode, json: String) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
-/// `POST /clean`: the page cleaned as the request's options say.
+/// `POST /clean`: the page cleaned as the request's options say. The answer is
+/// `{"text": …, "problems": […]}`, and with `"blocks": true` also `"blocks": [`[`api::BlockView`]`…]`
+/// and `"blocks_truncated"`, whether some were left out (past [`ServeSettings::max_blocks`] or
+/// [`ServeSettings::max_answer_bytes`]).
 fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result<String, ApiError> {
     let request: CleanRequest = api::parse(body)?;
     let named = Named {
@@ -358,39 +472,74 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     // says; a fetched page is read in its HTTP charset, or else as a file is.
     let utf8 = Some(encoding_rs::UTF_8);
     let page = match request.source()? {
-        Source::Html(html) => page(html.as_bytes().to_vec(), None, utf8),
+        Source::Html(html) => page(html.as_bytes().into(), None, utf8),
         Source::Text(text) => {
             options.options.input_format = InputFormat::Text;
-            page(text.as_bytes().to_vec(), None, utf8)
+            page(text.as_bytes().into(), None, utf8)
         }
         Source::Url(url) => {
             let fetched = fetch::fetch(url, settings.fetch).map_err(fetch_error)?;
-            page(fetched.bytes, Some(fetched.url), fetched.encoding)
+            page(fetched.bytes.into(), Some(fetched.url), fetched.encoding)
         }
     };
     let cleaned = pages::clean_page(&page, model, &options)
         .map_err(|e| ApiError::new(500, crate::cli::one_line(&e)))?;
-    let blocks = request.blocks.then(|| {
-        let (blocks, _) = pages::decided_blocks(&page, model, &options.options);
-        blocks.iter().map(api::BlockView::from).collect()
+    let mut answer = BoundedJson::new(settings.max_answer_bytes);
+    // Room is kept for the end of the answer, whatever comes before it.
+    answer.raw("{\"text\":", BLOCKS_END.len())?;
+    {
+        let text = String::from_utf8(cleaned.output)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        answer.value(&text, BLOCKS_END.len())?;
+    }
+    let problems: Vec<String> = cleaned.problems.iter().map(|p| p.message()).collect();
+    answer.raw(",\"problems\":", BLOCKS_END.len())?;
+    answer.value(&problems, BLOCKS_END.len())?;
+    if !request.blocks {
+        answer.raw("}", 0)?;
+        return Ok(answer.into_string());
+    }
+    answer.raw(",\"blocks\":[", BLOCKS_END.len())?;
+    let mut listed = 0;
+    let mut truncated = false;
+    // The blocks come one at a time, each written as it comes: no more than an answer's worth
+    // is ever held, and the page is read no further than the blocks listed.
+    pages::each_decided_block(&page, model, &options.options, &mut |block| {
+        let start = answer.len();
+        let fits = listed < settings.max_blocks
+            && (listed == 0 || answer.raw(",", BLOCKS_END.len()).is_ok())
+            && answer
+                .value(&api::BlockView::from(&block), BLOCKS_END.len())
+                .is_ok();
+        if !fits {
+            answer.truncate(start);
+            truncated = true;
+            return ControlFlow::Break(());
+        }
+        listed += 1;
+        ControlFlow::Continue(())
     });
-    let response = CleanResponse {
-        text: String::from_utf8_lossy(&cleaned.output).into_owned(),
-        problems: cleaned.problems.iter().map(|p| p.message()).collect(),
-        blocks,
+    let end = if truncated {
+        "],\"blocks_truncated\":true}"
+    } else {
+        BLOCKS_END
     };
-    Ok(to_json(&response))
+    answer.raw(end, 0)?;
+    Ok(answer.into_string())
 }
+
+/// The most that ends an answer with blocks (`],"blocks_truncated":false}`).
+const BLOCKS_END: &str = "],\"blocks_truncated\":false}";
 
 /// A page held in memory, named as the Python package names its pages.
 fn page(
-    bytes: Vec<u8>,
+    bytes: Arc<[u8]>,
     url: Option<String>,
     encoding: Option<&'static encoding_rs::Encoding>,
 ) -> Page {
     Page {
         name: "<page>".to_string(),
-        bytes: bytes.into(),
+        bytes,
         url,
         encoding,
     }
@@ -403,14 +552,14 @@ fn fetch_error(error: FetchError) -> ApiError {
 }
 
 /// `POST /perplexity`: each sentence's perplexity.
-fn perplexity(body: &[u8], model: &LanguageModel) -> Result<String, ApiError> {
+fn perplexity(
+    body: &[u8],
+    settings: &ServeSettings,
+    model: &LanguageModel,
+) -> Result<String, ApiError> {
     let request: PerplexityRequest = api::parse(body)?;
     let answer = request.answer(|sentence| model.perplexity(sentence))?;
-    Ok(to_json(&answer))
-}
-
-/// A value as JSON (the answers hold only strings, numbers and booleans, which always
-/// serialize).
-fn to_json(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| ApiError::new(500, e.to_string()).body())
+    let mut json = BoundedJson::new(settings.max_answer_bytes);
+    json.value(&answer, 0)?;
+    Ok(json.into_string())
 }
