@@ -1025,7 +1025,8 @@ class Runner:
             copy = os.path.join(directory, f"j{threads}-{name}")
             shutil.copyfile(model, copy)
             command = [copy if a == model else a for a in command]
-        env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C")
+        # A fixed run date (the warcinfo record's WARC-Date): -j1 and -j2 stdout compared byte for byte.
+        env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C", SOURCE_DATE_EPOCH="1714564800")
         started = time.monotonic()
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             stdin = subprocess.PIPE if case.truncate_model else subprocess.DEVNULL

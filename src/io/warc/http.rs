@@ -39,7 +39,7 @@ pub enum ChunkDamage {
     #[error("ends without its last (zero-size) chunk: maybe cut short")]
     NoLastChunk,
     /// A chunk-size line that is not a hexadecimal number (shown, at most 24 bytes).
-    #[error("has a chunk size that is not a hexadecimal number ({0:?}); the rest is skipped")]
+    #[error("has a chunk size that is not a hexadecimal number ({0:?})")]
     BadSize(String),
     /// It ends inside a chunk.
     #[error("ends inside a chunk ({missing} of its {size} bytes missing)")]
@@ -50,7 +50,7 @@ pub enum ChunkDamage {
         missing: u64,
     },
     /// A chunk is not followed by a line end (its size is wrong).
-    #[error("has a chunk not followed by a line end (its size is wrong); the rest is skipped")]
+    #[error("has a chunk not followed by a line end (its size is wrong)")]
     NoLineEnd,
 }
 
@@ -820,7 +820,7 @@ mod tests {
         );
         assert_eq!(
             BodyError::Chunked(ChunkDamage::BadSize("zz".into())).to_string(),
-            "chunked body has a chunk size that is not a hexadecimal number (\"zz\"); the rest is skipped"
+            "chunked body has a chunk size that is not a hexadecimal number (\"zz\")"
         );
     }
 
