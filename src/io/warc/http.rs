@@ -288,22 +288,26 @@ fn dechunk(raw: &[u8]) -> Option<(Vec<u8>, Option<ChunkDamage>)> {
 }
 
 /// Whether `raw` starts with a line that is meant as a chunk size, well-formed or not (`8b`,
-/// `zz`, `-1`): 1 to 16 printable ASCII characters other than `<` (around spaces), then
-/// perhaps `;` and an extension, in at most 64 bytes. A page that was stored de-chunked starts
-/// otherwise (`<`, white space, a byte order mark, a line of words).
+/// `zz`, `-1`): 1 to 64 printable ASCII characters other than `<` (around spaces), then
+/// perhaps `;` and an extension, in at most 80 bytes (the whole body, when it is that short).
+/// A page that was stored de-chunked starts otherwise (`<`, white space, a byte order mark, a
+/// line of words).
 fn starts_like_chunked(raw: &[u8]) -> bool {
-    let head = &raw[..raw.len().min(66)];
-    let Some(nl) = memchr::memchr(b'\n', head) else {
-        return false;
+    let head = &raw[..raw.len().min(82)];
+    let line = match memchr::memchr(b'\n', head) {
+        Some(nl) => &head[..nl],
+        // A body cut inside its first line.
+        None if raw.len() <= 80 => raw,
+        None => return false,
     };
-    let line = head[..nl].strip_suffix(b"\r").unwrap_or(&head[..nl]);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
     let token = line
         .split(|b| *b == b';')
         .next()
         .unwrap_or(line)
         .trim_ascii();
-    line.len() <= 64
-        && (1..=16).contains(&token.len())
+    line.len() <= 80
+        && (1..=64).contains(&token.len())
         && token.iter().all(|b| b.is_ascii_graphic() && *b != b'<')
 }
 
@@ -771,6 +775,39 @@ mod tests {
             chunked(b"zz\r\n<p>Hello</p>\r\n0\r\n\r\n"),
             (Vec::new(), bad.clone(), said(&bad))
         );
+        for (raw, damage) in [
+            (
+                &b"1f"[..],
+                ChunkDamage::CutInChunk {
+                    size: 31,
+                    missing: 31,
+                },
+            ),
+            (
+                b"1f\r",
+                ChunkDamage::CutInChunk {
+                    size: 31,
+                    missing: 31,
+                },
+            ),
+            (
+                b"1f;a=",
+                ChunkDamage::CutInChunk {
+                    size: 31,
+                    missing: 31,
+                },
+            ),
+            (b"0x1f", ChunkDamage::BadSize("0x1f".into())),
+        ] {
+            assert_eq!(
+                chunked(raw),
+                (
+                    Vec::new(),
+                    Some(damage.clone()),
+                    Some(BodyError::Chunked(damage))
+                )
+            );
+        }
         let (body, damage, _) = chunked(b"-1\r\n<p>x");
         assert_eq!(
             (body, damage),
