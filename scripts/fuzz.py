@@ -1044,7 +1044,8 @@ class Runner:
             copy = os.path.join(directory, f"j{threads}-{name}")
             shutil.copyfile(model, copy)
             command = [copy if a == model else a for a in command]
-        env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C")
+        # A fixed run date (the warcinfo record's WARC-Date): -j1 and -j2 stdout compared byte for byte.
+        env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C", SOURCE_DATE_EPOCH="1714564800")
         started = time.monotonic()
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             stdin = subprocess.PIPE if case.truncate_model else subprocess.DEVNULL
@@ -1374,6 +1375,9 @@ def on_sigterm(signum, frame):
 
 
 def main():
+    # WARC output is dated with the run (its warcinfo record): two runs compared byte for byte,
+    # by any target, must share the date.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "1714564800")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--binary", required=True)
     parser.add_argument("--seconds", type=float, default=60)

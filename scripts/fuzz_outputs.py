@@ -424,4 +424,5 @@ def keep(case_dir, number, log, shown, first, second, before, binary):
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "1714564800")
     sys.exit(fuzz_pipes.main(sys.modules[__name__]))

@@ -365,4 +365,5 @@ def main(module=sys.modules[__name__]):
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "1714564800")
     sys.exit(main())

@@ -1,7 +1,8 @@
 //! WARC reading on damaged input: every intact record comes out once, in order, whatever
 //! happened to its neighbours (a corrupt gzip member, junk between members, a record cut short,
 //! glued to the next, with flipped bytes, junk inside or a wrong Content-Length), and the
-//! messages tell the truth. Every input is generated here.
+//! messages tell the truth; a damaged chunked HTTP body gives a prefix of its data, never a
+//! chunk-size line, and says it is damaged. Every input is generated here.
 
 use std::io::{BufReader, Cursor, Read, Write};
 use std::sync::Mutex;
@@ -752,4 +753,69 @@ fn conversion_ids_are_unique_and_refers_to_never_empty() {
         recs.iter().map(|r| r.record_id.clone()).collect::<Vec<_>>(),
         ids
     );
+}
+
+/// `data` in `Transfer-Encoding: chunked` form, in chunks of the given sizes (cycled), with CRLF
+/// or LF line ends: the encoding and where each size line starts.
+fn chunk_encode(data: &[u8], sizes: &[usize], lf: bool) -> (Vec<u8>, Vec<usize>) {
+    let eol: &[u8] = if lf { b"\n" } else { b"\r\n" };
+    let (mut out, mut starts, mut at) = (Vec::new(), Vec::new(), 0);
+    for size in sizes.iter().cycle() {
+        if at == data.len() {
+            break;
+        }
+        let end = (at + size).min(data.len());
+        starts.push(out.len());
+        out.extend(format!("{:x}", end - at).as_bytes());
+        out.extend(eol);
+        out.extend(&data[at..end]);
+        out.extend(eol);
+        at = end;
+    }
+    starts.push(out.len());
+    out.extend(b"0");
+    out.extend(eol);
+    out.extend(eol);
+    (out, starts)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// A chunked body cut anywhere, or with a size line replaced, decodes to a prefix of its data
+    /// (so no size line is text) and says it is damaged; intact, it decodes whole, quietly.
+    #[test]
+    fn damaged_chunked_bodies_give_a_prefix_of_their_data(
+        data in prop::collection::vec(prop_oneof![Just(b'a'), Just(b'\n'), Just(b'<'), Just(b'8'), Just(b'\r'), any::<u8>()], 1..300),
+        sizes in prop::collection::vec(1usize..80, 1..5),
+        lf in any::<bool>(),
+        cut in any::<Index>(),
+        bad in prop::option::of((any::<Index>(), prop_oneof![Just("zz"), Just("-1"), Just(""), Just("8 b"), Just("ffffffffffffffffff")])),
+    ) {
+        let (mut body, starts) = chunk_encode(&data, &sizes, lf);
+        let whole = body.len();
+        let mut damaged = false;
+        if let Some((which, garbage)) = bad {
+            let which = which.index(starts.len() - 1);
+            // A first line that is empty or holds words is a body stored de-chunked: kept as it is.
+            prop_assume!(which > 0 || !matches!(garbage, "" | "8 b"));
+            let start = starts[which];
+            let end = start + body[start..].iter().position(|b| *b == b'\r' || *b == b'\n').unwrap();
+            body.splice(start..end, garbage.bytes());
+            damaged = true;
+        }
+        // Cut anywhere up to the last chunk's size line (included), or not at all.
+        let last = *starts.last().unwrap() + 1;
+        let keep = if cut.index(4) == 0 { body.len() } else { cut.index(last.min(body.len()) + 1) };
+        damaged |= keep < body.len() - (whole - last);
+        body.truncate(keep);
+        let mut payload = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+        payload.extend(&body);
+        let parts = http_response_parts(&payload).unwrap();
+        prop_assert!(data.starts_with(&parts.body), "{:?} is not a prefix of {:?}", parts.body, data);
+        prop_assert_eq!(parts.chunk_damage.is_some(), damaged, "{:?}", parts.chunk_damage);
+        if !damaged {
+            prop_assert_eq!(&parts.body[..], &data[..]);
+        }
+    }
 }

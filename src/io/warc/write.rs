@@ -1,14 +1,72 @@
 //! Writing WARC/1.1 records: [`WarcWriter`] writes `warcinfo` and `conversion` records whose
-//! IDs, dates and digests depend only on what they hold, so the same input always gives
-//! byte-identical output.
+//! IDs, dates and digests depend only on what they hold and on the run's date ([`run_date`]:
+//! now, or `SOURCE_DATE_EPOCH` when set), so the same input always gives byte-identical output
+//! under the same `SOURCE_DATE_EPOCH`.
 
 use std::io::{self, Write};
+use std::sync::OnceLock;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use flate2::write::GzEncoder;
 use xxhash_rust::xxh3::Xxh3;
 
-/// WARC-Date written when the source record has none (output must be reproducible).
-const FALLBACK_DATE: &str = "1970-01-01T00:00:00Z";
+/// The last second a WARC-Date can name (9999-12-31T23:59:59Z): its year has four digits.
+const LAST_WARC_SECOND: u64 = 253_402_300_799;
+
+/// The run's date as a WARC-Date (`YYYY-MM-DDThh:mm:ssZ`, UTC): `SOURCE_DATE_EPOCH` (seconds
+/// since 1970-01-01T00:00:00Z, as reproducible builds set it) when it is set to such a number,
+/// otherwise the time it is first asked for. The same for every writer of a process, so that
+/// one run's records agree, and two runs under the same `SOURCE_DATE_EPOCH` give the same bytes.
+pub fn run_date() -> &'static str {
+    static DATE: OnceLock<String> = OnceLock::new();
+    DATE.get_or_init(|| {
+        let from_env = std::env::var("SOURCE_DATE_EPOCH")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        let seconds = from_env.unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        });
+        warc_date(seconds)
+    })
+}
+
+/// `seconds` since 1970-01-01T00:00:00Z as a WARC-Date (`YYYY-MM-DDThh:mm:ssZ`, UTC; at most
+/// 9999-12-31T23:59:59Z).
+fn warc_date(seconds: u64) -> String {
+    let seconds = seconds.min(LAST_WARC_SECOND);
+    let (year, month, day) = civil_from_days(seconds / 86_400);
+    let time = seconds % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3600,
+        time / 60 % 60,
+        time % 60
+    )
+}
+
+/// The proleptic Gregorian (year, month, day) `days` after 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`, for days on or after the epoch).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    // Days since 0000-03-01, in 400-year eras of 146,097 days (years start in March, so that
+    // the leap day ends a year).
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
 
 /// The record a conversion record is made from (see [`WarcWriter::write_conversion`]).
 #[derive(Clone, Copy, Debug)]
@@ -60,7 +118,8 @@ impl<W: Write> WarcWriter<W> {
         }
     }
 
-    /// A `warcinfo` record (`application/warc-fields`) with these fields; returns its ID.
+    /// A `warcinfo` record (`application/warc-fields`) with these fields, dated [`run_date`];
+    /// returns its ID (derived from the file name, the date and the fields).
     pub fn write_warcinfo(
         &mut self,
         filename: Option<&str>,
@@ -74,12 +133,13 @@ impl<W: Write> WarcWriter<W> {
                 clean_header(value)
             ));
         }
-        let id = record_id(&["warcinfo", filename.unwrap_or(""), &block]);
+        let date = run_date();
+        let id = record_id(&["warcinfo", filename.unwrap_or(""), date, &block]);
         let mut headers = vec![
             ("WARC-Type", "warcinfo".to_string()),
             ("WARC-Record-ID", id.clone()),
+            ("WARC-Date", date.to_string()),
         ];
-        headers.push(("WARC-Date", FALLBACK_DATE.to_string()));
         if let Some(name) = filename {
             headers.push(("WARC-Filename", clean_header(name)));
         }
@@ -91,7 +151,7 @@ impl<W: Write> WarcWriter<W> {
     /// A `conversion` record holding `text` (UTF-8 plain text) for the record `refers_to`
     /// (its WARC-Record-ID, angle brackets included; empty when the source has none, and then
     /// no `WARC-Refers-To` is written: the target URI, if any, still names the source). `date`
-    /// is the source's WARC-Date (`FALLBACK_DATE`, 1970-01-01T00:00:00Z, when `None`). Returns the new record's ID,
+    /// is the source's WARC-Date ([`run_date`] when `None`). Returns the new record's ID,
     /// derived from `refers_to`, the record's number in this writer and `text`.
     pub fn write_conversion(
         &mut self,
@@ -138,10 +198,7 @@ impl<W: Write> WarcWriter<W> {
         let mut headers = vec![
             ("WARC-Type", "conversion".to_string()),
             ("WARC-Record-ID", id.clone()),
-            (
-                "WARC-Date",
-                clean_header(source.date.unwrap_or(FALLBACK_DATE)),
-            ),
+            ("WARC-Date", clean_header(source.date.unwrap_or(run_date()))),
         ];
         let refers_to = clean_header(source.refers_to);
         if !refers_to.is_empty() {
@@ -317,6 +374,62 @@ mod tests {
             recs.iter().map(|r| r.payload.clone()).collect::<Vec<_>>(),
             [b"one".to_vec(), b"two".to_vec()]
         );
-        assert_eq!(recs[0].date.as_deref(), Some(FALLBACK_DATE));
+        assert_eq!(recs[0].date.as_deref(), Some(run_date()));
+    }
+
+    #[test]
+    fn warcinfo_is_dated_with_the_run() {
+        let mut w = WarcWriter::new(Vec::new());
+        w.write_warcinfo(None, &[("software", "ppl-filter")])
+            .unwrap();
+        let recs: Vec<WarcRecord> = WarcReader::new(Cursor::new(w.into_inner()))
+            .map(|r| r.unwrap())
+            .collect();
+        let date = recs[0].date.clone().unwrap();
+        assert_eq!(date, run_date());
+        // Now (this test does not set SOURCE_DATE_EPOCH), give or take the test's run time.
+        let now = |slack: i64| {
+            let secs = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            warc_date(secs.saturating_add_signed(slack))
+        };
+        if std::env::var_os("SOURCE_DATE_EPOCH").is_none() {
+            assert!(now(-3600) <= date && date <= now(0), "{date}");
+        }
+    }
+
+    #[test]
+    fn dates_are_civil_utc() {
+        for (seconds, date) in [
+            (0, "1970-01-01T00:00:00Z"),
+            (86_399, "1970-01-01T23:59:59Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (951_868_799, "2000-02-29T23:59:59Z"),
+            (1_709_208_000, "2024-02-29T12:00:00Z"),
+            (1_714_564_800, "2024-05-01T12:00:00Z"),
+            (4_107_542_400, "2100-03-01T00:00:00Z"),
+            (LAST_WARC_SECOND, "9999-12-31T23:59:59Z"),
+            (u64::MAX, "9999-12-31T23:59:59Z"),
+        ] {
+            assert_eq!(warc_date(seconds), date, "{seconds}");
+        }
+        // Every day of 1970..2100 follows the one before.
+        let mut last = civil_from_days(0);
+        for days in 1..47_482 {
+            let (y, m, d) = civil_from_days(days);
+            let next_day = (last.0, last.1, last.2 + 1);
+            let next_month = (last.0, last.1 + 1, 1);
+            let next_year = (last.0 + 1, 1, 1);
+            assert!(
+                [next_day, next_month, next_year].contains(&(y, m, d)),
+                "{last:?} then {:?}",
+                (y, m, d)
+            );
+            assert!((1..=12).contains(&m) && (1..=31).contains(&d));
+            last = (y, m, d);
+        }
+        assert_eq!(last, (2099, 12, 31));
     }
 }
