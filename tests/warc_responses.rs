@@ -6,30 +6,8 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Command, Output, Stdio};
 
-use common::{ppl_filter, stderr, stdout};
-
-/// `ppl-filter ARGS` with `SOURCE_DATE_EPOCH` set to 2024-05-01T12:00:00Z (so that two runs give
-/// the same bytes), `stdin` fed from another thread.
-fn ppl_filter_dated(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args(args)
-        .env("SOURCE_DATE_EPOCH", "1714564800")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ppl-filter");
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&bytes);
-    });
-    let output = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    output
-}
+use common::{ppl_filter, ppl_filter_dated, stderr, stdout};
 
 fn response(n: usize, uri: &str, status: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut http = format!("HTTP/1.1 {status}\r\n");

@@ -318,7 +318,7 @@ pub fn parse_line_bytes(line: &[u8], line_no: u64, field: &str) -> Result<JsonRe
 }
 
 /// The names of the fields of the JSON object `line` whose values are strings (at most
-/// `most`), in order: the fields a `--field` could name.
+/// `most`), sorted by name: the fields a `--field` could name.
 pub fn string_fields(line: &[u8], most: usize) -> Vec<String> {
     let Ok(object) = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line)
     else {

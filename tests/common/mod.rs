@@ -33,8 +33,30 @@ pub fn ppl_filter_within(args: &[&str], stdin: &[u8], limit: Duration) -> Output
     run(args, stdin, Some(limit))
 }
 
+/// As [`ppl_filter`], with `SOURCE_DATE_EPOCH` set to 2024-05-01T12:00:00Z, so that two runs
+/// writing WARC give the same bytes (its `warcinfo` record is dated with the run).
+pub fn ppl_filter_dated(args: &[&str], stdin: &[u8]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ppl-filter"));
+    command.env("SOURCE_DATE_EPOCH", "1714564800");
+    run_command(command, args, stdin, None)
+}
+
 fn run(args: &[&str], stdin: &[u8], limit: Option<Duration>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+    run_command(
+        Command::new(env!("CARGO_BIN_EXE_ppl-filter")),
+        args,
+        stdin,
+        limit,
+    )
+}
+
+fn run_command(
+    mut command: Command,
+    args: &[&str],
+    stdin: &[u8],
+    limit: Option<Duration>,
+) -> Output {
+    let mut child = command
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
