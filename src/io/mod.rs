@@ -159,6 +159,15 @@ impl Stream {
         }
     }
 
+    /// The same handle under the name `path` names it by (`-`: `None`), for an argument that
+    /// names a stream named before (`- /dev/stdin`): its problems carry its own name.
+    pub fn named_again(&self, path: Option<PathBuf>) -> Stream {
+        Stream {
+            path,
+            state: Arc::clone(&self.state),
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, StreamState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -87,10 +87,11 @@ pub fn expand(args: &[PathBuf], options: &WalkOptions) -> Result<Expanded, WalkE
             // Standard input or a pipe named twice is one stream, read once (opening a FIFO again would wait
             // for a writer that is gone).
             let input = match Input::from_arg(arg) {
-                Input::Stream(stream) => streams
-                    .entry(stream_key(arg))
-                    .or_insert(Input::Stream(stream))
-                    .clone(),
+                Input::Stream(stream) => {
+                    let first = streams.entry(stream_key(arg)).or_insert(stream);
+                    let path = (arg.as_os_str() != "-").then(|| arg.clone());
+                    Input::Stream(first.named_again(path))
+                }
                 input => input,
             };
             expanded.inputs.push((input, name));
