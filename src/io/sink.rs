@@ -499,26 +499,26 @@ impl<W: Write + Send> RecordSink<W> {
     /// not cleaned, an object with `error` in place of the text and counts.
     fn json_object(&mut self, meta: &DocumentMeta, stats: &DocumentStats) -> io::Result<()> {
         let page = &stats.page;
+        // A response says its record id (`null`, not `""`, when it has none).
         let (url, record_id) = match meta {
             DocumentMeta::WarcResponse {
                 record_id,
                 target_uri,
                 ..
-            } => (
-                target_uri.as_deref().or(page.url()),
-                // A response without a record id gets `null`, not `""`.
-                Some(Extra::Str(record_id)).filter(|_| !record_id.trim().is_empty()),
-            ),
+            } => {
+                let id = match record_id.trim().is_empty() {
+                    true => Extra::Null,
+                    false => Extra::Str(record_id),
+                };
+                (
+                    target_uri.as_deref().or(page.url()),
+                    Some(("warc_record_id", id)),
+                )
+            }
             _ => (self.url.as_deref().or(page.url()), None),
         };
         let source = match meta {
             DocumentMeta::Input => self.sources.get(self.index).map(String::as_str),
-            _ => None,
-        };
-        let record_id = match meta {
-            DocumentMeta::WarcResponse { .. } => {
-                Some(("warc_record_id", record_id.unwrap_or(Extra::Null)))
-            }
             _ => None,
         };
         let out = self.out.get_mut();

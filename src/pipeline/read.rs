@@ -101,7 +101,7 @@ struct Reader<'a> {
     /// Documents, problems and records skipped so far (the writer counts sentences).
     counts: Summary,
     /// The input being read was found while walking a directory: if it is not text, it is
-    /// skipped quietly.
+    /// skipped quietly (a record of it that is not text is still reported).
     found: bool,
 }
 
@@ -129,6 +129,8 @@ impl Reader<'_> {
     ) -> Result<(), OutputClosed> {
         let index = self.counts.documents as usize;
         self.counts.documents += 1;
+        // A whole file found while walking (not a record of one) is skipped quietly if binary.
+        let quiet_binary = self.found && matches!(meta, DocumentMeta::Input);
         let mut batcher = Batcher {
             seq: &mut self.seq,
             begins: Some((index, Arc::new(meta))),
@@ -159,7 +161,7 @@ impl Reader<'_> {
         let sent = read.and_then(|()| batcher.finish(send, page, failure));
         self.counts.bytes += findings.bytes;
         for trouble in findings.problems {
-            if self.found && matches!(trouble, Trouble::Binary) {
+            if quiet_binary && matches!(trouble, Trouble::Binary) {
                 self.counts.binary_skipped += 1;
                 continue;
             }
