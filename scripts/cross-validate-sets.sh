@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Cross-validates the combined method by page across several training sets at once (default:
-# CleanEval tune and both article sets). Each set's pages (sorted by name) are dealt into FOLDS
-# folds (page i goes to fold i mod FOLDS, as scripts/cross-validate.sh does); for each fold,
-# `ppl-filter learn` trains on the other folds of every set (one --set per set, in SETS order),
-# the held-out pages are cleaned one by one through standard input with that classifier, and
-# each set is scored on its own with `ppl-eval score` (its held-out pages of all folds pooled).
+# Cross-validates the combined method across several training sets at once, by site. Each set's
+# pages (DIR/input/ID.html or ID.html.gz, gold DIR/gold/ID.txt) are dealt into FOLDS folds by
+# site, so that the pages of one site (one template) are never on both sides of a fold: the site
+# is the host of the page's URL (DIR/pages.tsv, as WCXB has it, or CleanEval's <text id="URL">)
+# or the publisher of a Fundus file name (CC-Publisher_YYYY_MM_DD); sites are sorted by a hash
+# of their name and dealt in turn. A set with no site known (the article sets) deals its pages
+# by name, page i to fold i mod FOLDS. For each fold, `ppl-filter learn` trains on the other
+# folds of every set (one --set per set, in SETS order), the held-out pages are cleaned one by
+# one through standard input with that classifier, and each set is scored on its own with
+# `ppl-eval score` (its held-out pages of all folds pooled); a set with a pages.tsv is also
+# scored with WCXB's measure per kind of page (scripts/score-wcxb.py).
 #
 # Usage: scripts/cross-validate-sets.sh [-- LEARN_FLAGS...]
 #   e.g.  scripts/cross-validate-sets.sh -- --set-balance natural
 #         scripts/cross-validate-sets.sh -- --set-weight 2 --set-weight 1 --set-weight 1
-#   SETS="NAME=DIR ..."  the sets (DIR/input/N.html, DIR/gold/N.txt); default
-#                        tune=../shared/data/cleaneval/tune l3s-gn1=../shared/data/articles/l3s-gn1
-#                        dragnet=../shared/data/articles/dragnet
+#   SETS="NAME=DIR ..."  the sets; default: every set of ../shared/data, as the default
+#                        classifier learns them: tune=cleaneval/tune l3s-gn1=articles/l3s-gn1
+#                        dragnet=articles/dragnet wcxb=wcxb-dev fundus=fundus
 #   FOLDS=5  JOBS=$(nproc) (learns, then cleanings, run JOBS at a time)
 #   THRESHOLDS="-0.5 -1"  also scores each of these decision thresholds (log-odds), without
 #                        learning again: the threshold plays no part in training, so the folds'
@@ -25,10 +30,11 @@
 #                        FOLDS) instead of learning them (to try THRESHOLDS or FILTER_FLAGS)
 # Prints, for each set: pages, Lev macro, Lev micro, word P / R / F micro, word F macro, and
 # "empty": held-out pages whose gold has at least 100 words but whose output is empty; then the
-# mean over sets of Lev macro and of F micro, and how long learning and cleaning took.
+# mean over sets of Lev macro and of F micro, WCXB's mean F1 per kind, and how long it took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-read -r -a set_specs <<< "${SETS:-tune=../shared/data/cleaneval/tune l3s-gn1=../shared/data/articles/l3s-gn1 dragnet=../shared/data/articles/dragnet}"
+d=../shared/data
+read -r -a set_specs <<< "${SETS:-tune=$d/cleaneval/tune l3s-gn1=$d/articles/l3s-gn1 dragnet=$d/articles/dragnet wcxb=$d/wcxb-dev fundus=$d/fundus}"
 [ "${1:-}" = "--" ] && shift
 learn_flags=("$@")
 folds=${FOLDS:-5}
@@ -46,23 +52,61 @@ start=$(date +%s.%N)
 
 # The folds: fold$k/train/NAME/{input,gold} link the training pages, fold$k/NAME/gold the
 # held-out gold; held.list has "k NAME page.html" for every held-out page.
-names=()
+names=(); dirs=()
 : > "$work/held.list"
 for spec in "${set_specs[@]}"; do
   name=${spec%%=*}; dir=$(realpath "${spec#*=}")
-  names+=("$name")
-  mapfile -t pages < <(cd "$dir/input" && ls -- *.html | LC_ALL=C sort)
+  names+=("$name"); dirs+=("$dir")
+  # "fold<TAB>page file" for every page, dealt by site (see the top of this file).
+  mapfile -t dealt < <(python3 - "$dir" "$folds" <<'PY'
+import os, re, sys, zlib
+from urllib.parse import urlsplit
+dir, folds = sys.argv[1], int(sys.argv[2])
+pages = sorted(f for f in os.listdir(f"{dir}/input") if re.search(r"\.html?(\.gz)?$", f))
+stem = lambda f: re.sub(r"\.html?(\.gz)?$", "", f)
+def host(url):
+    h = urlsplit(url.strip()).hostname or ""
+    return h[4:] if h.startswith("www.") else h
+urls = {}
+if os.path.exists(f"{dir}/pages.tsv"):
+    for line in open(f"{dir}/pages.tsv"):
+        cols = line.rstrip("\n").split("\t")
+        if cols[0] != "id" and len(cols) > 2:
+            urls[cols[0]] = cols[2]
+def site(f):
+    if stem(f) in urls:
+        return host(urls[stem(f)])
+    m = re.match(r"([a-z]{2}-[^_]+)_\d{4}_\d\d_\d\d$", stem(f))
+    if m:
+        return m.group(1)
+    if f.endswith(".html"):
+        m = re.match(rb'\s*<text id="([^"]+)"', open(f"{dir}/input/{f}", "rb").read(512))
+        if m:
+            return host(m.group(1).decode("latin-1"))
+    return None
+sites = [site(f) for f in pages]
+if None in sites:
+    fold = {f: i % folds for i, f in enumerate(pages)}
+else:
+    order = sorted(set(sites), key=lambda s: (zlib.crc32(s.encode()), s))
+    of_site = {s: i % folds for i, s in enumerate(order)}
+    fold = {f: of_site[s] for f, s in zip(pages, sites)}
+for f in pages:
+    print(f"{fold[f]}\t{f}")
+PY
+  )
   for ((k = 0; k < folds; k++)); do
     mkdir -p "$work/fold$k/train/$name/input" "$work/fold$k/train/$name/gold" "$work/fold$k/$name/gold"
     train_in=(); train_gold=(); held_gold=()
-    for i in "${!pages[@]}"; do
-      stem=${pages[$i]%.html}
+    for line in "${dealt[@]}"; do
+      fold=${line%%$'\t'*}; page=${line#*$'\t'}
+      stem=${page%.gz}; stem=${stem%.html}; stem=${stem%.htm}
       [ -f "$dir/gold/$stem.txt" ] || continue
-      if [ $((i % folds)) -eq "$k" ]; then
+      if [ "$fold" -eq "$k" ]; then
         held_gold+=("$dir/gold/$stem.txt")
-        printf '%s\0%s\0%s\0' "$k" "$name" "$dir/input/$stem.html" >> "$work/held.list"
+        printf '%s\0%s\0%s\0' "$k" "$name" "$dir/input/$page" >> "$work/held.list"
       else
-        train_in+=("$dir/input/$stem.html"); train_gold+=("$dir/gold/$stem.txt")
+        train_in+=("$dir/input/$page"); train_gold+=("$dir/gold/$stem.txt")
       fi
     done
     if [ ${#train_in[@]} -gt 0 ]; then
@@ -120,7 +164,7 @@ for variant in "${variants[@]}"; do
   suffix=; [ "$variant" = learned ] || suffix=.$variant
   while IFS= read -r -d '' k && IFS= read -r -d '' name && IFS= read -r -d '' page; do
     mkdir -p "$work/$variant/$name/out"
-    stem=$(basename "$page" .html)
+    stem=$(basename "$page"); stem=${stem%.gz}; stem=${stem%.html}; stem=${stem%.htm}
     printf '%s\0%s\0%s\0' "$work/fold$k/classifier$suffix" "$page" "$work/$variant/$name/out/$stem.txt"
   done < "$work/held.list"
 done > "$work/clean.list"
@@ -186,3 +230,10 @@ seconds = [float(open(f"{work}/fold{k}/learn.seconds").read()) for k in range(fo
 print(f"time: learning {learned - start:.0f} s wall ({', '.join(f'{s:.0f}' for s in seconds)} s per fold{reused}), "
       f"cleaning {cleaned - learned:.0f} s, total {cleaned - start:.0f} s")
 PY
+for variant in "${variants[@]}"; do
+  for i in "${!names[@]}"; do
+    [ -f "${dirs[$i]}/pages.tsv" ] || continue
+    echo "WCXB mean word F1 by kind, ${names[$i]}, threshold ${variant/#t/}:"
+    python3 scripts/score-wcxb.py "$work/$variant/${names[$i]}/out" "${dirs[$i]}/gold" "${dirs[$i]}/pages.tsv"
+  done
+done

@@ -105,7 +105,7 @@ pub fn clean_dir(
     };
     let (mut seconds, mut bytes) = (0.0, 0u64);
     for page in &pages {
-        let html = std::fs::read(page).map_err(|source| EvalError::Read {
+        let html = crate::io::read_page(page).map_err(|source| EvalError::Read {
             path: page.clone(),
             source,
         })?;
@@ -129,10 +129,7 @@ pub fn clean_dir(
         };
         seconds += started.elapsed().as_secs_f64();
         bytes += html.len() as u64;
-        let name = page
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = crate::io::page_stem(page).unwrap_or_default();
         let path = out_dir.join(format!("{name}.txt"));
         std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
     }

@@ -117,6 +117,10 @@ fn on_element(
     id: TagId,
 ) -> lol_html::HandlerResult {
     let role = TAGS[id as usize].1;
+    if role == Role::Title && state.borrow().skip_depth > 0 {
+        // An `<svg>`'s `<title/>` names a drawing, not the page, and may be self-closing.
+        return count_end_tag(state, el);
+    }
     {
         let mut s = state.borrow_mut();
         match role {
@@ -134,12 +138,18 @@ fn on_element(
                 s.flush_block();
                 s.in_title = true;
             }
+            Role::NoScript => {
+                if !s.start_noscript() {
+                    if s.skip_depth == 0 {
+                        s.skip_outer = id;
+                    }
+                    s.skip_depth += 1;
+                }
+            }
         }
     }
     if !el.can_have_content() {
-        if role == Role::Skip {
-            state.borrow_mut().skip_depth -= 1;
-        }
+        state.borrow_mut().end_role(role);
         return Ok(());
     }
     on_end_of(state, el, id)
@@ -175,7 +185,7 @@ fn on_end_of(
         match role {
             Role::Block => s.on_block_end(id),
             Role::Break => {}
-            Role::Skip => s.skip_depth = s.skip_depth.saturating_sub(1),
+            Role::Skip | Role::NoScript => s.end_role(role),
             Role::Link => s.link_depth = 0,
             Role::Title => {
                 s.flush_block();
@@ -216,8 +226,25 @@ mod tests {
     #[test]
     fn drops_script_style_comments_and_title() {
         let html = "<html><head><title>T</title><style>p{}</style><script>var x='<p>no</p>';</script></head>\
-                    <body><!-- hidden --><p>Kept<noscript>gone</noscript></p><svg><text>vector</text></svg></body></html>";
+                    <body><!-- hidden --><p>Kept</p><svg><title>Icon</title><text>vector</text></svg></body></html>";
         assert_eq!(texts(html), ["Kept"]);
+    }
+
+    #[test]
+    fn an_svg_title_is_neither_the_page_title_nor_a_trap() {
+        for svg in [
+            "<svg><title/><path/></svg>",
+            "<svg><title>Logo</title></svg>",
+        ] {
+            let html = format!("<p>Before</p>{svg}<p>After</p>");
+            assert_eq!(texts(&html), ["Before", "After"], "{svg}");
+            let mut parser = crate::html::BlockParser::new(Default::default());
+            let mut blocks = Vec::new();
+            parser.write(&html, &mut blocks).unwrap();
+            let (result, page) = parser.end_page(&mut blocks);
+            assert!(result.is_ok());
+            assert_eq!(page.title, None, "{svg}");
+        }
     }
 
     #[test]

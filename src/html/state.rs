@@ -5,7 +5,7 @@
 
 use lol_html::html_content::{TextChunk, TextType};
 
-use super::tags::{is_heading, tag_id_ascii, tag_name, TagId};
+use super::tags::{is_heading, tag_id_ascii, tag_name, Role, TagId};
 use super::{max_open_elements, BlockParser, HtmlSettings};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 
@@ -64,14 +64,19 @@ pub(super) struct State {
     pub(super) restart_at: Option<usize>,
     /// Raw text of the current `<title>`, up to [`MAX_TITLE_BYTES`] and a text chunk more.
     title_raw: String,
-    /// A title whose end tag is missing or broken: the HTML parser takes the rest of the page
-    /// for its text, while libxml2 and the browsers before HTML5 showed the page. A title longer
-    /// than [`MAX_TITLE_BYTES`] with markup in it is taken for one, and its text is parsed as
-    /// HTML by this inner parser (which does not nest another).
-    broken_title: Option<Box<BlockParser>>,
-    /// The number of the first element of `broken_title` in this document.
-    broken_title_base: u32,
-    /// False in the parser of a broken title, and once one failed in this document.
+    /// An inner parser for raw text that is HTML to readers (it does not nest another):
+    /// - a title whose end tag is missing or broken: the HTML parser takes the rest of the page
+    ///   for its text, while libxml2 and the browsers before HTML5 showed the page. A title
+    ///   longer than [`MAX_TITLE_BYTES`] with markup in it is taken for one;
+    /// - a `<noscript>` (`in_noscript`): lol_html reads its content as raw text, as a browser
+    ///   running scripts does, while crawlers, readers without scripts and some sites' whole
+    ///   content (a forum's posts) see it as HTML.
+    nested: Option<Box<BlockParser>>,
+    /// The number of the first element of `nested` in this document.
+    nested_base: u32,
+    /// Inside a `<noscript>` that was not skipped: its raw text goes to `nested`.
+    pub(super) in_noscript: bool,
+    /// False in a nested parser, and once one failed in this document.
     may_nest: bool,
 }
 
@@ -107,8 +112,9 @@ impl State {
             restart_at: None,
             title_raw: String::new(),
             page: PageInfo::default(),
-            broken_title: None,
-            broken_title_base: 0,
+            nested: None,
+            nested_base: 0,
+            in_noscript: false,
             may_nest: true,
         }
     }
@@ -336,6 +342,12 @@ impl State {
         {
             return;
         }
+        if chunk.text_type() == TextType::RawText && self.in_noscript {
+            if self.nested.is_some() {
+                self.parse_nested(chunk.as_str());
+            }
+            return;
+        }
         let allowed = match chunk.text_type() {
             TextType::Data | TextType::CDataSection => self.text_allowed() && !self.in_title,
             TextType::RCData => self.in_title && self.settings.keep_title,
@@ -360,9 +372,9 @@ impl State {
     }
 
     /// Watches a title's raw text for a missing end tag; true when `raw` went to the parser of
-    /// a broken title ([`State::broken_title`]).
+    /// a broken title ([`State::nested`]).
     fn on_title_text(&mut self, raw: &str) -> bool {
-        if self.broken_title.is_none() {
+        if self.nested.is_none() {
             if !self.may_nest {
                 return false;
             }
@@ -375,47 +387,93 @@ impl State {
             self.pending_raw.clear();
             self.text.clear();
             self.link_bytes = 0;
-            let settings = HtmlSettings {
-                keep_title: false,
-                ..self.settings.clone()
-            };
-            let inner = BlockParser::new(settings);
-            inner.state.borrow_mut().may_nest = false;
-            self.broken_title = Some(Box::new(inner));
-            self.broken_title_base = self.next_number;
+            self.start_nested();
             let held = std::mem::take(&mut self.title_raw);
-            self.parse_broken_title(&held);
+            self.parse_nested(&held);
         } else {
-            self.parse_broken_title(raw);
+            self.parse_nested(raw);
         }
         true
     }
 
-    /// Gives `raw` to the parser of a broken title, taking its blocks as this document's; when
-    /// it fails, the guess was wrong (its text does not parse as a page either): the rest of
-    /// the title is a title again, as without the guess, and no other is tried here.
-    fn parse_broken_title(&mut self, raw: &str) {
-        let inner = self.broken_title.as_mut().expect("a broken title");
+    /// Starts the inner parser ([`State::nested`]), its elements numbered from the next one here.
+    fn start_nested(&mut self) {
+        let settings = HtmlSettings {
+            keep_title: false,
+            ..self.settings.clone()
+        };
+        let inner = BlockParser::new(settings);
+        inner.state.borrow_mut().may_nest = false;
+        self.nested = Some(Box::new(inner));
+        self.nested_base = self.next_number;
+    }
+
+    /// Gives `raw` to the inner parser, taking its blocks as this document's; when it fails,
+    /// the guess was wrong (its text does not parse as a page either): the rest of a title is
+    /// a title again, as without the guess, the rest of a `<noscript>` is dropped, and no other
+    /// is tried in this document.
+    fn parse_nested(&mut self, raw: &str) {
+        let inner = self.nested.as_mut().expect("a nested parser");
         let mut blocks = Vec::new();
         let result = inner.write(raw, &mut blocks);
         // The page's element numbers go on after the ones the inner parser gave.
         let elements = inner.state.borrow().next_number;
-        self.next_number = self.broken_title_base.saturating_add(elements);
+        self.next_number = self.nested_base.saturating_add(elements);
         self.adopt(blocks);
         if result.is_err() {
-            self.broken_title = None;
+            self.nested = None;
             self.may_nest = false;
         }
     }
 
-    /// Takes blocks of the parser of a broken title as this document's: numbered after the
-    /// blocks so far, inside the elements open here.
+    /// Ends the inner parser, if any, taking its last blocks.
+    fn end_nested(&mut self) {
+        if let Some(inner) = self.nested.take() {
+            let mut blocks = Vec::new();
+            if inner.end(&mut blocks).is_err() {
+                self.may_nest = false;
+            }
+            self.adopt(blocks);
+        }
+    }
+
+    /// At a `<noscript>` start tag: its raw text will be parsed as HTML, unless it sits where
+    /// text is dropped or a nested parser may not start (then it is skipped, as `Role::Skip`
+    /// elements are). True when it will be parsed.
+    pub(super) fn start_noscript(&mut self) -> bool {
+        if self.text_allowed() && !self.in_title && !self.in_noscript && self.may_nest {
+            self.flush_block();
+            self.start_nested();
+            self.in_noscript = true;
+        }
+        self.in_noscript
+    }
+
+    /// At a `<noscript>` end tag (or the document's end inside one).
+    pub(super) fn end_noscript(&mut self) {
+        if self.in_noscript {
+            self.end_nested();
+            self.in_noscript = false;
+        }
+    }
+
+    /// At the end of a skipped element or a `<noscript>` (parsed or skipped).
+    pub(super) fn end_role(&mut self, role: Role) {
+        match role {
+            Role::NoScript if self.in_noscript => self.end_noscript(),
+            Role::Skip | Role::NoScript => self.skip_depth = self.skip_depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// Takes blocks of the inner parser as this document's: numbered after the blocks so far,
+    /// inside the elements open here.
     fn adopt(&mut self, blocks: Vec<Block>) {
         for mut block in blocks {
             block.index = self.next_index;
             self.next_index = self.next_index.saturating_add(1);
             let inner = std::mem::take(&mut block.containers);
-            let base = self.broken_title_base;
+            let base = self.nested_base;
             block.containers = self
                 .numbers
                 .iter()
@@ -434,17 +492,14 @@ impl State {
 
     /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.
     pub(super) fn end_title(&mut self) {
-        if self.page.title.is_none() && self.broken_title.is_none() {
+        if self.in_noscript {
+            return;
+        }
+        if self.page.title.is_none() && self.nested.is_none() {
             self.page.title = PageInfo::clean(&htmlize::unescape(&self.title_raw));
         }
         self.title_raw.clear();
-        if let Some(inner) = self.broken_title.take() {
-            let mut blocks = Vec::new();
-            if inner.end(&mut blocks).is_err() {
-                self.may_nest = false;
-            }
-            self.adopt(blocks);
-        }
+        self.end_nested();
     }
 
     pub(super) fn on_block_start(&mut self, id: TagId, hints: u8) {
@@ -639,6 +694,29 @@ mod tests {
         assert_eq!(texts(&html), ["x"]);
         let html = format!("<title>{}</title><p>x</p>", "a &lt; b ".repeat(200));
         assert_eq!(texts(&html), ["x"]);
+    }
+
+    #[test]
+    fn noscript_content_is_read_as_html_where_text_counts() {
+        // A forum whose posts are only in `<noscript>`, as Discourse serves them.
+        let html = "<div id=main><noscript><div class=post><p>First &amp; post.</p>\
+                    <p>Second post</p></div></noscript><p>After</p></div>";
+        assert_eq!(texts(html), ["First & post.", "Second post", "After"]);
+        // Its blocks sit inside the elements open around it, after the blocks before it.
+        let got = blocks_from_str(html, &HtmlSettings::default()).unwrap();
+        assert!(got.windows(2).all(|w| w[0].index < w[1].index));
+        assert_eq!(got[0].containers[0], got[2].containers[0]);
+        // Unclosed, it ends with the page; inside an `<svg>` or a `<script>` it is dropped.
+        assert_eq!(texts("<p>a</p><noscript><p>b</p>"), ["a", "b"]);
+        assert_eq!(
+            texts("<p>a</p><svg><noscript><p>b</p></noscript></svg><p>c</p>"),
+            ["a", "c"]
+        );
+        // A `<noscript>` written inside one is text of the first, as lol_html reads it.
+        assert_eq!(
+            texts("<noscript><p>b<noscript>c</noscript></p><p>d</p>"),
+            ["b", "d"]
+        );
     }
 
     #[test]

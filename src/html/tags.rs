@@ -21,6 +21,8 @@ pub(super) enum Role {
     Link,
     /// `<title>`.
     Title,
+    /// `<noscript>`: its raw text is parsed as HTML by a nested parser.
+    NoScript,
 }
 
 /// Every tag this stage reacts to; all others are inline and transparent.
@@ -78,7 +80,7 @@ pub(super) const TAGS: &[(&str, Role)] = &[
     ("hr", Role::Break),
     ("script", Role::Skip),
     ("style", Role::Skip),
-    ("noscript", Role::Skip),
+    ("noscript", Role::NoScript),
     ("template", Role::Skip),
     ("svg", Role::Skip),
     ("math", Role::Skip),

@@ -304,15 +304,35 @@ pub fn maybe_gunzip(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn R
     }
 }
 
-/// The pages of a directory: every `*.html` and `*.htm` file directly in it, sorted by name
-/// (as `ppl-eval` and `ppl-filter learn` list a data set's pages).
+/// The pages of a directory: every `*.html` and `*.htm` file directly in it, gzipped
+/// (`*.html.gz`, `*.htm.gz`) or not, sorted by name (as `ppl-eval` and `ppl-filter learn` list
+/// a data set's pages; [`page_stem`] names each, [`read_page`] reads it).
 pub fn html_pages(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut pages: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html" || x == "htm"))
+        .filter(|p| page_stem(p).is_some())
         .collect();
     pages.sort();
     Ok(pages)
+}
+
+/// The name of a data set's page without its extensions (`12` of `12.html` or `12.html.gz`),
+/// the name its gold and its output take; `None` for a file that is not a page.
+pub fn page_stem(path: &Path) -> Option<&str> {
+    let name = path.file_name()?.to_str()?;
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    [".html", ".htm"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .filter(|stem| !stem.is_empty())
+}
+
+/// A data set's page, whole, gunzipped if it is gzipped.
+pub fn read_page(path: &Path) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let mut bytes = Vec::new();
+    maybe_gunzip(Box::new(BufReader::new(file)))?.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -330,6 +350,16 @@ mod tests {
             bytes.extend(enc.finish().unwrap());
         }
         bytes
+    }
+
+    #[test]
+    fn data_set_pages_are_named_without_their_extensions() {
+        assert_eq!(page_stem(Path::new("d/12.html")), Some("12"));
+        assert_eq!(page_stem(Path::new("d/12.html.gz")), Some("12"));
+        assert_eq!(page_stem(Path::new("d/a.b.htm")), Some("a.b"));
+        assert_eq!(page_stem(Path::new("d/12.txt")), None);
+        assert_eq!(page_stem(Path::new("d/12.gz")), None);
+        assert_eq!(page_stem(Path::new("d/.html")), None);
     }
 
     #[test]

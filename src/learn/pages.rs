@@ -189,7 +189,7 @@ pub fn aligned_shares(blocks: &[Block], gold: &str, format: GoldFormat) -> Vec<f
         .collect()
 }
 
-/// Reads every `N.html` of `input_dir` that has a `N.txt` in `gold_dir`, in name order (gold
+/// Reads every `N.html` (or `N.html.gz`) of `input_dir` that has a `N.txt` in `gold_dir`, in name order (gold
 /// written in `format`; `None`: detected per file).
 pub fn read_pages(
     input_dir: &Path,
@@ -207,16 +207,12 @@ pub fn read_pages(
     })?;
     let mut pages = Vec::new();
     for path in names {
-        let stem = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
+        let stem = crate::io::page_stem(&path).unwrap_or_default().to_owned();
         let gold_path = gold_dir.join(format!("{stem}.txt"));
         if !gold_path.is_file() {
             continue;
         }
-        let html = std::fs::read(&path).map_err(io_err(&path))?;
+        let html = crate::io::read_page(&path).map_err(io_err(&path))?;
         let gold = std::fs::read(&gold_path).map_err(io_err(&gold_path))?;
         pages.push(Page::new(stem, &html, &gold, format, options));
     }
