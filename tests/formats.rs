@@ -149,3 +149,53 @@ fn output_field_keeps_the_html() {
         "The committee approved the new budget for the school year."
     );
 }
+
+/// A forum thread: its question, then its answers in a comment thread's markup.
+const THREAD: &str = "<html><head><title>Boiling eggs</title>\
+<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"DiscussionForumPosting\",\
+\"headline\":\"How long do I boil an egg?\"}</script></head><body>\
+<nav><a href=/>Home</a> <a href=/latest>Latest</a></nav><main><h1>How long do I boil an egg?</h1>\
+<p>I want the white set and the yolk still soft in the middle. How many minutes should it take from boiling water?</p>\
+<div id=comments><div class=comment><p>Six and a half minutes from boiling water gives a set white and a soft, \
+runny yolk for a large egg straight from the fridge.</p></div>\
+<div class=comment><p>Put the eggs into iced water as soon as they come out, or they keep cooking and the yolk \
+sets hard before you get to eat them.</p></div></div></main></body></html>";
+
+#[test]
+fn the_kind_of_page_sets_what_is_content_and_is_reported() {
+    let decided = |extra: &[&str], html: &str| {
+        let mut args = vec!["--format", "json"];
+        args.extend_from_slice(extra);
+        let out = ppl_filter(&args, html.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let object = parse_lines(&out).remove(0);
+        (
+            object["kind"].as_str().unwrap().to_string(),
+            object["text"].as_str().unwrap().to_string(),
+        )
+    };
+    // Declared a forum thread: the answers are the content, not readers' comments.
+    let (kind, text) = decided(&[], THREAD);
+    assert_eq!(kind, "forum");
+    assert!(
+        text.contains("How many minutes") && text.contains("Six and a half"),
+        "{text}"
+    );
+    assert!(text.contains("iced water"), "{text}");
+    // Told with --kind, a thread that declares nothing is decided the same.
+    let undeclared = THREAD.replace("DiscussionForumPosting", "Thing");
+    assert_eq!(decided(&[], &undeclared).0, "other");
+    assert_eq!(decided(&["--kind", "forum"], &undeclared), (kind, text));
+    assert_eq!(decided(&["--kind", "article"], THREAD).0, "article");
+    // A page that declares nothing is of no known kind.
+    assert_eq!(decided(&[], PAGE).0, "other");
+    // --kind is refused with the perplexity method, and an unknown kind is refused.
+    for args in [
+        &["--method", "perplexity", "--kind", "forum"][..],
+        &["--kind", "blog"],
+    ] {
+        let out = ppl_filter(args, PAGE.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains("kind"), "{}", stderr(&out));
+    }
+}

@@ -66,7 +66,6 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             max_block_bytes: args.max_block_bytes.max(1),
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
-            page_links: args.format == FormatKind::Json,
         },
         policy: args.policy.policy(),
         mode: if args.scores {

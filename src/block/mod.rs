@@ -15,7 +15,7 @@ use std::ops::Range;
 
 pub use evidence::{Evidence, EVIDENCE_VALUES};
 pub use hints::ContainerHints;
-pub use page::PageInfo;
+pub use page::{PageInfo, PageKind, SchemaTypes};
 
 /// The element a block of text came from, as far as later stages care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

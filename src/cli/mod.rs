@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::block::PageKind;
 use crate::decide::{
     embedded, Choices, Classifier, ClassifierError, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY,
 };
@@ -92,6 +93,23 @@ pub struct PolicyArgs {
     /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
     #[arg(long)]
     pub comments: bool,
+
+    /// Combined method: decide every page as this kind instead of the kind it declares
+    /// (schema.org types, Open Graph type, URL). The kind sets what the main content is: every
+    /// post of a forum (comments kept), every section and card of documentation, collections,
+    /// listings and service pages (leaning to recall); articles, products and `other` are
+    /// decided as the flags say. KIND: article, forum, product, collection, listing,
+    /// documentation, service or other
+    #[arg(long, value_name = "KIND", value_parser = parse_kind)]
+    pub kind: Option<PageKind>,
+}
+
+/// `--kind`: one of [`PageKind::name`].
+fn parse_kind(arg: &str) -> Result<PageKind, String> {
+    PageKind::of_name(arg).ok_or_else(|| {
+        let names: Vec<&str> = PageKind::ALL.iter().map(|k| k.name()).collect();
+        format!("not a kind of page; one of {}", names.join(", "))
+    })
 }
 
 /// `--threshold`: a number that [`Policy::check_max_perplexity`] accepts (not NaN, which
@@ -136,6 +154,7 @@ impl PolicyArgs {
         Choices {
             favor,
             comments: self.comments,
+            kind: self.kind,
             ..Choices::default()
         }
     }
@@ -149,6 +168,7 @@ impl PolicyArgs {
                 ("--favor-precision", self.favor_precision),
                 ("--favor-recall", self.favor_recall),
                 ("--comments", self.comments),
+                ("--kind", self.kind.is_some()),
             ]
             .into_iter()
             .find_map(|(flag, given)| given.then_some((flag, "combined"))),

@@ -4,7 +4,7 @@
 
 use super::classifier::Classifier;
 use super::{Choices, Method, Policy};
-use crate::block::{Block, ContainerHints};
+use crate::block::{Block, ContainerHints, PageInfo, PageKind};
 use crate::evidence::DocumentContext;
 
 /// What a block costs the decider's buffer besides its text: the block, its sentences and its
@@ -65,23 +65,37 @@ impl<'a> Decider<'a> {
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
-            self.decide_held(classifier, decided);
+            let choices = self.choices.for_kind(self.choices.kind.unwrap_or_default());
+            self.decide_held(classifier, &choices, decided);
         }
     }
 
-    /// Decides every block still held back; the decider is then ready for a new document.
-    pub fn finish(&mut self, decided: &mut dyn FnMut(Block)) {
+    /// Decides every block still held back, as the kind of page `page` declares (or the one
+    /// chosen with `--kind`), and returns that kind; the decider is then ready for a new
+    /// document. The pieces of a document too long to be held whole were decided before its
+    /// kind was known, as a page of no known kind.
+    pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
+        let kind = self
+            .choices
+            .kind
+            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind));
         if let Some(classifier) = self.classifier {
-            self.decide_held(classifier, decided);
+            self.decide_held(classifier, &self.choices.for_kind(kind), decided);
         }
         self.document.clear();
+        kind
     }
 
     /// Decides the held blocks as one document.
-    fn decide_held(&mut self, classifier: &Classifier, decided: &mut dyn FnMut(Block)) {
+    fn decide_held(
+        &mut self,
+        classifier: &Classifier,
+        choices: &Choices,
+        decided: &mut dyn FnMut(Block),
+    ) {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
-        let keep = classifier.decide(&mut blocks, &self.choices);
+        let keep = classifier.decide(&mut blocks, choices);
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;
@@ -147,7 +161,7 @@ mod tests {
             });
             held_most = held_most.max(i + 1 - out.len());
         }
-        decider.finish(&mut |b| out.push(b));
+        decider.finish(None, &mut |b| out.push(b));
         (
             out.into_iter()
                 .map(|b| (b.text.clone(), b.sentences.iter().any(|s| s.keep)))

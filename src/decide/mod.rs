@@ -25,6 +25,7 @@ mod file;
 mod policy;
 mod viterbi;
 
+use crate::block::PageKind;
 use std::sync::Arc;
 
 pub use classifier::{
@@ -72,6 +73,33 @@ pub struct Choices {
     pub comments: bool,
     /// A document is decided whole up to this size ([`Decider`]).
     pub max_document_bytes: usize,
+    /// The kind of every page (`--kind`), instead of the kind each page declares
+    /// ([`crate::evidence::page_kind`]).
+    pub kind: Option<PageKind>,
+}
+
+impl Choices {
+    /// The choices for a page of `kind`: on a forum the posts are the content, so comments are
+    /// kept; on documentation, collections, listings and service pages every section and card
+    /// is, so the decision leans to recall (unless a way to lean was chosen). Articles, products
+    /// and pages of no known kind are decided as chosen. Measured on the WCXB development pages
+    /// (README, "Every kind of page").
+    pub fn for_kind(self, kind: PageKind) -> Choices {
+        let mut choices = self;
+        match kind {
+            PageKind::Forum => choices.comments = true,
+            PageKind::Documentation
+            | PageKind::Collection
+            | PageKind::Listing
+            | PageKind::Service => {
+                if choices.favor == Favor::Balanced {
+                    choices.favor = Favor::Recall;
+                }
+            }
+            PageKind::Article | PageKind::Product | PageKind::Other => {}
+        }
+        choices
+    }
 }
 
 impl Default for Choices {
@@ -80,6 +108,7 @@ impl Default for Choices {
             favor: Favor::Balanced,
             comments: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            kind: None,
         }
     }
 }
@@ -99,6 +128,35 @@ impl Method {
         match self {
             Method::Perplexity => None,
             Method::Combined(c) => Some(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_page_sets_what_is_content_and_chosen_flags_win() {
+        let base = Choices::default();
+        let forum = base.for_kind(PageKind::Forum);
+        assert!(forum.comments);
+        assert_eq!(forum.favor, Favor::Balanced);
+        for kind in [
+            PageKind::Documentation,
+            PageKind::Collection,
+            PageKind::Listing,
+            PageKind::Service,
+        ] {
+            assert_eq!(base.for_kind(kind).favor, Favor::Recall, "{kind:?}");
+            let precise = Choices {
+                favor: Favor::Precision,
+                ..base
+            };
+            assert_eq!(precise.for_kind(kind).favor, Favor::Precision, "{kind:?}");
+        }
+        for kind in [PageKind::Article, PageKind::Product, PageKind::Other] {
+            assert_eq!(base.for_kind(kind), base, "{kind:?}");
         }
     }
 }

@@ -7,14 +7,18 @@
 //!   shape, element kind and what its containers' names suggest;
 //! - [`DocumentContext`]: the blocks before it, in document order (repeated text, prose so
 //!   far);
+//! - [`page_kind`]: what the page declares about itself, at its end: the kind of page it
+//!   holds, which sets what its main content is;
 //! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
 //!   lies, container shares, values relative to the page's own). [`rescue`] and
 //!   [`keep_comments`] apply the same notion of prose to the decided labels.
 
 mod context;
 mod document;
+mod kind;
 mod measure;
 
 pub use context::DocumentContext;
 pub use document::{annotate, keep_comments, rescue};
+pub use kind::page_kind;
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

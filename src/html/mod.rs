@@ -23,6 +23,7 @@
 //! the content alone: lol_html is fed in pieces that end at fixed stream offsets ([`PIECE_BYTES`]),
 //! whatever the sizes of the pieces given to [`BlockParser::write`].
 
+mod json_ld;
 mod rewriter;
 mod state;
 mod tags;
@@ -45,9 +46,6 @@ pub struct HtmlSettings {
     pub max_parser_memory: usize,
     /// Emit the page `<title>` as a heading block.
     pub keep_title: bool,
-    /// Also gather the page's canonical link and CleanEval wrapper ([`PageInfo`]; the title is
-    /// gathered always): two more selectors for lol_html to match, so only when asked.
-    pub page_links: bool,
 }
 
 impl Default for HtmlSettings {
@@ -56,7 +54,6 @@ impl Default for HtmlSettings {
             max_block_bytes: 64 * 1024,
             max_parser_memory: 8 * 1024 * 1024,
             keep_title: false,
-            page_links: false,
         }
     }
 }

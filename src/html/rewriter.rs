@@ -10,8 +10,8 @@ use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
 use super::state::State;
-use super::tags::{container_hints, tag_id, Role, TagId, TAGS};
-use crate::block::PageInfo;
+use super::tags::{container_hints, tag_id, tag_name, Role, TagId, TAGS};
+use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
 #[derive(Debug)]
@@ -44,29 +44,33 @@ pub(super) fn new_rewriter(
         ElementContentHandlers::default()
             .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
-    // What the page says about itself: the first canonical link, a CleanEval wrapper.
-    let page_selectors: &[(&str, [&str; 2])] = if state.borrow().settings.page_links {
-        &[
-            ("link[rel~=canonical][href]", ["href", ""]),
-            ("text[id]", ["id", "title"]),
-        ]
-    } else {
-        &[]
-    };
-    for &(selector, attributes) in page_selectors {
+    // What the page says about itself: the first canonical link, Open Graph type and URL, a
+    // CleanEval wrapper. Each setter takes the element's attribute values by name.
+    type Value<'v> = &'v dyn Fn(&str) -> Option<String>;
+    let page_selectors: [(&str, fn(&mut PageInfo, Value)); 4] = [
+        ("link[rel~=canonical][href]", |p, value| {
+            p.canonical_url = p.canonical_url.take().or_else(|| value("href"));
+        }),
+        ("meta[property=\"og:type\"][content]", |p, value| {
+            p.og_type = p.og_type.take().or_else(|| value("content"));
+        }),
+        ("meta[property=\"og:url\"][content]", |p, value| {
+            p.og_url = p.og_url.take().or_else(|| value("content"));
+        }),
+        ("text[id]", |p, value| {
+            if p.wrapper_url.is_none() {
+                p.wrapper_url = value("id");
+                p.wrapper_title = value("title");
+            }
+        }),
+    ];
+    for (selector, set) in page_selectors {
         let page_state = Rc::clone(state);
         lol_settings = lol_settings.append_element_content_handler((
             std::borrow::Cow::Owned(selector.parse::<Selector>().expect("a valid selector")),
             ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
                 let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
-                let mut s = page_state.borrow_mut();
-                let page = &mut s.page;
-                if attributes[1].is_empty() {
-                    page.canonical_url = page.canonical_url.take().or_else(|| value(attributes[0]));
-                } else if page.wrapper_url.is_none() {
-                    page.wrapper_url = value(attributes[0]);
-                    page.wrapper_title = value(attributes[1]);
-                }
+                set(&mut page_state.borrow_mut().page, &value);
                 Ok(())
             }),
         ));
@@ -124,11 +128,25 @@ fn on_element(
     {
         let mut s = state.borrow_mut();
         match role {
-            Role::Block => s.on_block_start(id, container_hints(el, id)),
+            Role::Block => {
+                if let Some(types) = el.get_attribute("itemtype") {
+                    s.page.schema.0 |= types
+                        .split_ascii_whitespace()
+                        .fold(0, |bits, name| bits | SchemaTypes::of_name(name));
+                }
+                s.on_block_start(id, container_hints(el, id));
+            }
             Role::Break => s.flush_block(),
             Role::Skip => {
                 if s.skip_depth == 0 {
                     s.skip_outer = id;
+                    if tag_name(id) == "script"
+                        && el
+                            .get_attribute("type")
+                            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+                    {
+                        s.start_json_ld();
+                    }
                 }
                 s.skip_depth += 1;
             }
@@ -213,6 +231,7 @@ fn count_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_ht
 
 #[cfg(test)]
 mod tests {
+    use crate::block::SchemaTypes;
     use crate::html::tests::texts;
 
     #[test]
@@ -245,6 +264,31 @@ mod tests {
             assert!(result.is_ok());
             assert_eq!(page.title, None, "{svg}");
         }
+    }
+
+    #[test]
+    fn a_page_declares_its_kind_in_json_ld_microdata_and_open_graph() {
+        let html = r#"<html><head><meta property="og:type" content="website">
+            <meta property="og:url" content="https://example.org/t/thread/1">
+            <script type="application/ld+json">{"@type": ["QAPage"]}</script>
+            <script>var x = {"@type": "Product"};</script></head>
+            <body><div itemscope itemtype="https://schema.org/Comment"><p>Post</p></div>
+            <svg><script type="application/ld+json">{"@type": "Offer"}</script></svg>
+            <noscript><article itemtype="http://schema.org/NewsArticle"><p>A</p></article></noscript>
+            </body></html>"#;
+        let mut parser = crate::html::BlockParser::new(Default::default());
+        let mut blocks = Vec::new();
+        parser.write(html, &mut blocks).unwrap();
+        let (result, page) = parser.end_page(&mut blocks);
+        assert!(result.is_ok());
+        assert_eq!(page.og_type.as_deref(), Some("website"));
+        assert_eq!(page.url(), Some("https://example.org/t/thread/1"));
+        // Only a JSON-LD script counts, and none inside a skipped element; the microdata of a
+        // `<noscript>` counts.
+        assert_eq!(
+            page.schema.0,
+            SchemaTypes::FORUM | SchemaTypes::COMMENT | SchemaTypes::ARTICLE
+        );
     }
 
     #[test]

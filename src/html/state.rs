@@ -5,6 +5,7 @@
 
 use lol_html::html_content::{TextChunk, TextType};
 
+use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
 use super::tags::{is_heading, tag_id_ascii, tag_name, Role, TagId};
 use super::{max_open_elements, BlockParser, HtmlSettings};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
@@ -76,6 +77,9 @@ pub(super) struct State {
     nested_base: u32,
     /// Inside a `<noscript>` that was not skipped: its raw text goes to `nested`.
     pub(super) in_noscript: bool,
+    /// Inside a `<script type="application/ld+json">`: its text so far, up to
+    /// [`MAX_JSON_LD_BYTES`], read for schema.org types at its end.
+    json_ld: Option<String>,
     /// False in a nested parser, and once one failed in this document.
     may_nest: bool,
 }
@@ -115,6 +119,7 @@ impl State {
             nested: None,
             nested_base: 0,
             in_noscript: false,
+            json_ld: None,
             may_nest: true,
         }
     }
@@ -342,6 +347,12 @@ impl State {
         {
             return;
         }
+        if let (TextType::ScriptData, Some(json)) = (chunk.text_type(), &mut self.json_ld) {
+            let room = MAX_JSON_LD_BYTES.saturating_sub(json.len());
+            let text = chunk.as_str();
+            json.push_str(&text[..floor_char_boundary(text, room)]);
+            return;
+        }
         if chunk.text_type() == TextType::RawText && self.in_noscript {
             if self.nested.is_some() {
                 self.parse_nested(chunk.as_str());
@@ -426,13 +437,15 @@ impl State {
         }
     }
 
-    /// Ends the inner parser, if any, taking its last blocks.
+    /// Ends the inner parser, if any, taking its last blocks and the schema.org types it met.
     fn end_nested(&mut self) {
         if let Some(inner) = self.nested.take() {
             let mut blocks = Vec::new();
-            if inner.end(&mut blocks).is_err() {
+            let (result, page) = inner.end_page(&mut blocks);
+            if result.is_err() {
                 self.may_nest = false;
             }
+            self.page.schema.0 |= page.schema.0;
             self.adopt(blocks);
         }
     }
@@ -461,9 +474,22 @@ impl State {
     pub(super) fn end_role(&mut self, role: Role) {
         match role {
             Role::NoScript if self.in_noscript => self.end_noscript(),
-            Role::Skip | Role::NoScript => self.skip_depth = self.skip_depth.saturating_sub(1),
+            Role::Skip | Role::NoScript => {
+                self.skip_depth = self.skip_depth.saturating_sub(1);
+                if self.skip_depth == 0 {
+                    if let Some(json) = self.json_ld.take() {
+                        self.page.schema.0 |= json_ld_types(&json);
+                    }
+                }
+            }
             _ => {}
         }
+    }
+
+    /// At a `<script type="application/ld+json">` outside any skipped element: its text is
+    /// read for the schema.org types the page declares.
+    pub(super) fn start_json_ld(&mut self) {
+        self.json_ld = Some(String::new());
     }
 
     /// Takes blocks of the inner parser as this document's: numbered after the blocks so far,

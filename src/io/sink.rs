@@ -14,7 +14,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::block::PageInfo;
+use crate::block::{PageInfo, PageKind};
 use crate::io::jsonl::{json_object, push_json_string_content, Extra, JsonRecord};
 use crate::io::spool::{Spool, HELD_BYTES};
 use crate::io::warc::{Source, WarcWriter};
@@ -53,8 +53,10 @@ pub struct DocumentStats {
     pub kept: u64,
     /// Sum of the kept sentences' perplexities.
     pub kept_perplexity_sum: f64,
-    /// Title, canonical link and CleanEval wrapper of an HTML page.
+    /// What an HTML page says about itself: title, canonical link, CleanEval wrapper, …
     pub page: PageInfo,
+    /// The kind of page it was decided as (`None` before its end).
+    pub kind: Option<PageKind>,
     /// Why the document was not cleaned (it could not be opened, or is not text), if it was
     /// not: a sink writes no file and no ordinary record for it.
     pub failure: Option<String>,
@@ -543,6 +545,7 @@ impl<W: Write + Send> RecordSink<W> {
             ("url", optional(url)),
             ("title", optional(page.title())),
             ("lang", optional(lang)),
+            ("kind", optional(stats.kind.map(PageKind::name))),
         ]);
         let mut after_fields = counts(stats).to_vec();
         after_fields.extend(record_id);

@@ -135,7 +135,6 @@ impl Named<'_> {
             comments: self.comments,
             ..Choices::default()
         };
-        options.html.page_links = json;
         options.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
         Ok(PageOptions { options, json })
     }
@@ -315,7 +314,7 @@ pub fn each_decided_block(
         },
     );
     if !stopped.get() {
-        decider.finish(&mut hand);
+        decider.finish(Some(&findings.page), &mut hand);
     }
     findings
         .problems

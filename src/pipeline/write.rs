@@ -65,7 +65,7 @@ impl<'a> Writer<'a> {
             decider.push(block, &mut render);
         }
         if scored.ends {
-            decider.finish(&mut render);
+            document.kind = Some(decider.finish(scored.page.as_deref(), &mut render));
         }
         self.out.write(&self.bytes)?;
         if scored.ends {
