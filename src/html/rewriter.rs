@@ -47,7 +47,8 @@ pub(super) fn new_rewriter(
     // What the page says about itself: the first canonical link, Open Graph type and URL, a
     // CleanEval wrapper. Each setter takes the element's attribute values by name.
     type Value<'v> = &'v dyn Fn(&str) -> Option<String>;
-    let page_selectors: [(&str, fn(&mut PageInfo, Value)); 4] = [
+    type Setter = fn(&mut PageInfo, Value);
+    let page_selectors: [(&str, Setter); 4] = [
         ("link[rel~=canonical][href]", |p, value| {
             p.canonical_url = p.canonical_url.take().or_else(|| value("href"));
         }),
