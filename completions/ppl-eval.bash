@@ -79,7 +79,7 @@ _ppl__eval() {
             return 0
             ;;
         ppl__eval__subcmd__compare)
-            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --help"
+            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --kind --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +115,10 @@ _ppl__eval() {
                     ;;
                 --max-link-density)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "article forum product collection listing documentation service other" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -46,6 +46,14 @@ combined\t'A learned classifier over perplexity under the general and a boilerpl
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
+forum\t''
+product\t''
+collection\t''
+listing\t''
+documentation\t''
+service\t''
+other\t''"
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'

@@ -53,7 +53,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --stats --output-dir --generate --help --version train perplexity learn serve help"
+            opts="-m -q -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --glob --hidden --follow --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --kind --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-document-bytes --max-parser-memory --null --stats --output-dir --generate --help --version train perplexity learn serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -97,6 +97,10 @@ _ppl__filter() {
                     ;;
                 --max-link-density)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "article forum product collection listing documentation service other" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -32,6 +32,14 @@ combined\t'A learned classifier over perplexity under the general and a boilerpl
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
+forum\t''
+product\t''
+collection\t''
+listing\t''
+documentation\t''
+service\t''
+other\t''"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
 markdown\t'Markdown: headings, list items, code blocks and paragraphs from the block kinds'

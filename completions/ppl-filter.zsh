@@ -26,6 +26,7 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '-t+[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all) \[default\: 0.4\]. The combined method weighs link density itself and refuses this flag]:SHARE:_default' \
+'--kind=[Combined method\: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is\: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and \`other\` are decided as the flags say]:KIND:(article forum product collection listing documentation service other)' \
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"

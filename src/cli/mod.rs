@@ -98,18 +98,16 @@ pub struct PolicyArgs {
     /// (schema.org types, Open Graph type, URL). The kind sets what the main content is: every
     /// post of a forum (comments kept), every section and card of documentation, collections,
     /// listings and service pages (leaning to recall); articles, products and `other` are
-    /// decided as the flags say. KIND: article, forum, product, collection, listing,
-    /// documentation, service or other
-    #[arg(long, value_name = "KIND", value_parser = parse_kind)]
+    /// decided as the flags say
+    #[arg(long, value_name = "KIND", value_parser = kind_parser())]
     pub kind: Option<PageKind>,
 }
 
-/// `--kind`: one of [`PageKind::name`].
-fn parse_kind(arg: &str) -> Result<PageKind, String> {
-    PageKind::of_name(arg).ok_or_else(|| {
-        let names: Vec<&str> = PageKind::ALL.iter().map(|k| k.name()).collect();
-        format!("not a kind of page; one of {}", names.join(", "))
-    })
+/// `--kind`: one of [`PageKind::name`], listed in the help and the completions.
+fn kind_parser() -> impl clap::builder::TypedValueParser<Value = PageKind> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(PageKind::ALL.map(PageKind::name))
+        .map(|name| PageKind::of_name(&name).unwrap_or_default())
 }
 
 /// `--threshold`: a number that [`Policy::check_max_perplexity`] accepts (not NaN, which

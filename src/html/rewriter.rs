@@ -157,6 +157,7 @@ fn on_element(
                 s.flush_block();
                 s.in_title = true;
             }
+            Role::Annotation => s.in_annotation = true,
             Role::NoScript => {
                 if !s.start_noscript() {
                     if s.skip_depth == 0 {
@@ -205,6 +206,7 @@ fn on_end_of(
             Role::Block => s.on_block_end(id),
             Role::Break => {}
             Role::Skip | Role::NoScript => s.end_role(role),
+            Role::Annotation => s.in_annotation = false,
             Role::Link => s.link_depth = 0,
             Role::Title => {
                 s.flush_block();
@@ -289,6 +291,19 @@ mod tests {
         assert_eq!(
             page.schema.0,
             SchemaTypes::FORUM | SchemaTypes::COMMENT | SchemaTypes::ARTICLE
+        );
+    }
+
+    #[test]
+    fn ruby_annotations_are_not_read_into_the_base_text() {
+        assert_eq!(
+            texts("<p><ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp>字<rt>ji</rt></ruby>を読む</p>"),
+            ["漢字を読む"]
+        );
+        // An annotation left open ends with its block.
+        assert_eq!(
+            texts("<p><ruby>漢<rt>kan</ruby></p><p>next</p>"),
+            ["漢", "next"]
         );
     }
 

@@ -77,6 +77,8 @@ pub(super) struct State {
     nested_base: u32,
     /// Inside a `<noscript>` that was not skipped: its raw text goes to `nested`.
     pub(super) in_noscript: bool,
+    /// Inside a ruby annotation (`<rt>`, `<rp>`) of the current block: its text is dropped.
+    pub(super) in_annotation: bool,
     /// Inside a `<script type="application/ld+json">`: its text so far, up to
     /// [`MAX_JSON_LD_BYTES`], read for schema.org types at its end.
     json_ld: Option<String>,
@@ -119,6 +121,7 @@ impl State {
             nested: None,
             nested_base: 0,
             in_noscript: false,
+            in_annotation: false,
             json_ld: None,
             may_nest: true,
         }
@@ -146,6 +149,7 @@ impl State {
     pub(super) fn flush_block(&mut self) {
         self.decode_pending(true);
         self.pending_space = false;
+        self.in_annotation = false;
         if self.text.is_empty() {
             self.truncated = false;
             return;
@@ -160,8 +164,8 @@ impl State {
             kind,
             // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
             // grows by reallocation.
-            text: self.text.as_str().to_owned(),
-            link_bytes: std::mem::take(&mut self.link_bytes),
+            text: nfc(&self.text),
+            link_bytes: std::mem::take(&mut self.link_bytes).min(self.text.len()),
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
@@ -207,9 +211,16 @@ impl State {
     fn decode_str(&mut self, raw: &str, in_link: bool) {
         // Borrows the text unchanged when it holds no '&' (htmlize scans for it with memchr).
         let decoded = htmlize::unescape(raw);
-        if memchr::memchr(0, decoded.as_bytes()).is_some() {
-            let without_nul = decoded.replace('\0', "");
-            self.append_decoded(&without_nul, in_link);
+        // U+0000 is dropped as the HTML tree builder drops it; a soft hyphen (U+00AD, `&shy;`)
+        // only marks where a word may break, and readers do not see it.
+        if memchr::memchr(0, decoded.as_bytes()).is_some()
+            || memchr::memmem::find(decoded.as_bytes(), "\u{AD}".as_bytes()).is_some()
+        {
+            let without: String = decoded
+                .chars()
+                .filter(|&c| c != '\0' && c != '\u{AD}')
+                .collect();
+            self.append_decoded(&without, in_link);
         } else {
             self.append_decoded(&decoded, in_link);
         }
@@ -337,7 +348,7 @@ impl State {
     }
 
     fn text_allowed(&self) -> bool {
-        self.skip_depth == 0
+        self.skip_depth == 0 && !self.in_annotation
     }
 
     pub(super) fn on_text(&mut self, chunk: &TextChunk) {
@@ -673,6 +684,18 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// `text` in Unicode normalization form C (composed), as readers see it and as most gold text
+/// and models hold it: `e` and a combining acute become `é`. Checked quickly first: nearly
+/// every block is already in NFC and is only copied.
+fn nfc(text: &str) -> String {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+    if text.is_ascii() || is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        text.to_owned()
+    } else {
+        text.nfc().collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -777,6 +800,16 @@ mod tests {
             ),
             ["Fish & chips été ☺ © 2008 &bogus;"]
         );
+    }
+
+    #[test]
+    fn text_is_as_readers_see_it_composed_without_soft_hyphens() {
+        assert_eq!(
+            texts("<p>Donau&shy;dampf\u{AD}schiff cafe\u{301} Ame\u{301}lie</p>"),
+            ["Donaudampfschiff café Amélie"]
+        );
+        // A combining mark in a text node of its own still composes with the letter before it.
+        assert_eq!(texts("<p>cafe<b>\u{301}</b> au lait</p>"), ["café au lait"]);
     }
 
     #[test]

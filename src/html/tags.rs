@@ -23,6 +23,9 @@ pub(super) enum Role {
     Title,
     /// `<noscript>`: its raw text is parsed as HTML by a nested parser.
     NoScript,
+    /// `<rt>`, `<rp>`: a ruby annotation (furigana) or its fallback parenthesis, shown above
+    /// the base text, not in it: dropped up to its end tag or the block's end.
+    Annotation,
 }
 
 /// Every tag this stage reacts to; all others are inline and transparent.
@@ -81,6 +84,8 @@ pub(super) const TAGS: &[(&str, Role)] = &[
     ("script", Role::Skip),
     ("style", Role::Skip),
     ("noscript", Role::NoScript),
+    ("rt", Role::Annotation),
+    ("rp", Role::Annotation),
     ("template", Role::Skip),
     ("svg", Role::Skip),
     ("math", Role::Skip),
