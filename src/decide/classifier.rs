@@ -241,6 +241,64 @@ impl Classifier {
         if choices.comments {
             crate::evidence::keep_comments(blocks, &mut keep);
         }
+        if !keep.contains(&true) {
+            keep_the_likeliest(blocks, &log_odds, &mut keep);
+        }
         keep
+    }
+}
+
+/// A page whose every block was dropped, though some hold a sentence's worth of words, keeps
+/// those whose log-odds come within this of the likeliest one's...
+const LIKELIEST_MARGIN: f64 = 1.0;
+
+/// ...among the blocks of at least this many words.
+const LIKELIEST_MIN_WORDS: usize = 5;
+
+/// The last resort against an empty page, after [`crate::evidence::rescue`] (which needs a run
+/// of prose): a page of short items (a listing, a course catalogue) keeps its likeliest blocks.
+fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], keep: &mut [bool]) {
+    let eligible = |i: &usize| blocks[*i].words() >= LIKELIEST_MIN_WORDS;
+    let Some(best) = (0..blocks.len())
+        .filter(eligible)
+        .map(|i| log_odds[i])
+        .max_by(f64::total_cmp)
+    else {
+        return;
+    };
+    for i in (0..blocks.len()).filter(eligible) {
+        keep[i] = log_odds[i] >= best - LIKELIEST_MARGIN;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::BlockKind;
+
+    #[test]
+    fn a_page_with_nothing_kept_keeps_its_likeliest_blocks_of_a_few_words() {
+        let blocks: Vec<Block> = [
+            "Home",
+            "Learn to use Photoshop to fix your photos",
+            "Contact us",
+            "Video basics for beginners and more",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Block::new(i as u32, BlockKind::Paragraph, *t))
+        .collect();
+        // "Home" is likeliest but too short; the third block is too short too.
+        let log_odds = [0.5, -1.0, -0.5, -2.5];
+        let mut keep = vec![false; 4];
+        keep_the_likeliest(&blocks, &log_odds, &mut keep);
+        assert_eq!(keep, [false, true, false, false]);
+        let log_odds = [0.5, -1.0, -0.5, -1.8];
+        keep_the_likeliest(&blocks, &log_odds, &mut keep);
+        assert_eq!(keep, [false, true, false, true]);
+        // Nothing of a few words: still nothing.
+        let mut keep = vec![false; 1];
+        keep_the_likeliest(&blocks[..1], &[3.0], &mut keep);
+        assert_eq!(keep, [false]);
     }
 }

@@ -3,13 +3,17 @@
 //! lol_html never builds a tree, so this stage keeps a small, bounded stack of the block-level
 //! elements that are open and applies the HTML rules that close `p`, `li`, `td`, … implicitly.
 //! Text is cut into a new block at every block-level start or end tag, and at `br`, `hr` and
-//! each line of a `pre`. The text of `script`, `style`, `template`, `svg`, `math`,
-//! `select`, `iframe`, `object`, media elements, `textarea`, the page `title` (unless asked for)
-//! and comments is dropped. The content of a `noscript`, raw text to lol_html, is parsed as HTML
-//! by a nested parser, as readers without scripts see it (a forum's posts may be only there). Entities are decoded per text node (lol_html leaves them as they are)
-//! and whitespace is collapsed. U+0000 is dropped from text (as the HTML tree builder drops it)
-//! and the other C0 control characters count as white space, so no control character but the
-//! block separators of the output ever reaches it.
+//! each line of a `pre`. The text of `script`, `style`, `template`, `svg`, `math`, `select`,
+//! `iframe`, `object`, media elements, `textarea`, the page `title` (unless asked for), ruby
+//! annotations (`rt`, `rp`) and comments is dropped. The content of a `noscript`, raw text to
+//! lol_html, is parsed as HTML by a nested parser, as readers without scripts see it (a forum's
+//! posts may be only there). Entities are decoded per text node (lol_html leaves them as they
+//! are) and whitespace is collapsed; soft hyphens are dropped and each block is put in Unicode
+//! NFC. U+0000 is dropped from text (as the HTML tree builder drops it) and the other C0 control
+//! characters count as white space, so no control character but the block separators of the
+//! output ever reaches it. The page's declarations are gathered into [`PageInfo`]: its
+//! canonical link, Open Graph type and URL, and the schema.org types of its JSON-LD and
+//! microdata.
 //!
 //! Memory is bounded by [`HtmlSettings`]: lol_html's own buffers, the longest block, and the
 //! stack depth; nothing here grows with the document. lol_html keeps every element whose end tag

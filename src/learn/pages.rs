@@ -189,8 +189,8 @@ pub fn aligned_shares(blocks: &[Block], gold: &str, format: GoldFormat) -> Vec<f
         .collect()
 }
 
-/// Reads every `N.html` (or `N.html.gz`) of `input_dir` that has a `N.txt` in `gold_dir`, in name order (gold
-/// written in `format`; `None`: detected per file).
+/// Reads every `N.html` (or `N.html.gz`) of `input_dir` that has a `N.txt` in `gold_dir`, in
+/// name order (gold written in `format`; `None`: detected per file).
 pub fn read_pages(
     input_dir: &Path,
     gold_dir: &Path,
