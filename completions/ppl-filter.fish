@@ -43,7 +43,7 @@ other\t''"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
 markdown\t'Markdown: headings, list items, code blocks and paragraphs from the block kinds'
-json\t'One JSON object per document and line: source, url, title, lang, text, counts (for every input kind; `jsonl` is another name for it)'"
+json\t'One JSON object per document and line: source, url, title, lang, kind of page, text, counts (for every input kind; `jsonl` is another name for it)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
 text\t'Plain text: one block per blank-line-separated paragraph'
 warc\t'WARC: every HTML response record is cleaned'

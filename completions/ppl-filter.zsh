@@ -30,11 +30,11 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '-f+[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
-json\:"One JSON object per document and line\: source, url, title, lang, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
+json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--format=[Output layout]:FORMAT:((plain\:"One block per line"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
-json\:"One JSON object per document and line\: source, url, title, lang, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
+json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
 text\:"Plain text\: one block per blank-line-separated paragraph"
 warc\:"WARC\: every HTML response record is cleaned"

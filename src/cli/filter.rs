@@ -103,8 +103,8 @@ pub enum FormatKind {
     Cleaneval,
     /// Markdown: headings, list items, code blocks and paragraphs from the block kinds.
     Markdown,
-    /// One JSON object per document and line: source, url, title, lang, text, counts (for
-    /// every input kind; `jsonl` is another name for it).
+    /// One JSON object per document and line: source, url, title, lang, kind of page, text,
+    /// counts (for every input kind; `jsonl` is another name for it).
     #[value(alias = "jsonl")]
     Json,
 }

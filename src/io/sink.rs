@@ -294,7 +294,7 @@ pub enum RecordFormat {
         add_scores: bool,
     },
     /// Any input: one JSON object per document (`--format json`): source, url, title, lang,
-    /// text, counts, mean perplexity, and the WARC record id of a response.
+    /// kind, text, counts, mean perplexity, and the WARC record id of a response.
     JsonlObjects,
     /// WARC input: one `conversion` record per response.
     Warc,
@@ -496,9 +496,9 @@ fn counts(stats: &DocumentStats) -> [(&'static str, Extra<'static>); 3] {
 }
 
 impl<W: Write + Send> RecordSink<W> {
-    /// `--format json`: one object for the document (source, url, title, lang, text, counts,
-    /// and a response's record id), its text streamed from the spool; for a document that was
-    /// not cleaned, an object with `error` in place of the text and counts.
+    /// `--format json`: one object for the document (source, url, title, lang, kind, text,
+    /// counts, and a response's record id), its text streamed from the spool; for a document
+    /// that was not cleaned, an object with `error` in place of the text and counts.
     fn json_object(&mut self, meta: &DocumentMeta, stats: &DocumentStats) -> io::Result<()> {
         let page = &stats.page;
         // A response says its record id (`null`, not `""`, when it has none).
