@@ -65,7 +65,7 @@ impl<'a> Decider<'a> {
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
-            let choices = self.choices.for_kind(self.choices.kind.unwrap_or_default());
+            let choices = self.choices.for_kind(self.kind(None));
             self.decide_held(classifier, &choices, decided);
         }
     }
@@ -75,15 +75,20 @@ impl<'a> Decider<'a> {
     /// document. The pieces of a document too long to be held whole were decided before its
     /// kind was known, as a page of no known kind.
     pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
-        let kind = self
-            .choices
-            .kind
-            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind));
+        let kind = self.kind(page);
         if let Some(classifier) = self.classifier {
             self.decide_held(classifier, &self.choices.for_kind(kind), decided);
         }
         self.document.clear();
         kind
+    }
+
+    /// The kind a page is decided as: the one chosen with `--kind`, else the one `page`
+    /// declares ([`PageKind::Other`] before its end is read).
+    fn kind(&self, page: Option<&PageInfo>) -> PageKind {
+        self.choices
+            .kind
+            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind))
     }
 
     /// Decides the held blocks as one document.

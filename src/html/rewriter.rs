@@ -139,17 +139,15 @@ fn on_element(
             }
             Role::Break => s.flush_block(),
             Role::Skip => {
-                if s.skip_depth == 0 {
-                    s.skip_outer = id;
-                    if tag_name(id) == "script"
-                        && el
-                            .get_attribute("type")
-                            .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
-                    {
-                        s.start_json_ld();
-                    }
+                if s.skip_depth == 0
+                    && tag_name(id) == "script"
+                    && el
+                        .get_attribute("type")
+                        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+                {
+                    s.start_json_ld();
                 }
-                s.skip_depth += 1;
+                s.start_skip(id);
             }
             // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
             Role::Link => s.link_depth = 1,
@@ -160,10 +158,7 @@ fn on_element(
             Role::Annotation => s.in_annotation = true,
             Role::NoScript => {
                 if !s.start_noscript() {
-                    if s.skip_depth == 0 {
-                        s.skip_outer = id;
-                    }
-                    s.skip_depth += 1;
+                    s.start_skip(id);
                 }
             }
         }

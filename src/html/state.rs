@@ -481,6 +481,15 @@ impl State {
         }
     }
 
+    /// At the start of an element whose text is dropped (`Role::Skip`, or a `<noscript>` that
+    /// is not parsed): [`State::end_role`] ends it.
+    pub(super) fn start_skip(&mut self, id: TagId) {
+        if self.skip_depth == 0 {
+            self.skip_outer = id;
+        }
+        self.skip_depth += 1;
+    }
+
     /// At the end of a skipped element or a `<noscript>` (parsed or skipped).
     pub(super) fn end_role(&mut self, role: Role) {
         match role {
