@@ -159,13 +159,14 @@ impl State {
         } else {
             self.current_kind()
         };
+        // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
+        // grows by reallocation. Composing may shorten it, so the link text is bounded by it.
+        let text = nfc(&self.text);
         let block = Block {
             index: self.next_index,
             kind,
-            // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
-            // grows by reallocation.
-            text: nfc(&self.text),
-            link_bytes: std::mem::take(&mut self.link_bytes).min(self.text.len()),
+            link_bytes: std::mem::take(&mut self.link_bytes).min(text.len()),
+            text,
             truncated: std::mem::take(&mut self.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
@@ -819,6 +820,10 @@ mod tests {
         );
         // A combining mark in a text node of its own still composes with the letter before it.
         assert_eq!(texts("<p>cafe<b>\u{301}</b> au lait</p>"), ["café au lait"]);
+        // Link text shortened by composing is never counted longer than the block.
+        let got = blocks_from_str("<p><a href=/>e\u{301}</a></p>", &HtmlSettings::default());
+        let block = &got.unwrap()[0];
+        assert_eq!((block.text.as_str(), block.link_bytes), ("é", "é".len()));
     }
 
     #[test]
