@@ -255,7 +255,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__learn)
-            opts="-o -m -q -h --set --sets --set-weight --set-balance --gold-format --output --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --model --quiet --help"
+            opts="-o -m -q -h --set --sets --set-weight --set-balance --gold-format --output --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --min-count --min-unigram-count --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +314,14 @@ _ppl__filter() {
                     return 0
                     ;;
                 --smoothing)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-unigram-count)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

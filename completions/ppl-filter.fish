@@ -113,6 +113,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothing -d 'Weight of the smoothing between neighbouring blocks (0: none)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l min-count -d 'Boilerplate model: drop bigrams seen fewer times than this (a smaller classifier file)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l min-unigram-count -d 'Boilerplate model: leave words seen fewer times than this out of its vocabulary' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'

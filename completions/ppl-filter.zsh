@@ -137,6 +137,8 @@ logistic\:"L2-regularised logistic regression"))' \
 '--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \
 '--smoothing=[Weight of the smoothing between neighbouring blocks (0\: none)]:X:_default' \
+'--min-count=[Boilerplate model\: drop bigrams seen fewer times than this (a smaller classifier file)]:N:_default' \
+'--min-unigram-count=[Boilerplate model\: leave words seen fewer times than this out of its vocabulary]:N:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '-q[No progress bar or summary on stderr; problems are still reported]' \

@@ -624,14 +624,19 @@ fn both_methods_are_available_and_differ() {
     );
 }
 
-/// Pages in German, Chinese and Russian (hand-written, `fixtures/pages/languages`): the English
-/// word models find every block strange, yet the article comes out and the menus do not.
+/// Pages in German, Chinese, Russian, French, Spanish, Japanese and Arabic (hand-written,
+/// `fixtures/pages/languages`): the English word models find every block strange, yet the
+/// article comes out and the menus, related links and footers do not.
 #[test]
 fn articles_in_other_languages_are_kept_and_their_menus_dropped() {
     let cases = [
         ("de.html", "Der Stadtrat hat am Dienstagabend", "Startseite"),
         ("zh.html", "市议会周二晚间以多数票通过决议", "首页"),
         ("ru.html", "Во вторник вечером городской совет", "Главная"),
+        ("fr.html", "Mardi soir, le conseil municipal", "Accueil"),
+        ("es.html", "El pleno del ayuntamiento aprobó", "Portada"),
+        ("ja.html", "市議会は火曜日の夜", "ホーム"),
+        ("ar.html", "قرر المجلس البلدي مساء الثلاثاء", "الرئيسية"),
     ];
     for (name, article, menu) in cases {
         let page = std::fs::read(fixture(&format!("pages/languages/{name}"))).unwrap();
@@ -644,5 +649,9 @@ fn articles_in_other_languages_are_kept_and_their_menus_dropped() {
             "{name}: the article's paragraphs: {text}"
         );
         assert!(!text.contains(menu), "{name}: {text}");
+        assert!(
+            text.lines().count() <= 5,
+            "{name}: the headline and four paragraphs, no related links or footer: {text}"
+        );
     }
 }

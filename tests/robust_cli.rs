@@ -63,6 +63,34 @@ fn learning_settings_that_are_not_finite_or_out_of_range_are_usage_errors() {
     }
 }
 
+#[test]
+fn help_and_version_on_a_full_device_are_one_line_and_exit_2() {
+    for flag in ["--help", "--version", "-h"] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("open /dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+            .arg(flag)
+            .stdout(Stdio::from(full))
+            .output()
+            .unwrap();
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {message}");
+        assert_eq!(message.lines().count(), 1, "{flag}: {message}");
+        assert!(
+            message.starts_with("ppl-filter: cannot write output: "),
+            "{message}"
+        );
+    }
+    let help = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--kind"));
+}
+
 /// Reads one byte of the output, closes the pipe, and returns the exit status and stderr.
 fn close_after_one_byte(args: &[&str]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))

@@ -18,8 +18,11 @@ use ppl_filter::Block;
 
 /// The blocks of a page and the problems reported, read `read_size` bytes at a time.
 fn read(page: &[u8], options: &Options) -> (Vec<Block>, Vec<String>) {
-    let (blocks, problems) = pipeline::read_blocks(page, options);
-    (blocks, problems.into_iter().map(|p| p.message()).collect())
+    let read = pipeline::read_blocks(page, options);
+    (
+        read.blocks,
+        read.problems.into_iter().map(|p| p.message()).collect(),
+    )
 }
 
 fn texts(blocks: &[Block]) -> Vec<&str> {

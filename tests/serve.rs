@@ -168,6 +168,10 @@ fn a_page_is_cleaned_as_the_command_line_cleans_it() {
             json!({"favor": "recall", "format": "markdown"}),
             &["--favor-recall", "--format", "markdown"][..],
         ),
+        (
+            json!({"kind": "listing", "format": "mark"}),
+            &["--kind", "listing", "--mark"][..],
+        ),
     ] {
         let mut request = options.clone();
         request["html"] = json!(news());

@@ -59,6 +59,8 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
+        min_count: args.min_count,
+        min_unigram_count: args.min_unigram_count,
         learner: match args.learner {
             LearnerKind::Trees => Learner::Trees,
             LearnerKind::Logistic => Learner::Logistic,
@@ -74,7 +76,6 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
             SetBalanceKind::Natural => SetBalance::Natural,
         },
         set_weights: sets.iter().map(|s| s.weight).collect(),
-        ..Default::default()
     };
     let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options)?;
     std::fs::write(&args.output, &bytes).with_context(|| args.output.display().to_string())?;

@@ -12,7 +12,7 @@ mod report;
 mod serve;
 mod train;
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -20,7 +20,22 @@ use ppl_filter::cli::filter::{Command, FilterArgs};
 use ppl_filter::cli::{one_line, Generate};
 
 fn main() -> ExitCode {
-    let args = FilterArgs::parse_checked();
+    let args = match FilterArgs::parse_checked() {
+        Ok(args) => args,
+        // A usage error: clap's message on stderr, exit 2.
+        Err(error) if error.use_stderr() => error.exit(),
+        // `--help`, `--version`: clap's text on stdout, which clap's own `exit` would report as
+        // written even on a full device; a closed pipe ends quietly.
+        Err(error) => {
+            return match error.print().and_then(|()| io::stdout().flush()) {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    eprintln!("ppl-filter: cannot write output: {e}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::SUCCESS,
+            };
+        }
+    };
     let global = args.global;
     let result = match (args.generate, args.command) {
         (Some(what), _) => generate(what),

@@ -142,13 +142,16 @@ def clean(
     format: str = "text",
     favor: str = "balanced",
     comments: bool = False,
+    kind: str = "auto",
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> str:
     """Cleans one page: the text ``ppl-filter`` prints for a file holding it.
 
     ``bytes`` are decoded as the command line decodes a file (encoding sniffed); a ``str`` is
-    read as it is. Raises :class:`InputError` for a refused page (also a ``str`` holding a
+    read as it is. ``kind`` decides every page as one kind of page (``article``, ``forum``,
+    ``product``, ``collection``, ``listing``, ``documentation``, ``service``, ``other``)
+    instead of the kind it declares (``auto``). Raises :class:`InputError` for a refused page (also a ``str`` holding a
     lone surrogate), :class:`OptionError` for an unknown option name, a bad threshold or an
     option that cannot be encoded, ``TypeError`` for an argument of the wrong type.
     """
@@ -163,6 +166,7 @@ def clean_many(
     format: str = "text",
     favor: str = "balanced",
     comments: bool = False,
+    kind: str = "auto",
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[str]:
@@ -181,6 +185,7 @@ def blocks(
     threshold: Optional[float] = None,
     favor: str = "balanced",
     comments: bool = False,
+    kind: str = "auto",
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[Block]:

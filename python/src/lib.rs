@@ -51,6 +51,7 @@ fn named<'a>(
     format: &'a str,
     favor: &'a str,
     comments: bool,
+    kind: &'a str,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> Named<'a> {
     Named {
@@ -59,6 +60,7 @@ fn named<'a>(
         format,
         favor,
         comments,
+        kind,
         classifier: classifier.map(|c| Arc::clone(&c.get().classifier)),
     }
 }
@@ -75,7 +77,9 @@ fn run_failure(error: RunError) -> Failure {
 /// format. `method` is `"combined"` (the learned classifier) or `"perplexity"` (drop
 /// sentences above `threshold`); `threshold` drops sentences whose perplexity is above it;
 /// `format` is one of `text`, `markdown`, `cleaneval`, `mark`, `scores`, `json`; `favor`
-/// (`balanced`, `precision`, `recall`) and `comments` steer the combined method. `model` and
+/// (`balanced`, `precision`, `recall`), `comments` and `kind` (`auto`: each page's own; or
+/// `article`, `forum`, `product`, `collection`, `listing`, `documentation`, `service`, `other`)
+/// steer the combined method. `model` and
 /// `classifier` replace the embedded ones.
 ///
 /// Raises `InputError` for a page that is refused (binary data, a parser that gave up, a `str`
@@ -85,9 +89,9 @@ fn run_failure(error: RunError) -> Failure {
 #[pyo3(signature = (
     html, *, url=None, method=Checked::given(String::from("combined")), threshold=None,
     format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
-    comments=false, model=None, classifier=None
+    comments=false, kind=Checked::given(String::from("auto")), model=None, classifier=None
 ), text_signature = "(html, *, url=None, method='combined', threshold=None, format='text', \
-    favor='balanced', comments=False, model=None, classifier=None)")]
+    favor='balanced', comments=False, kind='auto', model=None, classifier=None)")]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean(
     py: Python<'_>,
@@ -98,15 +102,17 @@ fn clean(
     format: Checked<String>,
     favor: Checked<String>,
     comments: bool,
+    kind: Checked<String>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
     let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
     let (format, favor) = (format.option("format")?, favor.option("favor")?);
+    let kind = kind.option("kind")?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
     let options = page_options(&named(
-        &method, threshold, &format, &favor, comments, classifier,
+        &method, threshold, &format, &favor, comments, &kind, classifier,
     ))?;
     let model = language_model(model);
     let cleaned = py
@@ -135,9 +141,9 @@ fn clean(
     pages, *, threads=None, errors=Checked::given(String::from("strict")),
     method=Checked::given(String::from("combined")), threshold=None,
     format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
-    comments=false, model=None, classifier=None
+    comments=false, kind=Checked::given(String::from("auto")), model=None, classifier=None
 ), text_signature = "(pages, *, threads=None, errors='strict', method='combined', \
-    threshold=None, format='text', favor='balanced', comments=False, model=None, \
+    threshold=None, format='text', favor='balanced', comments=False, kind='auto', model=None, \
     classifier=None)")]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean_many<'py>(
@@ -150,11 +156,13 @@ fn clean_many<'py>(
     format: Checked<String>,
     favor: Checked<String>,
     comments: bool,
+    kind: Checked<String>,
     model: Option<&Bound<'py, Model>>,
     classifier: Option<&Bound<'py, Classifier>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
     let (format, favor) = (format.option("format")?, favor.option("favor")?);
+    let kind = kind.option("kind")?;
     let strict = match errors.option("errors")?.as_str() {
         "strict" => true,
         "ignore" => false,
@@ -165,7 +173,7 @@ fn clean_many<'py>(
     };
     let threads = thread_count(threads)?;
     let options = page_options(&named(
-        &method, threshold, &format, &favor, comments, classifier,
+        &method, threshold, &format, &favor, comments, &kind, classifier,
     ))?;
     let model = language_model(model);
     let texts = PyList::empty(py);
@@ -213,9 +221,10 @@ fn next_chunk(
 #[pyfunction]
 #[pyo3(signature = (
     html, *, method=Checked::given(String::from("combined")), threshold=None,
-    favor=Checked::given(String::from("balanced")), comments=false, model=None, classifier=None
+    favor=Checked::given(String::from("balanced")), comments=false,
+    kind=Checked::given(String::from("auto")), model=None, classifier=None
 ), text_signature = "(html, *, method='combined', threshold=None, favor='balanced', \
-    comments=False, model=None, classifier=None)")]
+    comments=False, kind='auto', model=None, classifier=None)")]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn blocks(
     py: Python<'_>,
@@ -224,14 +233,15 @@ fn blocks(
     threshold: Option<Checked<f64>>,
     favor: Checked<String>,
     comments: bool,
+    kind: Checked<String>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<Vec<Block>> {
     let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
-    let favor = favor.option("favor")?;
+    let (favor, kind) = (favor.option("favor")?, kind.option("kind")?);
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
     let options = page_options(&named(
-        &method, threshold, "text", &favor, comments, classifier,
+        &method, threshold, "text", &favor, comments, &kind, classifier,
     ))?;
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {

@@ -145,12 +145,20 @@ def test_a_file_that_is_no_classifier_is_refused_naming_it(tmp_path):
     assert str(path) in str(refused.value)
 
 
+def test_a_kind_given_decides_every_page_as_that_kind():
+    page = NEWS.read_bytes()
+    assert json.loads(ppl_filter.clean(page, format="json"))["kind"] == "other"
+    assert json.loads(ppl_filter.clean(page, format="json", kind="forum"))["kind"] == "forum"
+    assert ppl_filter.clean_many([page], kind="article") == [ppl_filter.clean(page, kind="article")]
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
         ({"method": "best"}, "unknown method 'best'"),
         ({"format": "html"}, "unknown format 'html'"),
         ({"favor": "most"}, "unknown favor 'most'"),
+        ({"kind": "blog"}, "unknown kind 'blog'"),
         ({"threshold": float("nan")}, "threshold: "),
         ({"method": "perplexity", "comments": True}, "comments applies only to the combined method"),
     ],
@@ -315,7 +323,8 @@ def test_blocks_carry_sentences_and_evidence():
     block = next(b for b in decided if b.kept)
     assert block.text.startswith(block.sentences[0].text)
     assert all(s.perplexity > 0 for s in block.sentences)
-    assert list(block.evidence)[0] == "ln_words" and len(block.evidence) == 44
+    assert list(block.evidence)[0] == "ln_words" and len(block.evidence) == 53
+    assert list(block.evidence)[-1] == "kind_documentation"
     assert block.evidence["link_density"] == pytest.approx(block.link_density, abs=1e-6)
     assert repr(block).startswith("Block(kind=")
     assert repr(block.sentences[0]).startswith("Sentence(perplexity=")

@@ -125,6 +125,27 @@ evidence! {
     ln_main_prose,
     /// Share of the document's prose in readers' comments.
     comment_share,
+    /// ln(1 + elements that hold text beside the block's innermost one, under the same parent,
+    /// itself included): cards of a grid, items of a list, posts of a thread.
+    ln_siblings,
+    /// The most [`Evidence::ln_siblings`] among the block's three innermost elements (a card's
+    /// heading sits a level or two below the repeated record).
+    ln_record_siblings,
+    /// Share of the document's text in blocks of repeated records (four or more siblings):
+    /// high on listings, collections and threads.
+    record_share,
+    /// 1 on a page declared an article ([`crate::block::PageKind`]), else 0.
+    kind_article,
+    /// 1 on a forum thread or Q&A page.
+    kind_forum,
+    /// 1 on a product page.
+    kind_product,
+    /// 1 on a collection of products.
+    kind_collection,
+    /// 1 on a listing.
+    kind_listing,
+    /// 1 on documentation.
+    kind_documentation,
 }
 
 #[cfg(test)]
@@ -133,16 +154,16 @@ mod tests {
 
     #[test]
     fn names_and_values_follow_the_declaration() {
-        assert_eq!(EVIDENCE_VALUES, 44);
+        assert_eq!(EVIDENCE_VALUES, 53);
         let evidence = Evidence {
             ln_words: 1.0,
-            comment_share: 2.0,
+            kind_documentation: 2.0,
             ..Evidence::default()
         };
         let values = evidence.values();
         assert_eq!(Evidence::NAMES[0], "ln_words");
         assert_eq!(values[0], 1.0);
-        assert_eq!(Evidence::NAMES[EVIDENCE_VALUES - 1], "comment_share");
+        assert_eq!(Evidence::NAMES[EVIDENCE_VALUES - 1], "kind_documentation");
         assert_eq!(values[EVIDENCE_VALUES - 1], 2.0);
         let mut names = Evidence::NAMES.to_vec();
         names.sort_unstable();

@@ -341,6 +341,17 @@ pub struct LearnArgs {
     #[arg(long, value_name = "X", default_value_t = crate::learn::LearnOptions::default().smoothing,
           value_parser = parse_number::<f32, 0>)]
     pub smoothing: f32,
+
+    /// Boilerplate model: drop bigrams seen fewer times than this (a smaller classifier file).
+    #[arg(long, value_name = "N", default_value_t = crate::learn::LearnOptions::default().min_count,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_count: u32,
+
+    /// Boilerplate model: leave words seen fewer times than this out of its vocabulary.
+    #[arg(long, value_name = "N",
+          default_value_t = crate::learn::LearnOptions::default().min_unigram_count,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_unigram_count: u32,
 }
 
 /// A finite number that is, by `SIGN`, above 0 (1), at least 0 (0) or anything (-1): NaN or
@@ -485,14 +496,15 @@ impl CleanArgs {
 }
 
 impl FilterArgs {
-    /// Parses the process's arguments, exiting with clap's message and status 2 on an error.
+    /// Parses the process's arguments; the error is clap's (a usage error, or the text of
+    /// `--help` and `--version` to print).
     ///
     /// Global options ([`GlobalArgs`]) go before or after a subcommand; a cleaning option given
     /// with a subcommand is an error rather than silently ignored.
-    pub fn parse_checked() -> FilterArgs {
+    pub fn parse_checked() -> Result<FilterArgs, clap::Error> {
         use clap::{parser::ValueSource, FromArgMatches};
         let mut command = command();
-        let matches = command.get_matches_mut();
+        let matches = command.try_get_matches_from_mut(std::env::args_os())?;
         if let Some((name, _)) = matches.subcommand() {
             let misplaced = command.get_arguments().find(|arg| {
                 !arg.is_global_set()
@@ -501,12 +513,10 @@ impl FilterArgs {
             if let Some(arg) = misplaced {
                 let flag = arg.get_long().unwrap_or(arg.get_id().as_str()).to_string();
                 let message = format!("--{flag} is a cleaning option; '{name}' does not take it");
-                command
-                    .error(clap::error::ErrorKind::ArgumentConflict, message)
-                    .exit();
+                return Err(command.error(clap::error::ErrorKind::ArgumentConflict, message));
             }
         }
-        FilterArgs::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
+        FilterArgs::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
     }
 }
 

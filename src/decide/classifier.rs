@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::viterbi::viterbi;
 use super::Choices;
-use crate::block::{Block, Evidence, EVIDENCE_VALUES};
+use crate::block::{Block, Evidence, PageKind, EVIDENCE_VALUES};
 use crate::boost::{CompiledForest, Forest};
 use crate::lm::model::LanguageModel;
 
@@ -224,10 +224,10 @@ impl Classifier {
     /// Keep or drop for each block of one document (measured, in order, with the evidence of
     /// [`DocumentContext`]): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
-    /// and an article left empty is rescued; `choices` may lean the decision either way and
-    /// keep comments.
-    pub fn decide(&self, blocks: &mut [Block], choices: &Choices) -> Vec<bool> {
-        crate::evidence::annotate(blocks);
+    /// and an article left empty is rescued; the page's `kind` is evidence, and `choices` may
+    /// lean the decision either way and keep comments.
+    pub fn decide(&self, blocks: &mut [Block], kind: PageKind, choices: &Choices) -> Vec<bool> {
+        crate::evidence::annotate(blocks, kind);
         let evidence = evidence_values(blocks);
         let w = &self.weights;
         let shift = choices.favor.shift() - w.threshold;

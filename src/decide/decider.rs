@@ -65,8 +65,8 @@ impl<'a> Decider<'a> {
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
-            let choices = self.choices.for_kind(self.kind(None));
-            self.decide_held(classifier, &choices, decided);
+            let kind = self.kind(None);
+            self.decide_held(classifier, kind, decided);
         }
     }
 
@@ -77,7 +77,7 @@ impl<'a> Decider<'a> {
     pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
         let kind = self.kind(page);
         if let Some(classifier) = self.classifier {
-            self.decide_held(classifier, &self.choices.for_kind(kind), decided);
+            self.decide_held(classifier, kind, decided);
         }
         self.document.clear();
         kind
@@ -91,16 +91,16 @@ impl<'a> Decider<'a> {
             .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind))
     }
 
-    /// Decides the held blocks as one document.
+    /// Decides the held blocks as one document of `kind`.
     fn decide_held(
         &mut self,
         classifier: &Classifier,
-        choices: &Choices,
+        kind: PageKind,
         decided: &mut dyn FnMut(Block),
     ) {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
-        let keep = classifier.decide(&mut blocks, choices);
+        let keep = classifier.decide(&mut blocks, kind, &self.choices.for_kind(kind));
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;

@@ -111,15 +111,13 @@ pub fn clean_dir(
         })?;
         let started = Instant::now();
         let text: Vec<u8> = match method {
-            Method::NoCleaning => {
-                let (blocks, _) = read_blocks(&html, options);
-                blocks
-                    .iter()
-                    .flat_map(|b| b.text.bytes().chain(Some(b'\n')))
-                    .collect()
-            }
+            Method::NoCleaning => read_blocks(&html, options)
+                .blocks
+                .iter()
+                .flat_map(|b| b.text.bytes().chain(Some(b'\n')))
+                .collect(),
             Method::Baseline => {
-                let (blocks, _) = read_blocks(&html, options);
+                let blocks = read_blocks(&html, options).blocks;
                 let keep = baseline::classify(&blocks, stopwords, &params);
                 baseline::render(&blocks, &keep).into_bytes()
             }

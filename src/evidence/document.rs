@@ -14,7 +14,12 @@
 //!   (boilerpipe's and readability's "largest text cluster"), and how link-heavy and how
 //!   crowded that container is (teaser lists, menus);
 //! - the block's language-model scores and stopword share **relative to the page's own**, so a
-//!   page in a language the English models find strange is not judged strange throughout.
+//!   page in a language the English models find strange is not judged strange throughout;
+//! - **repeated records**: how many elements holding text sit beside the block's own under one
+//!   parent (the cards of a grid, the posts of a thread, the items of a menu), and how much of
+//!   the page such records hold;
+//! - the **kind of page** it declares ([`PageKind`]), so that one classifier learns that cards
+//!   are content on a listing and teasers are not on an article.
 //!
 //! Prose here is judged without words or models: enough text outside links, so the same rule
 //! holds in any language and script. [`rescue`] uses it too: when the classifier keeps nothing
@@ -22,7 +27,7 @@
 
 use std::collections::HashMap;
 
-use crate::block::{Block, BlockKind, ContainerHints};
+use crate::block::{Block, BlockKind, ContainerHints, PageKind};
 
 /// A block is prose for this module with at least this many bytes of text outside links...
 const PROSE_BYTES: usize = 80;
@@ -30,8 +35,12 @@ const PROSE_BYTES: usize = 80;
 /// ...and at most this share of its text in links.
 const PROSE_LINK_DENSITY: f64 = 0.3;
 
-/// How many containers, innermost first, the "cluster" value looks at.
+/// How many containers, innermost first, the "cluster" and "record" values look at.
 const CLUSTER_LEVELS: usize = 3;
+
+/// A block is part of a repeated record when one of its [`CLUSTER_LEVELS`] innermost elements
+/// has at least this many siblings holding text (itself included).
+const RECORD_SIBLINGS: u32 = 4;
 
 /// The text outside links a prose block brings to its containers (0 for other blocks).
 fn prose_bytes(block: &Block) -> f64 {
@@ -70,6 +79,8 @@ struct Container {
     score: f64,
     /// The element around it, if it is not outermost.
     parent: Option<u32>,
+    /// Elements holding text directly under it.
+    children: u32,
 }
 
 /// The containers of a document's blocks and the main one among them.
@@ -110,6 +121,12 @@ impl Structure {
                     };
             }
         }
+        let parents: Vec<u32> = containers.values().filter_map(|c| c.parent).collect();
+        for parent in parents {
+            if let Some(p) = containers.get_mut(&parent) {
+                p.children += 1;
+            }
+        }
         // The highest score; ties go to the element that comes first, whatever the map's order.
         let main = containers
             .iter()
@@ -128,11 +145,31 @@ impl Structure {
     fn in_main(&self, block: &Block) -> bool {
         self.main.is_some_and(|m| block.containers.contains(&m))
     }
+
+    /// Elements holding text under the parent of `container` (itself included); 0 for an
+    /// outermost one.
+    fn siblings(&self, container: u32) -> u32 {
+        self.containers[&container]
+            .parent
+            .map_or(0, |p| self.containers[&p].children)
+    }
+
+    /// The most [`Structure::siblings`] among the block's [`CLUSTER_LEVELS`] innermost elements.
+    fn record_siblings(&self, block: &Block) -> u32 {
+        block
+            .containers
+            .iter()
+            .rev()
+            .take(CLUSTER_LEVELS)
+            .map(|&n| self.siblings(n))
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
-/// one), measured ([`super::measure`]) and in order.
-pub fn annotate(blocks: &mut [Block]) {
+/// one) of the given kind, measured ([`super::measure`]) and in order.
+pub fn annotate(blocks: &mut [Block], kind: PageKind) {
     let structure = Structure::of(blocks);
     let main_blocks: Vec<usize> = (0..blocks.len())
         .filter(|&i| structure.in_main(&blocks[i]))
@@ -152,6 +189,14 @@ pub fn annotate(blocks: &mut [Block]) {
         .filter(|b| b.hints.has(ContainerHints::COMMENTS))
         .map(prose_bytes)
         .sum();
+    let text: usize = blocks.iter().map(|b| b.text.len()).sum();
+    let records: usize = blocks
+        .iter()
+        .filter(|b| structure.record_siblings(b) >= RECORD_SIBLINGS)
+        .map(|b| b.text.len())
+        .sum();
+    let record_share = records as f32 / text.max(1) as f32;
+    let is = |k: PageKind| f32::from(u8::from(kind == k));
     // Word-weighted means of the page's language-model and stopword values.
     let mut sums = [0.0f64; 3];
     let mut weight = 0.0f64;
@@ -194,6 +239,11 @@ pub fn annotate(blocks: &mut [Block]) {
             .take(CLUSTER_LEVELS)
             .map(|n| structure.containers[n].prose)
             .fold(0.0, f64::max);
+        let siblings = block
+            .containers
+            .last()
+            .map_or(0, |&n| structure.siblings(n));
+        let record_siblings = structure.record_siblings(block);
         let before = first_main.filter(|&f| i < f).map_or(0, |f| f - i);
         let after = last_main.filter(|&l| i > l).map_or(0, |l| i - l);
         let e = &mut block.evidence;
@@ -211,12 +261,21 @@ pub fn annotate(blocks: &mut [Block]) {
             0.0
         };
         e.ln_container_blocks = (container.blocks as f32).ln_1p();
+        e.ln_siblings = (siblings as f32).ln_1p();
+        e.ln_record_siblings = (record_siblings as f32).ln_1p();
         e.relative_position = i as f32 / last;
         e.general_vs_document = e.general_log2_prob - means[0];
         e.log_likelihood_ratio_vs_document = e.log_likelihood_ratio - means[1];
         e.stopword_share_vs_document = e.stopword_share - means[2];
         e.ln_main_prose = (article as f32).ln_1p();
         e.comment_share = (comments / total) as f32;
+        e.record_share = record_share;
+        e.kind_article = is(PageKind::Article);
+        e.kind_forum = is(PageKind::Forum);
+        e.kind_product = is(PageKind::Product);
+        e.kind_collection = is(PageKind::Collection);
+        e.kind_listing = is(PageKind::Listing);
+        e.kind_documentation = is(PageKind::Documentation);
     }
 }
 
@@ -321,7 +380,7 @@ mod tests {
     #[test]
     fn the_main_container_is_where_the_prose_is() {
         let mut blocks = page();
-        annotate(&mut blocks);
+        annotate(&mut blocks, PageKind::Other);
         let in_main: Vec<f32> = blocks.iter().map(|b| value(b, "in_main")).collect();
         assert_eq!(in_main, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
         assert_eq!(
@@ -339,13 +398,43 @@ mod tests {
     }
 
     #[test]
+    fn repeated_records_and_the_kind_are_seen() {
+        // body(0) > grid(1) > five cards(2..7), each a heading and a line; body > p(8).
+        let mut blocks = Vec::new();
+        for card in 0..5u32 {
+            let at = 2 * card;
+            blocks.push(block(at, &[0, 1, 2 + card], "A card's heading", 0));
+            blocks.push(block(at + 1, &[0, 1, 2 + card], "What the card says.", 0));
+        }
+        blocks.push(block(10, &[0, 8], "A paragraph of its own below.", 0));
+        annotate(&mut blocks, PageKind::Listing);
+        assert_eq!(value(&blocks[0], "ln_siblings"), 5f32.ln_1p());
+        assert_eq!(value(&blocks[0], "ln_record_siblings"), 5f32.ln_1p());
+        // body holds two elements with text: the grid and the paragraph.
+        assert_eq!(value(&blocks[10], "ln_siblings"), 2f32.ln_1p());
+        let text: usize = blocks.iter().map(|b| b.text.len()).sum();
+        let cards = text - blocks[10].text.len();
+        assert_eq!(
+            value(&blocks[10], "record_share"),
+            cards as f32 / text as f32
+        );
+        assert_eq!(value(&blocks[3], "kind_listing"), 1.0);
+        assert_eq!(value(&blocks[3], "kind_article"), 0.0);
+        // Fewer than four siblings are no records.
+        let mut pair = blocks[..4].to_vec();
+        annotate(&mut pair, PageKind::Other);
+        assert_eq!(value(&pair[0], "record_share"), 0.0);
+        assert_eq!(value(&pair[0], "kind_listing"), 0.0);
+    }
+
+    #[test]
     fn values_are_relative_to_the_page() {
         let mut blocks = page();
         for (i, b) in blocks.iter_mut().enumerate() {
             b.evidence.ln_words = 1f32.ln_1p();
             b.evidence.general_log2_prob = -(i as f32);
         }
-        annotate(&mut blocks);
+        annotate(&mut blocks, PageKind::Other);
         let relative: Vec<f32> = blocks
             .iter()
             .map(|b| value(b, "general_vs_document"))
@@ -356,9 +445,9 @@ mod tests {
     #[test]
     fn plain_text_and_empty_documents_are_fine() {
         let mut blocks = vec![block(0, &[], "A line of plain text.", 0)];
-        annotate(&mut blocks);
+        annotate(&mut blocks, PageKind::Other);
         assert!(blocks[0].evidence.values().iter().all(|v| v.is_finite()));
-        annotate(&mut []);
+        annotate(&mut [], PageKind::Other);
         rescue(&[], &mut []);
     }
 

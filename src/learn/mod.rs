@@ -53,6 +53,8 @@ pub struct LearnOptions {
     pub smoothing: f32,
     /// Boilerplate model: n-grams seen fewer times are pruned.
     pub min_count: u32,
+    /// Boilerplate model: words seen fewer times are left out of its vocabulary.
+    pub min_unigram_count: u32,
     /// Which classifier is fitted.
     pub learner: Learner,
     /// Settings of the boosted trees.
@@ -90,6 +92,7 @@ impl Default for LearnOptions {
             threshold: -0.5,
             smoothing: 0.0,
             min_count: 1,
+            min_unigram_count: 1,
             learner: Learner::Trees,
             boost: BoostOptions::default(),
             set_balance: SetBalance::Equal,
@@ -157,6 +160,7 @@ pub fn train_boilerplate<'a>(
     let train = TrainOptions {
         order: 2,
         min_count: opts.min_count,
+        min_unigram_count: opts.min_unigram_count,
         ..TrainOptions::default()
     };
     let source = format!(
@@ -257,7 +261,7 @@ fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &Language
         evidence::measure(block, general, boilerplate, false);
         document.observe(block);
     }
-    crate::evidence::annotate(&mut page.blocks);
+    crate::evidence::annotate(&mut page.blocks, page.kind);
 }
 
 /// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,
@@ -383,6 +387,7 @@ mod tests {
             blocks: Vec::new(),
             aligned: Vec::new(),
             gold_format: GoldFormat::Plain,
+            kind: crate::block::PageKind::Other,
         };
         let pages = [page(0), page(1), page(2)];
         let example = |set, weight| Example {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::LearnError;
-use crate::block::Block;
+use crate::block::{Block, PageKind};
 use crate::eval::{lcs, normalize};
 use crate::pipeline::{self, Options};
 use crate::segment;
@@ -125,6 +125,8 @@ pub struct Page {
     pub aligned: Vec<f32>,
     /// How the gold file was written.
     pub gold_format: GoldFormat,
+    /// The kind of page it declares (evidence for the classifier).
+    pub kind: PageKind,
 }
 
 impl Page {
@@ -137,7 +139,8 @@ impl Page {
         format: Option<GoldFormat>,
         options: &Options,
     ) -> Page {
-        let (mut blocks, _) = pipeline::read_blocks(html, options);
+        let read = pipeline::read_blocks(html, options);
+        let mut blocks = read.blocks;
         for block in &mut blocks {
             segment::segment(block);
         }
@@ -150,6 +153,7 @@ impl Page {
             blocks,
             aligned,
             gold_format,
+            kind: crate::evidence::page_kind(&read.info),
         }
     }
 

@@ -241,21 +241,38 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
     job
 }
 
-/// The workers' part for a whole document's blocks at once, as one batch.
-fn process_whole(blocks: Vec<Block>, model: &LanguageModel, options: &Options) -> Scored {
+/// The workers' part for a whole document's blocks at once, as one batch (`page`: what the
+/// document said about itself, when it has been read to its end).
+fn process_whole(
+    blocks: Vec<Block>,
+    page: Option<PageInfo>,
+    model: &LanguageModel,
+    options: &Options,
+) -> Scored {
     let job = Job {
         seq: 0,
         begins: None,
         ends: true,
-        page: None,
+        page: page.map(Box::new),
         failure: None,
         blocks,
     };
     process(job, model, options)
 }
 
+/// One in-memory page read into blocks ([`read_blocks`]).
+#[derive(Debug, Default)]
+pub struct ReadPage {
+    /// The page's blocks, in order (no sentences yet).
+    pub blocks: Vec<Block>,
+    /// What the page said about itself (title, declared kind).
+    pub info: PageInfo,
+    /// What went wrong on the way, named `<memory>`.
+    pub problems: Vec<Problem>,
+}
+
 /// Reads one in-memory page into blocks exactly as [`run`] would (no sentences yet).
-pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>) {
+pub fn read_blocks(page: &[u8], options: &Options) -> ReadPage {
     let mut findings = Findings::default();
     let mut blocks = Vec::new();
     let read = read_document(
@@ -274,7 +291,11 @@ pub fn read_blocks(page: &[u8], options: &Options) -> (Vec<Block>, Vec<Problem>)
         .into_iter()
         .map(|trouble| Problem::new("<memory>", trouble))
         .collect();
-    (blocks, problems)
+    ReadPage {
+        blocks,
+        info: findings.page,
+        problems,
+    }
 }
 
 /// Cleans one in-memory page exactly as [`run`] would: for tests and tools that hold pages whole.
@@ -283,13 +304,13 @@ pub fn clean_bytes(
     model: &LanguageModel,
     options: &Options,
 ) -> (Vec<u8>, Vec<Problem>) {
-    let (blocks, problems) = read_blocks(page, options);
-    let scored = process_whole(blocks, model, options);
+    let read = read_blocks(page, options);
+    let scored = process_whole(read.blocks, Some(read.info), model, options);
     let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
     Writer::new(options, &mut sink)
         .emit(scored)
         .expect("writing to memory cannot fail");
-    (sink.into_inner(), problems)
+    (sink.into_inner(), read.problems)
 }
 
 #[cfg(test)]

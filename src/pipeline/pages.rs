@@ -32,6 +32,19 @@ pub const METHODS: [&str; 2] = ["combined", "perplexity"];
 /// The leanings of the combined method by name (`--favor-precision`, `--favor-recall`).
 pub const FAVORS: [&str; 3] = ["balanced", "precision", "recall"];
 
+/// The kinds of page by name (`--kind`), and `auto`: each page's own.
+pub const KINDS: [&str; 9] = [
+    "auto",
+    "article",
+    "forum",
+    "product",
+    "collection",
+    "listing",
+    "documentation",
+    "service",
+    "other",
+];
+
 /// A word that names no option, or options that do not go together.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NameError {
@@ -44,6 +57,9 @@ pub enum NameError {
     /// Not one of [`FAVORS`].
     #[error("unknown favor '{0}' (balanced, precision or recall)")]
     Favor(String),
+    /// Not one of [`KINDS`].
+    #[error("unknown kind '{0}' (auto, article, forum, product, collection, listing, documentation, service or other)")]
+    Kind(String),
     /// A perplexity threshold that is not a number.
     #[error("threshold: {0}")]
     Threshold(String),
@@ -66,6 +82,8 @@ pub struct Named<'a> {
     pub favor: &'a str,
     /// Keep readers' comments (combined method, `--comments`).
     pub comments: bool,
+    /// One of [`KINDS`]: every page decided as this kind (combined method, `--kind`).
+    pub kind: &'a str,
     /// A classifier instead of the embedded one (combined method, `--classifier`).
     pub classifier: Option<Arc<Classifier>>,
 }
@@ -79,6 +97,7 @@ impl Default for Named<'_> {
             format: "text",
             favor: "balanced",
             comments: false,
+            kind: "auto",
             classifier: None,
         }
     }
@@ -93,6 +112,13 @@ impl Named<'_> {
             "recall" => Favor::Recall,
             other => return Err(NameError::Favor(other.to_string())),
         };
+        let kind = match self.kind {
+            "auto" => None,
+            name => Some(
+                crate::block::PageKind::of_name(name)
+                    .ok_or_else(|| NameError::Kind(name.to_string()))?,
+            ),
+        };
         let method = match self.method {
             "combined" => Method::Combined(
                 self.classifier
@@ -104,6 +130,7 @@ impl Named<'_> {
                     ("a classifier", self.classifier.is_some()),
                     ("favor", favor != Favor::Balanced),
                     ("comments", self.comments),
+                    ("kind", kind.is_some()),
                 ];
                 if let Some((what, _)) = ignored.iter().find(|(_, given)| *given) {
                     return Err(NameError::CombinedOnly(what));
@@ -133,6 +160,7 @@ impl Named<'_> {
         options.choices = Choices {
             favor,
             comments: self.comments,
+            kind,
             ..Choices::default()
         };
         options.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
@@ -303,7 +331,7 @@ pub fn each_decided_block(
         &mut findings,
         &mut |more| {
             // Segmenting and scoring are block by block: a batch at a time is as the whole.
-            for block in process_whole(std::mem::take(more), model, &options).blocks {
+            for block in process_whole(std::mem::take(more), None, model, &options).blocks {
                 decider.push(block, &mut hand);
             }
             if stopped.get() {
@@ -385,6 +413,13 @@ mod tests {
         let json = named("combined", "json", "recall").options().unwrap();
         assert!(json.json && json.options.report_perplexity);
         assert_eq!(json.options.choices.favor, Favor::Recall);
+        assert_eq!(json.options.choices.kind, None, "auto: each page's own");
+        let forum = Named {
+            kind: "forum",
+            ..Named::default()
+        };
+        let forum = forum.options().unwrap().options.choices.kind;
+        assert_eq!(forum, Some(crate::block::PageKind::Forum));
         let mark = named("perplexity", "mark", "balanced").options().unwrap();
         assert_eq!(mark.options.mode, OutputMode::Mark);
         assert!(mark.options.method.classifier().is_none());
@@ -395,6 +430,21 @@ mod tests {
                 "unknown format 'html'",
             ),
             (named("combined", "text", "most"), "unknown favor 'most'"),
+            (
+                Named {
+                    kind: "blog",
+                    ..Named::default()
+                },
+                "unknown kind 'blog'",
+            ),
+            (
+                Named {
+                    method: "perplexity",
+                    kind: "forum",
+                    ..Named::default()
+                },
+                "kind applies only to the combined method",
+            ),
             (
                 named("perplexity", "text", "precision"),
                 "favor applies only to the combined method",

@@ -29,6 +29,10 @@ pub struct CleanRequest {
     /// Keep readers' comments.
     #[serde(default)]
     pub comments: bool,
+    /// `auto` (the default: the kind the page declares) or the kind of page to decide it as:
+    /// `article`, `forum`, `product`, `collection`, `listing`, `documentation`, `service`,
+    /// `other`.
+    pub kind: Option<String>,
     /// Also answer with every block, its sentences and their decision.
     #[serde(default)]
     pub blocks: bool,

@@ -463,6 +463,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         format: request.format.as_deref().unwrap_or("text"),
         favor: request.favor.as_deref().unwrap_or("balanced"),
         comments: request.comments,
+        kind: request.kind.as_deref().unwrap_or("auto"),
         classifier: None,
     };
     let mut options = named
