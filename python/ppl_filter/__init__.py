@@ -18,6 +18,7 @@ its subclasses :class:`InputError`, :class:`ModelError`, :class:`OptionError`.
 from ._native import (
     FAVORS,
     FORMATS,
+    KINDS,
     METHODS,
     Block,
     Classifier,
@@ -37,6 +38,7 @@ from ._native import (
 __all__ = [
     "FAVORS",
     "FORMATS",
+    "KINDS",
     "METHODS",
     "Block",
     "Classifier",

@@ -11,6 +11,7 @@ __all__ = [
     "FAVORS",
     "FORMATS",
     "InputError",
+    "KINDS",
     "METHODS",
     "Model",
     "ModelError",
@@ -31,6 +32,9 @@ METHODS: List[str]
 """The decision methods: combined, perplexity."""
 FAVORS: List[str]
 """The leanings of the combined method: balanced, precision, recall."""
+KINDS: List[str]
+"""The kinds of page ``kind`` takes: auto (each page's own), article, forum, product,
+collection, listing, documentation, service, other."""
 
 _Html = Union[str, bytes]
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]

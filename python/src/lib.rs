@@ -279,6 +279,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("FORMATS", pages::FORMATS.to_vec())?;
     module.add("METHODS", pages::METHODS.to_vec())?;
     module.add("FAVORS", pages::FAVORS.to_vec())?;
+    module.add("KINDS", pages::KINDS.to_vec())?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -32,7 +32,8 @@ pub const METHODS: [&str; 2] = ["combined", "perplexity"];
 /// The leanings of the combined method by name (`--favor-precision`, `--favor-recall`).
 pub const FAVORS: [&str; 3] = ["balanced", "precision", "recall"];
 
-/// The kinds of page by name (`--kind`), and `auto`: each page's own.
+/// The kinds of page by name (`--kind`, [`crate::block::PageKind::name`] of each of
+/// [`crate::block::PageKind::ALL`]), after `auto`: each page's own.
 pub const KINDS: [&str; 9] = [
     "auto",
     "article",
@@ -414,6 +415,8 @@ mod tests {
         assert!(json.json && json.options.report_perplexity);
         assert_eq!(json.options.choices.favor, Favor::Recall);
         assert_eq!(json.options.choices.kind, None, "auto: each page's own");
+        let names = crate::block::PageKind::ALL.map(crate::block::PageKind::name);
+        assert_eq!(KINDS[1..], names, "every kind by its own name");
         let forum = Named {
             kind: "forum",
             ..Named::default()
