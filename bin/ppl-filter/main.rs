@@ -25,16 +25,8 @@ fn main() -> ExitCode {
         // A usage error: clap's message on stderr, exit 2.
         Err(error) if error.use_stderr() => error.exit(),
         // `--help`, `--version`: clap's text on stdout, which clap's own `exit` would report as
-        // written even on a full device; a closed pipe ends quietly.
-        Err(error) => {
-            return match error.print().and_then(|()| io::stdout().flush()) {
-                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                    eprintln!("ppl-filter: cannot write output: {e}");
-                    ExitCode::from(2)
-                }
-                _ => ExitCode::SUCCESS,
-            };
-        }
+        // written even on a full device.
+        Err(error) => return exit_code(written(error.print().and_then(|()| io::stdout().flush()))),
     };
     let global = args.global;
     let result = match (args.generate, args.command) {
@@ -46,10 +38,24 @@ fn main() -> ExitCode {
         (None, Some(Command::Serve(serve_args))) => serve::run(serve_args, &global),
         (None, None) => clean::run(args.clean, &global),
     };
+    exit_code(result)
+}
+
+/// The run's exit code; an error is printed as one line, with its causes, and exits 2.
+fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
     result.unwrap_or_else(|error| {
         eprintln!("ppl-filter: {}", one_line(error.as_ref()));
         ExitCode::from(2)
     })
+}
+
+/// The end of a run that wrote to standard output: a write that failed is an error, unless the
+/// reader closed the pipe (`| head`), which ends the run quietly.
+fn written(result: io::Result<()>) -> anyhow::Result<ExitCode> {
+    match result {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write output"),
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// `--generate`: the man page, a completion script or the embedded model's file.

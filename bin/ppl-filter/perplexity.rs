@@ -3,7 +3,6 @@
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use ppl_filter::cli::filter::{GlobalArgs, PerplexityArgs};
 
 /// Prints `perplexity<TAB>sentence` for each sentence given, or each line of standard input.
@@ -16,8 +15,5 @@ pub fn run(args: PerplexityArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode
     } else {
         args.sentences.iter().try_for_each(|s| print(s))
     };
-    match result.and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write output"),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    crate::written(result.and_then(|()| out.flush()))
 }
