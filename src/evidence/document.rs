@@ -189,11 +189,16 @@ pub fn annotate(blocks: &mut [Block], kind: PageKind) {
         .filter(|b| b.hints.has(ContainerHints::COMMENTS))
         .map(prose_bytes)
         .sum();
+    let record_siblings: Vec<u32> = blocks
+        .iter()
+        .map(|b| structure.record_siblings(b))
+        .collect();
     let text: usize = blocks.iter().map(|b| b.text.len()).sum();
     let records: usize = blocks
         .iter()
-        .filter(|b| structure.record_siblings(b) >= RECORD_SIBLINGS)
-        .map(|b| b.text.len())
+        .zip(&record_siblings)
+        .filter(|(_, &siblings)| siblings >= RECORD_SIBLINGS)
+        .map(|(b, _)| b.text.len())
         .sum();
     let record_share = records as f32 / text.max(1) as f32;
     let is = |k: PageKind| f32::from(u8::from(kind == k));
@@ -243,7 +248,6 @@ pub fn annotate(blocks: &mut [Block], kind: PageKind) {
             .containers
             .last()
             .map_or(0, |&n| structure.siblings(n));
-        let record_siblings = structure.record_siblings(block);
         let before = first_main.filter(|&f| i < f).map_or(0, |f| f - i);
         let after = last_main.filter(|&l| i > l).map_or(0, |l| i - l);
         let e = &mut block.evidence;
@@ -262,7 +266,7 @@ pub fn annotate(blocks: &mut [Block], kind: PageKind) {
         };
         e.ln_container_blocks = (container.blocks as f32).ln_1p();
         e.ln_siblings = (siblings as f32).ln_1p();
-        e.ln_record_siblings = (record_siblings as f32).ln_1p();
+        e.ln_record_siblings = (record_siblings[i] as f32).ln_1p();
         e.relative_position = i as f32 / last;
         e.general_vs_document = e.general_log2_prob - means[0];
         e.log_likelihood_ratio_vs_document = e.log_likelihood_ratio - means[1];
