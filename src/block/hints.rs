@@ -16,6 +16,10 @@ impl ContainerHints {
     pub const COMMENTS: u8 = 8;
     /// The page `<title>`, a block only with `--title`: always kept, as asked.
     pub const TITLE: u8 = 16;
+    /// Not shown when the page opens: a modal dialog (ARIA `dialog` or `alertdialog`,
+    /// `aria-modal="true"`) or a `<dialog>` without `open`. Never main content: the combined
+    /// method drops it (a cookie notice, a privacy policy or a sign-up form shown on demand).
+    pub const HIDDEN: u8 = 32;
 
     /// The bits suggested by a `class` or `id` value: each word (split at anything not an
     /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.
@@ -80,13 +84,14 @@ impl ContainerHints {
     }
 
     /// The bits suggested by an ARIA `role` value: `navigation`, `menu`, `menubar`, `banner`,
-    /// `contentinfo`, `complementary`, `main`, `article`.
+    /// `contentinfo`, `complementary`, `main`, `article`, `dialog`, `alertdialog`.
     pub fn of_role(value: &str) -> u8 {
         value.split_ascii_whitespace().fold(0, |bits, role| {
             bits | match role.to_ascii_lowercase().as_str() {
                 "navigation" | "menu" | "menubar" => ContainerHints::NAVIGATION,
                 "banner" | "contentinfo" | "complementary" => ContainerHints::PERIPHERY,
                 "main" | "article" => ContainerHints::CONTENT,
+                "dialog" | "alertdialog" => ContainerHints::HIDDEN,
                 _ => 0,
             }
         })

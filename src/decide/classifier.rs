@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::viterbi::viterbi;
 use super::Choices;
-use crate::block::{Block, Evidence, PageKind, EVIDENCE_VALUES};
+use crate::block::{Block, ContainerHints, Evidence, PageKind, EVIDENCE_VALUES};
 use crate::boost::{CompiledForest, Forest};
 use crate::lm::model::LanguageModel;
 
@@ -237,6 +237,7 @@ impl Classifier {
         } else {
             viterbi(&log_odds, &w.transition, f64::from(w.smoothing))
         };
+        crate::evidence::drop_hidden(blocks, &mut keep);
         crate::evidence::rescue(blocks, &mut keep);
         if choices.comments {
             crate::evidence::keep_comments(blocks, &mut keep);
@@ -256,9 +257,12 @@ const LIKELIEST_MARGIN: f64 = 1.0;
 const LIKELIEST_MIN_WORDS: usize = 5;
 
 /// The last resort against an empty page, after [`crate::evidence::rescue`] (which needs a run
-/// of prose): a page of short items (a listing, a course catalogue) keeps its likeliest blocks.
+/// of prose): a page of short items (a listing, a course catalogue) keeps its likeliest blocks
+/// among those shown.
 fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], keep: &mut [bool]) {
-    let eligible = |i: &usize| blocks[*i].words() >= LIKELIEST_MIN_WORDS;
+    let eligible = |i: &usize| {
+        blocks[*i].words() >= LIKELIEST_MIN_WORDS && !blocks[*i].hints.has(ContainerHints::HIDDEN)
+    };
     let Some(best) = (0..blocks.len())
         .filter(eligible)
         .map(|i| log_odds[i])

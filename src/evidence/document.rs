@@ -52,14 +52,16 @@ fn prose_bytes(block: &Block) -> f64 {
     }
 }
 
-/// [`prose_bytes`] of a block that may be part of the main run: readers' comments, menus and
-/// sidebars may hold much prose, but never the main run (readability weighs such class names
-/// down for the same reason).
+/// [`prose_bytes`] of a block that may be part of the main run: readers' comments, menus,
+/// sidebars and dialogs not shown may hold much prose, but never the main run (readability
+/// weighs such class names down for the same reason).
 fn main_prose_bytes(block: &Block) -> f64 {
-    if block
-        .hints
-        .has(ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::COMMENTS)
-    {
+    if block.hints.has(
+        ContainerHints::NAVIGATION
+            | ContainerHints::PERIPHERY
+            | ContainerHints::COMMENTS
+            | ContainerHints::HIDDEN,
+    ) {
         0.0
     } else {
         prose_bytes(block)
@@ -343,8 +345,22 @@ pub fn rescue(blocks: &[Block], keep: &mut [bool]) {
 /// ([`ContainerHints::COMMENTS`]) and mostly outside links.
 pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
-        if block.hints.has(ContainerHints::COMMENTS) && prose_bytes(block) > 0.0 {
+        if block.hints.has(ContainerHints::COMMENTS)
+            && !block.hints.has(ContainerHints::HIDDEN)
+            && prose_bytes(block) > 0.0
+        {
             *keep = true;
+        }
+    }
+}
+
+/// Drops the blocks of dialogs not shown when the page opens ([`ContainerHints::HIDDEN`]):
+/// whatever they hold, a reader does not see them as part of the page. First of the rules
+/// after the labels, so that none of the others ([`rescue`], [`keep_comments`]) keeps them.
+pub fn drop_hidden(blocks: &[Block], keep: &mut [bool]) {
+    for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
+        if block.hints.has(ContainerHints::HIDDEN) {
+            *keep = false;
         }
     }
 }

@@ -10,8 +10,8 @@
 //! - [`page_kind`]: what the page declares about itself, at its end: the kind of page it
 //!   holds, which sets what its main content is;
 //! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
-//!   lies, container shares, values relative to the page's own). [`rescue`] and
-//!   [`keep_comments`] apply the same notion of prose to the decided labels.
+//!   lies, container shares, values relative to the page's own). [`drop_hidden`], [`rescue`]
+//!   and [`keep_comments`] apply the same notion of the main content to the decided labels.
 
 mod context;
 mod document;
@@ -19,6 +19,6 @@ mod kind;
 mod measure;
 
 pub use context::DocumentContext;
-pub use document::{annotate, keep_comments, rescue};
+pub use document::{annotate, drop_hidden, keep_comments, rescue};
 pub use kind::page_kind;
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

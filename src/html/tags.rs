@@ -169,6 +169,7 @@ pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
         "nav" => ContainerHints::NAVIGATION,
         "footer" | "aside" => ContainerHints::PERIPHERY,
         "article" | "main" => ContainerHints::CONTENT,
+        "dialog" if !el.has_attribute("open") => ContainerHints::HIDDEN,
         _ => 0,
     };
     for attribute in ["class", "id"] {
@@ -179,6 +180,12 @@ pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     // ARIA landmarks and schema.org's article body say the same in a standard way.
     if let Some(role) = el.get_attribute("role") {
         hints |= ContainerHints::of_role(&role);
+    }
+    if el
+        .get_attribute("aria-modal")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        hints |= ContainerHints::HIDDEN;
     }
     if el.get_attribute("itemprop").is_some_and(|v| {
         v.split_ascii_whitespace()
@@ -229,6 +236,27 @@ mod tests {
                 ContainerHints::PERIPHERY
             ]
         );
+    }
+
+    #[test]
+    fn modal_dialogs_are_hidden_and_an_open_dialog_is_not() {
+        let html = r#"<div role="dialog"><p>Privacy policy</p></div>
+            <div aria-modal="true"><p>Sign up</p></div><dialog><p>Cookies</p></dialog>
+            <dialog open><p>Shown</p></dialog><div aria-modal="false"><p>Plain</p></div>"#;
+        let got: Vec<(String, u8)> = blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| (b.text, b.hints.0))
+            .collect();
+        let hidden = ContainerHints::HIDDEN;
+        let want = [
+            ("Privacy policy", hidden),
+            ("Sign up", hidden),
+            ("Cookies", hidden),
+            ("Shown", 0),
+            ("Plain", 0),
+        ];
+        assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
     }
 
     #[test]

@@ -359,6 +359,33 @@ mod tests {
     }
 
     #[test]
+    fn a_modal_dialog_is_dropped_however_much_prose_it_holds() {
+        let page = |dialog: &str| {
+            format!(
+                "<html><body><div class=story>\
+                <p>The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.</p>\
+                <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
+                <div {dialog}><p>We process personal information for our legitimate purposes of running our business, complying with the law and keeping our services safe for everyone who uses them.</p>\
+                <p>You may ask us at any time which information we hold about you, and you may ask us to correct it or to delete it when it is no longer needed for those purposes.</p></div>\
+                </body></html>"
+            )
+        };
+        let options = Options::with_method(Method::Combined(crate::decide::embedded()));
+        let clean = |html: String| {
+            let (out, _) = clean_bytes(html.as_bytes(), crate::lm::model::embedded(), &options);
+            String::from_utf8(out).unwrap()
+        };
+        // As plain prose beside the story, the policy is kept; in a dialog, never.
+        let shown = clean(page("class=policy"));
+        assert!(shown.contains("We process personal information"), "{shown}");
+        for dialog in ["role=dialog", "aria-modal=true"] {
+            let text = clean(page(dialog));
+            assert!(text.contains("The town council voted"), "{text}");
+            assert!(!text.contains("personal information"), "{dialog}: {text}");
+        }
+    }
+
+    #[test]
     fn measuring_every_perplexity_changes_no_decision() {
         let page = include_bytes!("../../fixtures/pages/news.html");
         let options = Options::default();
