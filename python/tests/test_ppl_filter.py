@@ -324,8 +324,8 @@ def test_blocks_carry_sentences_and_evidence():
     block = next(b for b in decided if b.kept)
     assert block.text.startswith(block.sentences[0].text)
     assert all(s.perplexity > 0 for s in block.sentences)
-    assert list(block.evidence)[0] == "ln_words" and len(block.evidence) == 53
-    assert list(block.evidence)[-1] == "kind_documentation"
+    assert list(block.evidence)[0] == "ln_words" and len(block.evidence) == 56
+    assert list(block.evidence)[-1] == "in_collapsed"
     assert block.evidence["link_density"] == pytest.approx(block.link_density, abs=1e-6)
     assert repr(block).startswith("Block(kind=")
     assert repr(block.sentences[0]).startswith("Sentence(perplexity=")

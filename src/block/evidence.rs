@@ -146,6 +146,14 @@ evidence! {
     kind_listing,
     /// 1 on documentation.
     kind_documentation,
+    /// 1 on a service page (a site's home page, what it offers).
+    kind_service,
+    /// Share of the words that are stopwords of another language than English (the most
+    /// frequent words of 98 languages: [`crate::stopwords::Stopwords::foreign`]).
+    foreign_stopword_share,
+    /// 1 inside an element hidden until the reader opens it
+    /// ([`crate::block::ContainerHints::COLLAPSED`]).
+    in_collapsed,
 }
 
 #[cfg(test)]
@@ -154,16 +162,16 @@ mod tests {
 
     #[test]
     fn names_and_values_follow_the_declaration() {
-        assert_eq!(EVIDENCE_VALUES, 53);
+        assert_eq!(EVIDENCE_VALUES, 56);
         let evidence = Evidence {
             ln_words: 1.0,
-            kind_documentation: 2.0,
+            in_collapsed: 2.0,
             ..Evidence::default()
         };
         let values = evidence.values();
         assert_eq!(Evidence::NAMES[0], "ln_words");
         assert_eq!(values[0], 1.0);
-        assert_eq!(Evidence::NAMES[EVIDENCE_VALUES - 1], "kind_documentation");
+        assert_eq!(Evidence::NAMES[EVIDENCE_VALUES - 1], "in_collapsed");
         assert_eq!(values[EVIDENCE_VALUES - 1], 2.0);
         let mut names = Evidence::NAMES.to_vec();
         names.sort_unstable();

@@ -20,6 +20,10 @@ impl ContainerHints {
     /// `aria-modal="true"`) or a `<dialog>` without `open`. Never main content: the combined
     /// method drops it (a cookie notice, a privacy policy or a sign-up form shown on demand).
     pub const HIDDEN: u8 = 32;
+    /// Hidden until the reader opens it: the `hidden` attribute, `aria-hidden="true"`, or
+    /// `display: none` / `visibility: hidden` in the `style` attribute. A tab, an accordion or a
+    /// "read more" as often as a pop-up, so only evidence ([`crate::block::Evidence::in_collapsed`]).
+    pub const COLLAPSED: u8 = 64;
 
     /// The bits suggested by a `class` or `id` value: each word (split at anything not an
     /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.

@@ -282,6 +282,7 @@ pub fn annotate(blocks: &mut [Block], kind: PageKind) {
         e.kind_collection = is(PageKind::Collection);
         e.kind_listing = is(PageKind::Listing);
         e.kind_documentation = is(PageKind::Documentation);
+        e.kind_service = is(PageKind::Service);
     }
 }
 

@@ -81,6 +81,7 @@ pub fn measure(
         ln_words: (shape.words as f32).ln_1p(),
         mean_word_chars: (shape.chars as f32 / words).min(20.0),
         stopword_share: shape.stopwords as f32 / words,
+        foreign_stopword_share: shape.foreign_stopwords as f32 / words,
         digit_share: shape.digits as f32 / chars,
         capitalised_share: shape.capitalised as f32 / words,
         punctuation_share: shape.punctuation as f32 / chars,
@@ -101,6 +102,7 @@ pub fn measure(
         in_periphery: hint(ContainerHints::PERIPHERY),
         in_content: hint(ContainerHints::CONTENT),
         in_comments: hint(ContainerHints::COMMENTS),
+        in_collapsed: hint(ContainerHints::COLLAPSED),
         present: 1.0,
         letter_share: shape.letters as f32 / chars,
         ..Evidence::default()
@@ -121,6 +123,8 @@ struct Shape {
     separators: usize,
     /// Words in the English stopword list, as jusText counts them.
     stopwords: usize,
+    /// Words in the list of other languages' stopwords.
+    foreign_stopwords: usize,
     /// Letters of any script (language-independent evidence of prose).
     letters: usize,
 }
@@ -132,6 +136,7 @@ impl Shape {
     fn of(text: &str) -> Shape {
         let mut shape = Shape::default();
         let (stopwords, mut lower) = (Stopwords::english(), String::new());
+        let foreign = Stopwords::foreign();
         // Words are separated by single spaces (see `Block::words`). One pass over the bytes
         // finds each word and counts an ASCII word's digits and letters on the way.
         let bytes = text.as_bytes();
@@ -158,11 +163,20 @@ impl Shape {
                 shape.punctuation += len - digits - letters;
                 shape.capitalised += usize::from(bytes[start].is_ascii_uppercase());
                 shape.separators += usize::from(digits + letters == 0);
-                shape.stopwords +=
-                    usize::from(stopwords.contains_ascii(text, start..i, &mut lower));
+                // The lists share no word: a word found in one is not looked up in the other.
+                if stopwords.contains_ascii(text, start..i, &mut lower) {
+                    shape.stopwords += 1;
+                } else if letters > 0 {
+                    shape.foreign_stopwords +=
+                        usize::from(foreign.contains_ascii(text, start..i, &mut lower));
+                }
             } else {
                 let word = &text[start..i];
-                shape.stopwords += usize::from(stopwords.contains_word(word, &mut lower));
+                if stopwords.contains_word(word, &mut lower) {
+                    shape.stopwords += 1;
+                } else {
+                    shape.foreign_stopwords += usize::from(foreign.contains_word(word, &mut lower));
+                }
                 shape.add_word(word);
             }
         }
@@ -235,16 +249,36 @@ mod tests {
     }
 
     #[test]
+    fn prose_in_other_languages_has_their_stopwords_and_menus_do_not() {
+        let german = measured(
+            BlockKind::Paragraph,
+            "Der Rat der Stadt hat am Dienstag einen Plan beschlossen, der die Ufer des Flusses wiederherstellen soll.",
+            0,
+        );
+        let menu = measured(BlockKind::ListItem, "Startseite | Kontakt | Impressum", 0);
+        assert!(
+            german.foreign_stopword_share > 0.3,
+            "{}",
+            german.foreign_stopword_share
+        );
+        assert_eq!(menu.foreign_stopword_share, 0.0);
+        assert!(german.foreign_stopword_share > german.stopword_share);
+    }
+
+    #[test]
     fn ascii_words_are_counted_as_characters_are() {
         let text = "Home | 2024 x86-64 U.S. a1! ZZ -- The OF été Ünïcode of\u{7f} [the] `a` @b {c}";
         let (stopwords, mut scratch) = (Stopwords::english(), String::new());
+        let foreign = Stopwords::foreign();
         let mut expected = Shape::default();
         for word in text.split(' ') {
             expected.words += 1;
             expected.add_word(word);
             expected.stopwords += usize::from(stopwords.contains_word(word, &mut scratch));
+            expected.foreign_stopwords += usize::from(foreign.contains_word(word, &mut scratch));
         }
         assert!(expected.stopwords >= 2 && expected.separators >= 2);
+        assert!(expected.foreign_stopwords >= 1, "été is French");
         assert_eq!(Shape::of(text), expected);
         assert_eq!(Shape::of(&format!(" {text} ")), expected);
         assert_eq!(Shape::of(""), Shape::default());

@@ -181,11 +181,18 @@ pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     if let Some(role) = el.get_attribute("role") {
         hints |= ContainerHints::of_role(&role);
     }
-    if el
-        .get_attribute("aria-modal")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-    {
+    let is_true = |name: &str| {
+        el.get_attribute(name)
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    };
+    if is_true("aria-modal") {
         hints |= ContainerHints::HIDDEN;
+    }
+    if el.has_attribute("hidden")
+        || is_true("aria-hidden")
+        || el.get_attribute("style").is_some_and(|s| hides(&s))
+    {
+        hints |= ContainerHints::COLLAPSED;
     }
     if el.get_attribute("itemprop").is_some_and(|v| {
         v.split_ascii_whitespace()
@@ -196,10 +203,33 @@ pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     hints
 }
 
+/// Whether a `style` attribute hides its element: `display: none` or `visibility: hidden`,
+/// in any case and spacing.
+fn hides(style: &str) -> bool {
+    style.split(';').any(|declaration| {
+        let Some((property, value)) = declaration.split_once(':') else {
+            return false;
+        };
+        let (property, value) = (property.trim(), value.trim());
+        let value = value.trim_end_matches("!important").trim_end();
+        (property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
+            || (property.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::html::{blocks_from_str, HtmlSettings};
+
+    /// Each block's text and hints.
+    fn texts_and_hints(html: &str) -> Vec<(String, u8)> {
+        blocks_from_str(html, &HtmlSettings::default())
+            .unwrap()
+            .into_iter()
+            .map(|b| (b.text, b.hints.0))
+            .collect()
+    }
 
     #[test]
     fn every_tag_is_found() {
@@ -243,11 +273,7 @@ mod tests {
         let html = r#"<div role="dialog"><p>Privacy policy</p></div>
             <div aria-modal="true"><p>Sign up</p></div><dialog><p>Cookies</p></dialog>
             <dialog open><p>Shown</p></dialog><div aria-modal="false"><p>Plain</p></div>"#;
-        let got: Vec<(String, u8)> = blocks_from_str(html, &HtmlSettings::default())
-            .unwrap()
-            .into_iter()
-            .map(|b| (b.text, b.hints.0))
-            .collect();
+        let got = texts_and_hints(html);
         let hidden = ContainerHints::HIDDEN;
         let want = [
             ("Privacy policy", hidden),
@@ -260,15 +286,30 @@ mod tests {
     }
 
     #[test]
+    fn hidden_attributes_and_styles_collapse_what_they_hold() {
+        let html = r#"<div hidden><p>Tab two</p></div><div aria-hidden="true"><p>Icon</p></div>
+            <div style="color: red; DISPLAY : none !important"><p>More</p></div>
+            <div style="visibility:hidden"><p>Later</p></div><div aria-hidden="false" style="display: block">
+            <p>Shown</p></div><div style="display:nonesuch"><p>Odd</p></div>"#;
+        let got = texts_and_hints(html);
+        let collapsed = ContainerHints::COLLAPSED;
+        let want = [
+            ("Tab two", collapsed),
+            ("Icon", collapsed),
+            ("More", collapsed),
+            ("Later", collapsed),
+            ("Shown", 0),
+            ("Odd", 0),
+        ];
+        assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
+    }
+
+    #[test]
     fn container_hints_come_from_tags_classes_and_ids_of_every_enclosing_element() {
         let html = r#"<div id="topNav"><ul class="x"><li>Home</li></ul></div>
             <div class="post-body"><p>Story text.</p><aside>Ads</aside></div>
             <div class="read header"><p>Plain.</p><div id="comments"><p>Nice!</p></div></div>"#;
-        let got: Vec<(String, u8)> = blocks_from_str(html, &HtmlSettings::default())
-            .unwrap()
-            .into_iter()
-            .map(|b| (b.text, b.hints.0))
-            .collect();
+        let got = texts_and_hints(html);
         let want = [
             ("Home", ContainerHints::NAVIGATION),
             ("Story text.", ContainerHints::CONTENT),
