@@ -32,6 +32,9 @@ for name in lists:
     languages.append(language)
     top = [w.strip().lower() for w in wheel.read(name).decode("utf-8").splitlines() if w.strip()][:n]
     words.update(w for w in top if w not in english_words and not w.startswith("#"))
+# The evidence stage skips the look-up of an ASCII word without a letter (src/evidence/measure.rs).
+assert all(any(c.isalpha() for c in w) for w in words if w.isascii()), "an ASCII word without a letter"
+
 with open(out, "w", encoding="utf-8") as f:
     f.write("# Stopwords of languages other than English: made by scripts/make-stopwords-foreign.sh.\n")
     f.write(f"# The first {n} words of each of jusText 3.0.2's stoplists for {len(languages)} languages\n")

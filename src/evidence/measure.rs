@@ -163,7 +163,8 @@ impl Shape {
                 shape.punctuation += len - digits - letters;
                 shape.capitalised += usize::from(bytes[start].is_ascii_uppercase());
                 shape.separators += usize::from(digits + letters == 0);
-                // The lists share no word: a word found in one is not looked up in the other.
+                // The lists share no word (a word found in one is not looked up in the other),
+                // and every foreign word holds a letter (`scripts/make-stopwords-foreign.sh`).
                 if stopwords.contains_ascii(text, start..i, &mut lower) {
                     shape.stopwords += 1;
                 } else if letters > 0 {
