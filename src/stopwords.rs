@@ -27,10 +27,15 @@ pub struct Stopwords {
 /// them set by the 6,600 words of the largest list.
 const FILTER_BITS: usize = 1 << 16;
 
-/// The filter slot of a packed word.
+/// The hash of a packed word: its halves folded, then multiplied (Fibonacci hashing). The
+/// table's hasher ([`PackedHasher`]) and the filter ([`filter_slot`]) both use it.
+fn hash_packed(key: u128) -> u64 {
+    ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The filter slot of a packed word: the top bits of its hash.
 fn filter_slot(key: u128) -> usize {
-    let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-    (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 48) as usize
+    (hash_packed(key) >> 48) as usize
 }
 
 /// A word of up to 15 bytes and its length, as one integer.
@@ -80,8 +85,7 @@ impl std::hash::Hasher for PackedHasher {
         }
     }
     fn write_u128(&mut self, v: u128) {
-        self.0 =
-            ((v as u64) ^ ((v >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = hash_packed(v);
     }
     fn finish(&self) -> u64 {
         self.0
@@ -106,7 +110,10 @@ impl Stopwords {
     /// A list from text with one word a line; blank lines and lines starting with `#` are
     /// skipped, words are lower-cased.
     pub fn from_list(list: &str) -> Stopwords {
-        let mut stopwords = Stopwords::default();
+        let mut stopwords = Stopwords {
+            filter: vec![0; FILTER_BITS / 64],
+            ..Stopwords::default()
+        };
         for word in list
             .lines()
             .map(str::trim)
@@ -115,9 +122,6 @@ impl Stopwords {
             let word = word.to_lowercase();
             match pack(&word) {
                 Some(key) => {
-                    if stopwords.filter.is_empty() {
-                        stopwords.filter = vec![0; FILTER_BITS / 64];
-                    }
                     let slot = filter_slot(key);
                     stopwords.filter[slot / 64] |= 1 << (slot % 64);
                     stopwords.short.insert(key)
