@@ -24,6 +24,11 @@ impl ContainerHints {
     /// `display: none` / `visibility: hidden` in the `style` attribute. A tab, an accordion or a
     /// "read more" as often as a pop-up, so only evidence ([`crate::block::Evidence::in_collapsed`]).
     pub const COLLAPSED: u8 = 64;
+    /// Set apart from the page's text: an image's caption (`<figcaption>`: what the picture
+    /// shows, who took it) or an `<aside>` (HTML's "tangentially related" content: a box of
+    /// links, a pull quote, an author's box). The combined method drops it: the gold sets here
+    /// keep neither.
+    pub const ASIDE: u8 = 128;
 
     /// The bits suggested by a `class` or `id` value: each word (split at anything not an
     /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.

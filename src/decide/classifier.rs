@@ -237,7 +237,7 @@ impl Classifier {
         } else {
             viterbi(&log_odds, &w.transition, f64::from(w.smoothing))
         };
-        crate::evidence::drop_hidden(blocks, &mut keep);
+        crate::evidence::drop_never_kept(blocks, &mut keep);
         crate::evidence::rescue(blocks, &mut keep);
         if choices.comments {
             crate::evidence::keep_comments(blocks, &mut keep);

@@ -355,12 +355,18 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
     }
 }
 
-/// Drops the blocks of dialogs not shown when the page opens ([`ContainerHints::HIDDEN`]):
-/// whatever they hold, a reader does not see them as part of the page. First of the rules
-/// after the labels, so that none of the others ([`rescue`], [`keep_comments`]) keeps them.
-pub fn drop_hidden(blocks: &[Block], keep: &mut [bool]) {
+/// Drops the blocks the combined method never keeps, whatever the classifier said: dialogs not
+/// shown when the page opens ([`ContainerHints::HIDDEN`]), which a reader does not see as part
+/// of the page, and captions and asides ([`ContainerHints::ASIDE`]), which no gold set here
+/// counts as the page's text. First of the rules after the labels, so that [`keep_comments`]
+/// and the last resort against an empty page never bring a dialog back ([`rescue`] may keep a
+/// caption that sits in the run of prose it restores).
+pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
-        if block.hints.has(ContainerHints::HIDDEN) {
+        if block
+            .hints
+            .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
+        {
             *keep = false;
         }
     }

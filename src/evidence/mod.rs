@@ -10,7 +10,7 @@
 //! - [`page_kind`]: what the page declares about itself, at its end: the kind of page it
 //!   holds, which sets what its main content is;
 //! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
-//!   lies, container shares, values relative to the page's own). [`drop_hidden`], [`rescue`]
+//!   lies, container shares, values relative to the page's own). [`drop_never_kept`], [`rescue`]
 //!   and [`keep_comments`] apply the same notion of the main content to the decided labels.
 
 mod context;
@@ -19,6 +19,6 @@ mod kind;
 mod measure;
 
 pub use context::DocumentContext;
-pub use document::{annotate, drop_hidden, keep_comments, rescue};
+pub use document::{annotate, drop_never_kept, keep_comments, rescue};
 pub use kind::page_kind;
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

@@ -167,8 +167,10 @@ pub(super) fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
 pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
     let mut hints = match tag_name(id) {
         "nav" => ContainerHints::NAVIGATION,
-        "footer" | "aside" => ContainerHints::PERIPHERY,
+        "footer" => ContainerHints::PERIPHERY,
+        "aside" => ContainerHints::PERIPHERY | ContainerHints::ASIDE,
         "article" | "main" => ContainerHints::CONTENT,
+        "figcaption" => ContainerHints::ASIDE,
         "dialog" if !el.has_attribute("open") => ContainerHints::HIDDEN,
         _ => 0,
     };
@@ -286,6 +288,23 @@ mod tests {
     }
 
     #[test]
+    fn captions_and_asides_are_set_apart_and_the_rest_of_a_figure_is_not() {
+        let html = "<figure><p>A chart</p><figcaption>The flood in 2024. Photo: AP</figcaption>\
+            </figure><p>After</p><aside><p>Read also</p></aside>";
+        let got = texts_and_hints(html);
+        let want = [
+            ("A chart", 0),
+            ("The flood in 2024. Photo: AP", ContainerHints::ASIDE),
+            ("After", 0),
+            (
+                "Read also",
+                ContainerHints::PERIPHERY | ContainerHints::ASIDE,
+            ),
+        ];
+        assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
+    }
+
+    #[test]
     fn hidden_attributes_and_styles_collapse_what_they_hold() {
         let html = r#"<div hidden><p>Tab two</p></div><div aria-hidden="true"><p>Icon</p></div>
             <div style="color: red; DISPLAY : none !important"><p>More</p></div>
@@ -313,7 +332,10 @@ mod tests {
         let want = [
             ("Home", ContainerHints::NAVIGATION),
             ("Story text.", ContainerHints::CONTENT),
-            ("Ads", ContainerHints::CONTENT | ContainerHints::PERIPHERY),
+            (
+                "Ads",
+                ContainerHints::CONTENT | ContainerHints::PERIPHERY | ContainerHints::ASIDE,
+            ),
             ("Plain.", 0),
             ("Nice!", ContainerHints::COMMENTS),
         ];

@@ -386,6 +386,43 @@ mod tests {
     }
 
     #[test]
+    fn a_caption_or_an_aside_is_dropped_where_the_same_text_as_a_paragraph_is_kept() {
+        let caption = "Volunteers from the town planted three hundred young willows along the \
+            eastern bank of the river on Saturday, where the footpath will reopen next spring.";
+        let page = |open: &str, close: &str| {
+            format!(
+                "<html><body><div class=story>\
+                <p>The town council voted on Tuesday to approve a plan that will restore the banks of the river and reopen the old footpath between the mill and the bridge.</p>\
+                {open}{caption}{close}\
+                <p>Supporters of the project said that the river had been neglected for decades, and that the new path would bring visitors back to the centre of the town.</p></div>\
+                </body></html>"
+            )
+        };
+        let options = Options::with_method(Method::Combined(crate::decide::embedded()));
+        let clean = |html: String| {
+            let (out, _) = clean_bytes(html.as_bytes(), crate::lm::model::embedded(), &options);
+            String::from_utf8(out).unwrap()
+        };
+        let as_paragraph = clean(page("<p>", "</p>"));
+        assert!(
+            as_paragraph.contains("Volunteers from the town"),
+            "{as_paragraph}"
+        );
+        let apart = [
+            (
+                "<figure><img src=willows.jpg><figcaption>",
+                "</figcaption></figure>",
+            ),
+            ("<aside><p>", "</p></aside>"),
+        ];
+        for (open, close) in apart {
+            let text = clean(page(open, close));
+            assert!(text.contains("Supporters of the project"), "{text}");
+            assert!(!text.contains("Volunteers"), "{open}: {text}");
+        }
+    }
+
+    #[test]
     fn measuring_every_perplexity_changes_no_decision() {
         let page = include_bytes!("../../fixtures/pages/news.html");
         let options = Options::default();
