@@ -4,11 +4,13 @@ default settings, writing OUT_DIR/TOOL/ID.txt (one block per line where the tool
     python extract.py INPUT_DIR OUT_DIR [TOOL ...]
 
 TOOL is any of: justext, trafilatura, readability, boilerpy3, resiliparse (default: all).
+Pages are ID.html or ID.html.gz (the recent shared sets are gzipped; each is read decompressed).
 A page a tool fails on gets an empty file and a line on stderr. Run it in a scratch virtualenv
 with the peers installed from PyPI (for example bench/peers/.venv, which bench/run.sh makes for
 resiliparse, plus `pip install justext trafilatura readability-lxml boilerpy3`); none of these
 packages is a dependency of ppl-filter.
 """
+import gzip
 import os
 import sys
 import time
@@ -72,21 +74,22 @@ TOOLS = {
 
 def main():
     input_dir, out_dir, *tools = sys.argv[1:]
-    names = sorted(n for n in os.listdir(input_dir) if n.endswith(".html"))
+    names = sorted(n for n in os.listdir(input_dir) if n.endswith((".html", ".html.gz")))
     for tool in tools or list(TOOLS):
         extract = TOOLS[tool]
         os.makedirs(os.path.join(out_dir, tool), exist_ok=True)
         start = time.time()
         failed = 0
         for name in names:
-            with open(os.path.join(input_dir, name), "rb") as f:
+            with (gzip.open if name.endswith(".gz") else open)(os.path.join(input_dir, name), "rb") as f:
                 html = f.read()
             try:
                 text = extract(html)
             except Exception as e:  # a peer's failure on one page is that page's empty output
                 print(f"{tool}: {name}: {type(e).__name__}: {e}", file=sys.stderr)
                 text, failed = "", failed + 1
-            with open(os.path.join(out_dir, tool, name[:-5] + ".txt"), "w", encoding="utf-8") as f:
+            stem = name.removesuffix(".gz").removesuffix(".html")
+            with open(os.path.join(out_dir, tool, stem + ".txt"), "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{tool}: {len(names)} pages in {time.time() - start:.1f} s, {failed} failed", file=sys.stderr)
 
