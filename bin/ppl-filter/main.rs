@@ -58,9 +58,10 @@ fn written(result: io::Result<()>) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `--generate`: the man page, a completion script or the embedded model's file.
+/// `--generate`: the man page, a completion script or the embedded model's file (a closed pipe
+/// ends it quietly, as it does a cleaning run).
 fn generate(what: Generate) -> anyhow::Result<ExitCode> {
-    ppl_filter::cli::generate(what, ppl_filter::cli::filter::command(), &mut io::stdout())
-        .context("cannot write output")?;
-    Ok(ExitCode::SUCCESS)
+    let mut out = io::stdout().lock();
+    let result = ppl_filter::cli::generate(what, ppl_filter::cli::filter::command(), &mut out);
+    written(result.and_then(|()| out.flush()))
 }
