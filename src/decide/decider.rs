@@ -65,7 +65,8 @@ impl<'a> Decider<'a> {
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
-            self.decide_held(classifier, None, decided);
+            let kind = self.kind(None);
+            self.decide_held(classifier, kind, None, decided);
         }
     }
 
@@ -76,7 +77,7 @@ impl<'a> Decider<'a> {
     pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
         let kind = self.kind(page);
         if let Some(classifier) = self.classifier {
-            self.decide_held(classifier, page, decided);
+            self.decide_held(classifier, kind, page, decided);
         }
         self.document.clear();
         kind
@@ -90,16 +91,17 @@ impl<'a> Decider<'a> {
             .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind))
     }
 
-    /// Decides the held blocks as one document: the page `page` (`None` before its end is read).
+    /// Decides the held blocks as one document of `kind`, the page `page` (`None` before its
+    /// end is read).
     fn decide_held(
         &mut self,
         classifier: &Classifier,
+        kind: PageKind,
         page: Option<&PageInfo>,
         decided: &mut dyn FnMut(Block),
     ) {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
-        let kind = self.kind(page);
         let choices = self.choices.for_page(kind, page);
         let keep = classifier.decide(&mut blocks, kind, &choices);
         // No threshold by default (and then not every sentence is measured: see
