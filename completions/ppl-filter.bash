@@ -104,11 +104,11 @@ _ppl__filter() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "plain cleaneval markdown json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown cleaneval mark scores json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "plain cleaneval markdown json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown cleaneval mark scores json" -- "${cur}"))
                     return 0
                     ;;
                 --input)
@@ -278,7 +278,7 @@ _ppl__filter() {
                     return 0
                     ;;
                 --gold-format)
-                    COMPREPLY=($(compgen -W "auto cleaneval plain" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "cleaneval plain" -- "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -290,7 +290,7 @@ _ppl__filter() {
                     return 0
                     ;;
                 --learner)
-                    COMPREPLY=($(compgen -W "trees logistic" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "logistic trees" -- "${cur}"))
                     return 0
                     ;;
                 --trees)

@@ -40,9 +40,11 @@ listing\t''
 documentation\t''
 service\t''
 other\t''"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "plain\t'One block per line'
-cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "text\t'The kept text, one block per line (`plain` is another name for it)'
 markdown\t'Markdown: headings, list items, code blocks and paragraphs from the block kinds'
+cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
+mark\t'Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (`--mark`)'
+scores\t'`perplexity<TAB>sentence` for every sentence (`--scores`)'
 json\t'One JSON object per document and line: source, url, title, lang, kind of page, text, counts (for every input kind; `jsonl` is another name for it)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
 text\t'Plain text: one block per blank-line-separated paragraph'
@@ -68,8 +70,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'I
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>'
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text (as --format scores)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l all-responses -d 'WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s z -l compress -d 'WARC output on standard output: gzip it, one gzip member per record (as `.warc.gz` files are written under --output-dir)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)'
@@ -99,14 +101,13 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set -d 'Another training set: its pages and their cleaned text (repeatable)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l sets -d 'A file listing training sets, one `INPUT_DIR GOLD_DIR [WEIGHT]` per line (white-space separated, `#` starts a comment, relative paths are from the file\'s directory)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set-weight -d 'Weight of a set given on the command line: the first --set-weight is the positional INPUT_DIR GOLD_DIR\'s (or the first --set\'s when there is none), the next the next --set\'s, and so on; unweighted sets weigh 1. Multiplies the set\'s example weights after --set-balance' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set-balance -d 'How the training sets weigh against each other before their weights apply' -r -f -a "equal\t'Every set\'s examples add up to the same total weight, however many pages it has'
-natural\t'Every block weighs its words, so a set counts as much as it has words'"
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l gold-format -d 'How the gold files are written' -r -f -a "auto\t'Told apart per file: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers'
-cleaneval\t'CleanEval: a `URL:` line, then blocks that start with <p>, <h> or <l>'
-plain\t'Plain text, one block per line (every line is text)'"
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set-balance -d 'How the training sets weigh against each other before their weights apply' -r -f -a "equal\t'Every set\'s examples add up to the same total weight, whatever its size (then each is multiplied by its set weight)'
+natural\t'Examples keep their own weight (words): a set counts as much as it has words'"
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l gold-format -d 'How the gold files are written [default: told per file: CleanEval when a file starts with a URL line or has <p>/<h>/<l> markers, else plain]' -r -f -a "cleaneval\t'CleanEval: a `URL: …` first line, then blocks that start with `<p>`, `<h>` or `<l>`. Words are taken as `ppl-eval` takes them (lines starting with `URL` dropped, markers split out and ignored)'
+plain\t'Plain text, one block per line, no markers and no URL line: every line is text (even one that starts with "URL"). Words are the white-space-separated tokens'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s o -l output -d 'Where to write the classifier (load it with --classifier)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "trees\t'Gradient-boosted shallow decision trees'
-logistic\t'L2-regularised logistic regression'"
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner -d 'The classifier fitted' -r -f -a "logistic\t'L2-regularised logistic regression'
+trees\t'Gradient-boosted shallow trees'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l trees -d 'Boosted trees: how many' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l depth -d 'Boosted trees: their depth (1 to 10)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning-rate -d 'Boosted trees: the learning rate (shrinkage)' -r

@@ -27,13 +27,17 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all) \[default\: 0.4\]. The combined method weighs link density itself and refuses this flag]:SHARE:_default' \
 '--kind=[Combined method\: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is\: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and \`other\` are decided as the flags say]:KIND:(article forum product collection listing documentation service other)' \
-'-f+[Output layout]:FORMAT:((plain\:"One block per line"
-cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+'-f+[Output layout]:FORMAT:((text\:"The kept text, one block per line (\`plain\` is another name for it)"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+mark\:"Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (\`--mark\`)"
+scores\:"\`perplexity<TAB>sentence\` for every sentence (\`--scores\`)"
 json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
-'--format=[Output layout]:FORMAT:((plain\:"One block per line"
-cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+'--format=[Output layout]:FORMAT:((text\:"The kept text, one block per line (\`plain\` is another name for it)"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
+mark\:"Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (\`--mark\`)"
+scores\:"\`perplexity<TAB>sentence\` for every sentence (\`--scores\`)"
 json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
 text\:"Plain text\: one block per blank-line-separated paragraph"
@@ -63,8 +67,8 @@ model\:"The embedded language model'\''s file (committed packed as \`model/en.pa
 '(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
 '--favor-recall[Combined method\: keep more, anything that may be main content]' \
 '--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
-'(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>]' \
-'--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text]' \
+'(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)]' \
+'--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text (as --format scores)]' \
 '--all-responses[WARC\: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted]' \
 '-z[WARC output on standard output\: gzip it, one gzip member per record (as \`.warc.gz\` files are written under --output-dir)]' \
 '--compress[WARC output on standard output\: gzip it, one gzip member per record (as \`.warc.gz\` files are written under --output-dir)]' \
@@ -122,15 +126,14 @@ _arguments "${_arguments_options[@]}" : \
 '*--set=[Another training set\: its pages and their cleaned text (repeatable)]:INPUT_DIR:_files:INPUT_DIR:_files' \
 '*--sets=[A file listing training sets, one \`INPUT_DIR GOLD_DIR \[WEIGHT\]\` per line (white-space separated, \`#\` starts a comment, relative paths are from the file'\''s directory)]:FILE:_files' \
 '*--set-weight=[Weight of a set given on the command line\: the first --set-weight is the positional INPUT_DIR GOLD_DIR'\''s (or the first --set'\''s when there is none), the next the next --set'\''s, and so on; unweighted sets weigh 1. Multiplies the set'\''s example weights after --set-balance]:W:_default' \
-'--set-balance=[How the training sets weigh against each other before their weights apply]:SET_BALANCE:((equal\:"Every set'\''s examples add up to the same total weight, however many pages it has"
-natural\:"Every block weighs its words, so a set counts as much as it has words"))' \
-'--gold-format=[How the gold files are written]:GOLD_FORMAT:((auto\:"Told apart per file\: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers"
-cleaneval\:"CleanEval\: a \`URL\:\` line, then blocks that start with <p>, <h> or <l>"
-plain\:"Plain text, one block per line (every line is text)"))' \
+'--set-balance=[How the training sets weigh against each other before their weights apply]:SET_BALANCE:((equal\:"Every set'\''s examples add up to the same total weight, whatever its size (then each is multiplied by its set weight)"
+natural\:"Examples keep their own weight (words)\: a set counts as much as it has words"))' \
+'--gold-format=[How the gold files are written \[default\: told per file\: CleanEval when a file starts with a URL line or has <p>/<h>/<l> markers, else plain\]]:GOLD_FORMAT:((cleaneval\:"CleanEval\: a \`URL\: …\` first line, then blocks that start with \`<p>\`, \`<h>\` or \`<l>\`. Words are taken as \`ppl-eval\` takes them (lines starting with \`URL\` dropped, markers split out and ignored)"
+plain\:"Plain text, one block per line, no markers and no URL line\: every line is text (even one that starts with "URL"). Words are the white-space-separated tokens"))' \
 '-o+[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
 '--output=[Where to write the classifier (load it with --classifier)]:CLASSIFIER:_files' \
-'--learner=[The classifier fitted]:LEARNER:((trees\:"Gradient-boosted shallow decision trees"
-logistic\:"L2-regularised logistic regression"))' \
+'--learner=[The classifier fitted]:LEARNER:((logistic\:"L2-regularised logistic regression"
+trees\:"Gradient-boosted shallow trees"))' \
 '--trees=[Boosted trees\: how many]:N:_default' \
 '--depth=[Boosted trees\: their depth (1 to 10)]:N:_default' \
 '--learning-rate=[Boosted trees\: the learning rate (shrinkage)]:X:_default' \

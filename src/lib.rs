@@ -13,9 +13,11 @@
 
 pub mod block;
 pub mod boost;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod decide;
 pub mod decode;
+pub mod errors;
 pub mod eval;
 pub mod evidence;
 pub mod html;

@@ -1,6 +1,7 @@
 //! What is written for a scored block: the kept sentences (default), every sentence with the
-//! dropped ones marked (`--mark`), or a perplexity per sentence (`--scores`); optionally with
-//! CleanEval's `<p>`/`<h>`/`<l>` block markers or as Markdown.
+//! dropped ones marked (`--format mark`), or a perplexity per sentence (`--format scores`);
+//! optionally with CleanEval's `<p>`/`<h>`/`<l>` block markers or as Markdown. [`Layout`] names
+//! them all, as every interface takes them.
 
 use std::io::Write;
 
@@ -29,6 +30,81 @@ pub enum OutputFormat {
     /// Markdown: `## ` headings, `- ` list items, fenced preformatted text, every block a
     /// paragraph of its own (followed by an empty line).
     Markdown,
+}
+
+/// What is written, named the same on the command line (`--format`), in Python (`format=`) and
+/// in the web API (`"format"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Layout {
+    /// The kept text, one block per line (`plain` is another name for it).
+    #[default]
+    #[cfg_attr(feature = "cli", value(alias = "plain"))]
+    Text,
+    /// Markdown: headings, list items, code blocks and paragraphs from the block kinds.
+    Markdown,
+    /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
+    #[cfg_attr(feature = "cli", value(name = "cleaneval"))]
+    CleanEval,
+    /// Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (`--mark`).
+    Mark,
+    /// `perplexity<TAB>sentence` for every sentence (`--scores`).
+    Scores,
+    /// One JSON object per document and line: source, url, title, lang, kind of page, text,
+    /// counts (for every input kind; `jsonl` is another name for it).
+    #[cfg_attr(feature = "cli", value(alias = "jsonl"))]
+    Json,
+}
+
+impl Layout {
+    /// Every layout, in the order the help lists them.
+    pub const ALL: [Layout; 6] = [
+        Layout::Text,
+        Layout::Markdown,
+        Layout::CleanEval,
+        Layout::Mark,
+        Layout::Scores,
+        Layout::Json,
+    ];
+
+    /// The layout's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Text => "text",
+            Layout::Json => "json",
+            Layout::Markdown => "markdown",
+            Layout::CleanEval => "cleaneval",
+            Layout::Mark => "mark",
+            Layout::Scores => "scores",
+        }
+    }
+
+    /// The layout of this name, or of an older name (`plain`, `jsonl`).
+    pub fn of_name(name: &str) -> Option<Layout> {
+        match name {
+            "plain" => Some(Layout::Text),
+            "jsonl" => Some(Layout::Json),
+            _ => Layout::ALL.into_iter().find(|layout| layout.name() == name),
+        }
+    }
+
+    /// Which text is written.
+    pub fn mode(self) -> OutputMode {
+        match self {
+            Layout::Mark => OutputMode::Mark,
+            Layout::Scores => OutputMode::Scores,
+            _ => OutputMode::Clean,
+        }
+    }
+
+    /// How a document's blocks are laid out (a JSON object's text is laid out as text).
+    pub fn format(self) -> OutputFormat {
+        match self {
+            Layout::CleanEval => OutputFormat::CleanEval,
+            Layout::Markdown => OutputFormat::Markdown,
+            _ => OutputFormat::Plain,
+        }
+    }
 }
 
 /// Appends the rendering of `block` to `out`.

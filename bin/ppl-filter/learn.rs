@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use ppl_filter::boost::BoostOptions;
-use ppl_filter::cli::filter::{GlobalArgs, GoldFormatKind, LearnArgs, LearnerKind, SetBalanceKind};
+use ppl_filter::cli::filter::{GlobalArgs, LearnArgs};
 use ppl_filter::decide::Method;
-use ppl_filter::learn::{GoldFormat, LearnOptions, Learner, SetBalance, TrainingSet};
+use ppl_filter::learn::{GoldFormat, LearnOptions, TrainingSet};
 use ppl_filter::pipeline::Options;
 
 /// Fits the combined method's classifier to pages and their gold text, and writes it to
@@ -47,34 +47,23 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if sets.is_empty() {
         bail!("no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file");
     }
-    let format = match args.gold_format {
-        GoldFormatKind::Auto => None,
-        GoldFormatKind::Cleaneval => Some(GoldFormat::CleanEval),
-        GoldFormatKind::Plain => Some(GoldFormat::Plain),
-    };
     // The decision method plays no part in reading the training pages.
     let options = Options::with_method(Method::Perplexity);
-    let mut pages = ppl_filter::learn::read_sets(&sets, format, &options)?;
+    let mut pages = ppl_filter::learn::read_sets(&sets, args.gold_format, &options)?;
     let learn_options = LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
         min_count: args.min_count,
         min_unigram_count: args.min_unigram_count,
-        learner: match args.learner {
-            LearnerKind::Trees => Learner::Trees,
-            LearnerKind::Logistic => Learner::Logistic,
-        },
+        learner: args.learner,
         boost: BoostOptions {
             trees: args.trees,
             depth: args.depth,
             learning_rate: args.learning_rate,
             ..Default::default()
         },
-        set_balance: match args.set_balance {
-            SetBalanceKind::Equal => SetBalance::Equal,
-            SetBalanceKind::Natural => SetBalance::Natural,
-        },
+        set_balance: args.set_balance,
         set_weights: sets.iter().map(|s| s.weight).collect(),
     };
     let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options)?;

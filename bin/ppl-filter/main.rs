@@ -1,5 +1,5 @@
 //! `ppl-filter`: parses the command line and hands each mode to the library, one file per mode:
-//! `clean.rs` (the main job), `train.rs`, `learn.rs`, `perplexity.rs`, `serve.rs` (the web
+//! `clean.rs` (the main job, its flags made a plan by `plan.rs`), `train.rs`, `learn.rs`, `perplexity.rs`, `serve.rs` (the web
 //! demo); `report.rs` prints problems and progress on stderr. Errors reach here typed, with
 //! their causes, and are printed as one line. Exit codes: 0 success, 1 some inputs
 //! damaged/empty/binary, 2 an error (see `--help`).
@@ -7,6 +7,7 @@
 mod clean;
 mod learn;
 mod perplexity;
+mod plan;
 mod report;
 #[cfg(feature = "serve")]
 mod serve;
@@ -17,7 +18,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use ppl_filter::cli::filter::{Command, FilterArgs};
-use ppl_filter::cli::{one_line, Generate};
+use ppl_filter::cli::Generate;
+use ppl_filter::errors::one_line;
 
 fn main() -> ExitCode {
     let args = match FilterArgs::parse_checked() {

@@ -2,7 +2,7 @@
 //! progress bar when stderr is a terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ppl_filter::cli::filter::InputKind;
+use ppl_filter::io::InputFormat;
 use ppl_filter::pipeline::{Observer, Problem};
 
 /// Prints problems as one line each on stderr and drives the progress bar.
@@ -15,8 +15,8 @@ pub struct Reporter {
 impl Reporter {
     /// A bar over several inputs, or a counter of records for WARC and JSONL, unless `quiet`
     /// (indicatif draws only when stderr is a terminal).
-    pub fn new(inputs: usize, kind: InputKind, quiet: bool) -> Reporter {
-        let per_document = matches!(kind, InputKind::Warc | InputKind::Jsonl);
+    pub fn new(inputs: usize, kind: InputFormat, quiet: bool) -> Reporter {
+        let per_document = matches!(kind, InputFormat::Warc | InputFormat::Jsonl);
         let bar = (!quiet && (per_document || inputs > 1)).then(|| {
             let (length, template) = if per_document {
                 (None, "{spinner} {pos} records, {per_sec}")

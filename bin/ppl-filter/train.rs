@@ -1,8 +1,10 @@
 //! `ppl-filter train`: a model file from plain text.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ppl_filter::cli::filter::{GlobalArgs, TrainArgs};
 use ppl_filter::lm::train::{Progress, TrainOptions};
 
@@ -19,12 +21,12 @@ pub fn run(args: TrainArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         credit: args.credit.unwrap_or_default(),
         ..TrainOptions::default()
     };
-    let progress = if global.quiet {
-        Progress::Hidden
+    let bar = Bar(if global.quiet {
+        ProgressBar::hidden()
     } else {
-        Progress::Stderr
-    };
-    let trained = ppl_filter::lm::train::train(&args.corpus, &options, progress)?;
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+    });
+    let trained = ppl_filter::lm::train::train(&args.corpus, &options, &bar)?;
     std::fs::write(&args.output, &trained.bytes)
         .with_context(|| args.output.display().to_string())?;
     if !global.quiet {
@@ -35,4 +37,32 @@ pub fn run(args: TrainArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bar of input bytes counted, on stderr when it is a terminal (indicatif draws nothing
+/// elsewhere).
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn start(&self, total_bytes: u64) {
+        self.0.set_length(total_bytes);
+        if let Ok(style) = ProgressStyle::with_template(
+            "counting {bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta} {msg}",
+        ) {
+            self.0.set_style(style);
+        }
+    }
+
+    fn file(&self, path: &Path) {
+        let name = path.file_name().unwrap_or_default();
+        self.0.set_message(name.to_string_lossy().into_owned());
+    }
+
+    fn read(&self, bytes: u64) {
+        self.0.inc(bytes);
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
 }

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ppl_filter::cli::{one_line, FlagError};
+use ppl_filter::errors::one_line;
 use ppl_filter::decide;
 use ppl_filter::lm::{LanguageModel, LoadError};
 use pyo3::prelude::*;
@@ -97,14 +97,8 @@ impl Classifier {
     fn load(py: Python<'_>, path: Checked<FilePath>) -> PyResult<Classifier> {
         let FilePath(path) = path.option("path")?;
         let classifier = py
-            .detach(|| decide::Classifier::open(&path))
-            .map_err(|source| {
-                let error = FlagError::Classifier {
-                    path: path.clone(),
-                    source,
-                };
-                Failure::Model(one_line(&error))
-            })?;
+            .detach(|| decide::Classifier::load(&path))
+            .map_err(|error| Failure::Model(one_line(&error)))?;
         Ok(Classifier {
             classifier: Arc::new(classifier),
             path,

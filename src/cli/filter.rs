@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
-use super::FlagError;
+use crate::io::InputFormat;
+use crate::learn::{GoldFormat, Learner, SetBalance};
+use crate::output::Layout;
 
 const EXIT_CODES: &str = "\
 Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run):
@@ -81,34 +83,6 @@ pub enum Command {
     Serve(ServeArgs),
 }
 
-/// How inputs are read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum InputKind {
-    /// HTML pages.
-    Html,
-    /// Plain text: one block per blank-line-separated paragraph.
-    Text,
-    /// WARC: every HTML response record is cleaned.
-    Warc,
-    /// JSON lines: the --field of every line is cleaned and written back.
-    Jsonl,
-}
-
-/// How blocks are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatKind {
-    /// One block per line.
-    Plain,
-    /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
-    Cleaneval,
-    /// Markdown: headings, list items, code blocks and paragraphs from the block kinds.
-    Markdown,
-    /// One JSON object per document and line: source, url, title, lang, kind of page, text,
-    /// counts (for every input kind; `jsonl` is another name for it).
-    #[value(alias = "jsonl")]
-    Json,
-}
-
 /// The cleaning flags.
 #[derive(Debug, Args)]
 pub struct CleanArgs {
@@ -137,22 +111,24 @@ pub struct CleanArgs {
     #[command(flatten)]
     pub policy: crate::cli::PolicyArgs,
 
-    /// Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl>.
+    /// Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark,
+    /// and with the other formats too).
     #[arg(long, conflicts_with = "scores")]
     pub mark: bool,
 
-    /// Print `perplexity<TAB>sentence` for every sentence instead of the text.
+    /// Print `perplexity<TAB>sentence` for every sentence instead of the text (as --format
+    /// scores).
     #[arg(long)]
     pub scores: bool,
 
     /// Output layout.
-    #[arg(short, long, value_enum, default_value_t = FormatKind::Plain)]
-    pub format: FormatKind,
+    #[arg(short, long, value_enum, default_value_t = Layout::Text)]
+    pub format: Layout,
 
     /// What the inputs hold [default: told from each input's first bytes (WARC, JSON lines,
     /// else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell].
     #[arg(long, value_enum)]
-    pub input: Option<InputKind>,
+    pub input: Option<InputFormat>,
 
     /// WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as
     /// plain text); by default they are skipped and counted.
@@ -298,20 +274,21 @@ pub struct LearnArgs {
     pub set_weight: Vec<f64>,
 
     /// How the training sets weigh against each other before their weights apply.
-    #[arg(long, value_enum, default_value_t = SetBalanceKind::Equal)]
-    pub set_balance: SetBalanceKind,
+    #[arg(long, value_enum, default_value_t = SetBalance::Equal)]
+    pub set_balance: SetBalance,
 
-    /// How the gold files are written.
-    #[arg(long, value_enum, default_value_t = GoldFormatKind::Auto)]
-    pub gold_format: GoldFormatKind,
+    /// How the gold files are written [default: told per file: CleanEval when a file starts
+    /// with a URL line or has <p>/<h>/<l> markers, else plain].
+    #[arg(long, value_enum)]
+    pub gold_format: Option<GoldFormat>,
 
     /// Where to write the classifier (load it with --classifier).
     #[arg(short, long, value_name = "CLASSIFIER")]
     pub output: PathBuf,
 
     /// The classifier fitted.
-    #[arg(long, value_enum, default_value_t = LearnerKind::Trees)]
-    pub learner: LearnerKind,
+    #[arg(long, value_enum, default_value_t = Learner::Trees)]
+    pub learner: Learner,
 
     /// Boosted trees: how many.
     #[arg(long, value_name = "N", default_value_t = crate::boost::BoostOptions::default().trees)]
@@ -371,35 +348,6 @@ where
     }
 }
 
-/// The classifiers `ppl-filter learn` can fit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LearnerKind {
-    /// Gradient-boosted shallow decision trees.
-    Trees,
-    /// L2-regularised logistic regression.
-    Logistic,
-}
-
-/// How `ppl-filter learn` weighs its training sets against each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SetBalanceKind {
-    /// Every set's examples add up to the same total weight, however many pages it has.
-    Equal,
-    /// Every block weighs its words, so a set counts as much as it has words.
-    Natural,
-}
-
-/// How the gold files of `ppl-filter learn` are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GoldFormatKind {
-    /// Told apart per file: CleanEval when it starts with a URL line or has <p>/<h>/<l> markers.
-    Auto,
-    /// CleanEval: a `URL:` line, then blocks that start with <p>, <h> or <l>.
-    Cleaneval,
-    /// Plain text, one block per line (every line is text).
-    Plain,
-}
-
 /// `ppl-filter perplexity`.
 #[derive(Debug, Args)]
 pub struct PerplexityArgs {
@@ -449,50 +397,6 @@ pub struct ServeArgs {
     /// A longer answer is never sent: its blocks are cut to fit, or it is refused (413).
     #[arg(long, value_name = "BYTES", default_value_t = 32 << 20)]
     pub max_answer_bytes: usize,
-}
-
-impl CleanArgs {
-    /// What the inputs hold: `--input` if given, else what each input's first bytes show, else
-    /// its name; an error names two inputs of different kinds (one run writes one kind).
-    pub fn input_kind(&self, inputs: &[crate::io::NamedInput]) -> Result<InputKind, FlagError> {
-        use crate::io::sniff::{content_or_name, head, Content};
-        use crate::io::Input;
-        if let Some(kind) = self.input {
-            return Ok(kind);
-        }
-        // A file found while walking that is not text will be skipped: it holds no kind.
-        let kind_of = |input: &Input| {
-            let head = head(input);
-            match content_or_name(input, &head) {
-                Content::Warc => Some(InputKind::Warc),
-                Content::Jsonl => Some(InputKind::Jsonl),
-                Content::Other
-                    if matches!(input, Input::Found(_)) && crate::decode::is_binary(&head) =>
-                {
-                    None
-                }
-                Content::Other => Some(InputKind::Html),
-            }
-        };
-        let mut first: Option<(&crate::io::Input, InputKind)> = None;
-        for (input, _) in inputs {
-            let Some(kind) = kind_of(input) else {
-                continue;
-            };
-            match first {
-                None => first = Some((input, kind)),
-                Some((other, first_kind)) if first_kind != kind => {
-                    let name = |kind: InputKind| format!("{kind:?}").to_uppercase();
-                    return Err(FlagError::MixedInputs {
-                        first: format!("{other} holds {}", name(first_kind)),
-                        second: format!("{input} holds {}", name(kind)),
-                    });
-                }
-                Some(_) => {}
-            }
-        }
-        Ok(first.map_or(InputKind::Html, |(_, kind)| kind))
-    }
 }
 
 impl FilterArgs {

@@ -4,14 +4,14 @@
 pub mod eval;
 pub mod filter;
 
-use std::error::Error;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::block::PageKind;
 use crate::decide::{
-    embedded, Choices, Classifier, ClassifierError, Favor, Method, Policy, DEFAULT_MAX_LINK_DENSITY,
+    embedded, Choices, Classifier, ClassifierLoadError, Favor, Method, Policy,
+    DEFAULT_MAX_LINK_DENSITY,
 };
 
 /// Why the decision flags cannot be used.
@@ -25,39 +25,9 @@ pub enum FlagError {
         /// The method it applies to.
         method: &'static str,
     },
-    /// Inputs of different kinds in one run.
-    #[error("{first} but {second}: clean each kind in its own run, choose files with --glob, or say what they all hold with --input")]
-    MixedInputs {
-        /// The first input and its kind (`a.warc holds WARC`).
-        first: String,
-        /// The first input of another kind, and its kind.
-        second: String,
-    },
     /// The classifier file named by `--classifier` cannot be used.
-    #[error("{}", path.display())]
-    Classifier {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: ClassifierError,
-    },
-}
-
-/// An error and its causes as one line, `outer: inner: …`, the way both binaries print it. A
-/// cause whose text the line already holds (a message that quotes its source) is not repeated.
-pub fn one_line(error: &(dyn Error + 'static)) -> String {
-    let mut line = error.to_string();
-    let mut cause = error.source();
-    while let Some(error) = cause {
-        let text = error.to_string();
-        if !line.contains(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-        cause = error.source();
-    }
-    line
+    #[error(transparent)]
+    Classifier(#[from] ClassifierLoadError),
 }
 
 /// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
@@ -181,12 +151,7 @@ impl PolicyArgs {
             MethodKind::Perplexity => Ok(Method::Perplexity),
             MethodKind::Combined => match &self.classifier {
                 None => Ok(Method::Combined(embedded())),
-                Some(path) => Classifier::open(path)
-                    .map(|classifier| Method::Combined(Arc::new(classifier)))
-                    .map_err(|source| FlagError::Classifier {
-                        path: path.clone(),
-                        source,
-                    }),
+                Some(path) => Ok(Method::Combined(Arc::new(Classifier::load(path)?))),
             },
         }
     }

@@ -29,10 +29,29 @@ pub enum ClassifierError {
     Model(#[from] ModelError),
 }
 
+/// A classifier file that cannot be used, and its name.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", path.display())]
+pub struct ClassifierLoadError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Why it cannot be used.
+    #[source]
+    pub source: ClassifierError,
+}
+
 /// First line of a classifier file, before the JSON length.
 const HEADER: &str = "PPLC 1 ";
 
 impl Classifier {
+    /// [`Classifier::open`], the error naming the file.
+    pub fn load(path: &Path) -> Result<Classifier, ClassifierLoadError> {
+        Classifier::open(path).map_err(|source| ClassifierLoadError {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
     /// Reads and validates a classifier file.
     ///
     /// The header line, the parameters and the model are read in turn, each only up to the

@@ -33,7 +33,7 @@ pub use classifier::{
     CONTEXT_RADIUS, INPUTS,
 };
 pub use decider::{Decider, BLOCK_OVERHEAD_BYTES, DEFAULT_MAX_DOCUMENT_BYTES};
-pub use file::{ClassifierError, MAX_PARAMETERS_BYTES};
+pub use file::{ClassifierError, ClassifierLoadError, MAX_PARAMETERS_BYTES};
 pub use policy::{Policy, PolicyError, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
 
 /// Which way the combined method leans when a block is in doubt.

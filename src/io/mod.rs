@@ -13,6 +13,7 @@ pub mod outputs;
 pub mod sink;
 pub mod sniff;
 pub mod spool;
+#[cfg(feature = "cli")]
 pub mod walk;
 pub mod warc;
 
@@ -240,6 +241,21 @@ impl PartialEq for Stream {
 }
 
 impl Eq for Stream {}
+
+/// What the inputs hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum InputFormat {
+    /// HTML pages.
+    #[default]
+    Html,
+    /// Plain text: one block per blank-line-separated paragraph.
+    Text,
+    /// WARC: every HTML response record is cleaned.
+    Warc,
+    /// JSON lines: the --field of every line is cleaned and written back.
+    Jsonl,
+}
 
 /// An input and its path relative to the argument that named it (see [`walk::expand`]).
 pub type NamedInput = (Input, PathBuf);

@@ -6,7 +6,7 @@
 
 use std::io::{self, Read};
 
-use crate::io::{maybe_gunzip, Input};
+use crate::io::{maybe_gunzip, Input, InputFormat};
 
 /// What the first bytes of an input show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,16 @@ pub enum Content {
     Other,
 }
 
+/// Inputs of two kinds in one run, which writes one kind.
+#[derive(Debug, thiserror::Error)]
+#[error("{first} but {second}: clean each kind in its own run, choose files with --glob, or say what they all hold with --input")]
+pub struct MixedInputs {
+    /// The first input and its kind (`a.warc holds WARC`).
+    pub first: String,
+    /// The first input of another kind, and its kind.
+    pub second: String,
+}
+
 /// How many (compressed) bytes are read to tell.
 const HEAD_BYTES: usize = 4096;
 
@@ -27,6 +37,44 @@ const HEAD_BYTES: usize = 4096;
 /// input is looked at (its head is kept for cleaning, see [`Input::head`]).
 pub fn stdin_lists_files(input: &Input) -> bool {
     input.is_stdin() && input.head(HEAD_BYTES).is_ok_and(|head| lists_files(&head))
+}
+
+/// What the inputs hold, told from each one's first bytes, else from its name
+/// ([`content_or_name`]): WARC, JSON lines, or else pages (HTML). A file found while walking
+/// that is not text is skipped when cleaned ([`found_binary`]) and tells nothing.
+pub fn kind_of_inputs<'a>(
+    inputs: impl IntoIterator<Item = &'a Input>,
+) -> Result<InputFormat, MixedInputs> {
+    let mut first: Option<(&Input, InputFormat)> = None;
+    for input in inputs {
+        let head = head(input);
+        let kind = match content_or_name(input, &head) {
+            Content::Warc => InputFormat::Warc,
+            Content::Jsonl => InputFormat::Jsonl,
+            Content::Other if found_binary(input, &head) => continue,
+            Content::Other => InputFormat::Html,
+        };
+        match first {
+            None => first = Some((input, kind)),
+            Some((other, first_kind)) if first_kind != kind => {
+                let name = |kind: InputFormat| format!("{kind:?}").to_uppercase();
+                return Err(MixedInputs {
+                    first: format!("{other} holds {}", name(first_kind)),
+                    second: format!("{input} holds {}", name(kind)),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(first.map_or(InputFormat::Html, |(_, kind)| kind))
+}
+
+/// Whether `input`, whose first bytes are `head`, is a file found while walking a directory
+/// that holds neither text nor records: it is skipped quietly, as a directory's other files.
+pub fn found_binary(input: &Input, head: &[u8]) -> bool {
+    matches!(input, Input::Found(_))
+        && content(head) == Content::Other
+        && crate::decode::is_binary(head)
 }
 
 /// What `input` holds, from its first bytes (gzip looked through). An input that cannot be

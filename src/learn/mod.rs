@@ -68,6 +68,7 @@ pub struct LearnOptions {
 
 /// How the example weights of several training sets compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum SetBalance {
     /// Every set's examples add up to the same total weight, whatever its size (then each is
     /// multiplied by its set weight).
@@ -78,6 +79,7 @@ pub enum SetBalance {
 
 /// The classifiers `learn` can fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Learner {
     /// L2-regularised logistic regression.
     Logistic,

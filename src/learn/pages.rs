@@ -12,10 +12,12 @@ use crate::segment;
 
 /// How a gold file is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum GoldFormat {
     /// CleanEval: a `URL: …` first line, then blocks that start with `<p>`, `<h>` or `<l>`.
     /// Words are taken as `ppl-eval` takes them (lines starting with `URL` dropped, markers
     /// split out and ignored).
+    #[cfg_attr(feature = "cli", value(name = "cleaneval"))]
     CleanEval,
     /// Plain text, one block per line, no markers and no URL line: every line is text (even
     /// one that starts with "URL"). Words are the white-space-separated tokens.

@@ -354,7 +354,10 @@ impl LanguageModel {
 
 /// The default English model's file, unpacked from `model/en.pack` by `build.rs`.
 pub fn embedded_bytes() -> &'static [u8] {
-    include_bytes!(concat!(env!("OUT_DIR"), "/en.bin"))
+    // A `static`, not an expression: the bytes of an `include_bytes!` expression are copied into
+    // every codegen unit that inlines the function, which put the model twice in the binary.
+    static BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/en.bin"));
+    BYTES
 }
 
 /// The default English model compiled into the binary (validated on first use).

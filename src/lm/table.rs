@@ -137,6 +137,7 @@ impl Table {
 /// Hints the CPU to load the cache line holding `bytes[at]` (if in bounds).
 /// Only a hint: it cannot fault and does not change any result.
 #[inline(always)]
+#[allow(unsafe_code)] // The one prefetch the crate's lints allow (Cargo.toml).
 fn prefetch_line(bytes: &[u8], at: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(byte) = bytes.get(at) {

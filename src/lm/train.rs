@@ -50,7 +50,7 @@
 //!    in sorted order, so the output bytes depend only on the inputs (and
 //!    their order) and the options.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::lm::format::{DEFAULT_FINGERPRINT_BYTES, MAX_ORDER};
@@ -102,14 +102,20 @@ impl Default for TrainOptions {
     }
 }
 
-/// Whether [`train`] draws a progress bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// No progress output.
-    Hidden,
-    /// A bar of input bytes read on stderr, only if stderr is a terminal.
-    Stderr,
+/// What [`train`] tells of its progress while it counts its inputs, for a progress bar (the
+/// command line draws one). Every method does nothing unless overridden; `()` shows nothing.
+pub trait Progress {
+    /// Counting starts, over input files of `total_bytes` bytes on disk.
+    fn start(&self, _total_bytes: u64) {}
+    /// Counting moves on to the file `path`.
+    fn file(&self, _path: &Path) {}
+    /// `bytes` more bytes of the input files were read (as stored: compressed for `.gz`).
+    fn read(&self, _bytes: u64) {}
+    /// Counting is over.
+    fn finish(&self) {}
 }
+
+impl Progress for () {}
 
 /// Why training failed.
 #[derive(Debug, thiserror::Error)]
@@ -238,7 +244,7 @@ pub struct TrainedModel {
 pub fn train(
     inputs: &[PathBuf],
     opts: &TrainOptions,
-    progress: Progress,
+    progress: &dyn Progress,
 ) -> Result<TrainedModel, TrainError> {
     check_options(opts)?;
     let started = Instant::now();
@@ -369,7 +375,7 @@ mod tests {
     #[test]
     fn trained_model_scores_sensibly() {
         let path = temp_file("corpus.txt", CORPUS.as_bytes());
-        let trained = train(&[path], &opts(2, 1), Progress::Hidden).expect("train");
+        let trained = train(&[path], &opts(2, 1), &()).expect("train");
         let model = LanguageModel::from_bytes(trained.bytes).expect("load");
         assert_eq!(model.order(), 2);
         assert_eq!(model.credit(), "test");
@@ -389,11 +395,11 @@ mod tests {
         enc.write_all(CORPUS.as_bytes()).expect("gz");
         let gz = temp_file("det.txt.gz", &enc.finish().expect("gz"));
         let o = opts(3, 1);
-        let a = train(std::slice::from_ref(&plain), &o, Progress::Hidden)
+        let a = train(std::slice::from_ref(&plain), &o, &())
             .expect("train")
             .bytes;
-        let b = train(&[plain], &o, Progress::Hidden).expect("train").bytes;
-        let c = train(&[gz], &o, Progress::Hidden).expect("train").bytes;
+        let b = train(&[plain], &o, &()).expect("train").bytes;
+        let c = train(&[gz], &o, &()).expect("train").bytes;
         assert_eq!(a, b);
         // Same text, different file name in the provenance: compare scores instead.
         let (ma, mc) = (
@@ -420,7 +426,7 @@ mod tests {
             min_count: 1,
             ..TrainOptions::default()
         };
-        let trained = train(&[path], &o, Progress::Hidden).expect("train");
+        let trained = train(&[path], &o, &()).expect("train");
         assert!(trained.stats.lossy_prunings.iter().any(|&p| p > 0));
         let model = LanguageModel::from_bytes(trained.bytes).expect("load");
         assert!(model.perplexity("The cat sat.").is_finite());
@@ -428,13 +434,13 @@ mod tests {
 
     #[test]
     fn bad_options_and_missing_files() {
-        let err = train(&[], &opts(9, 1), Progress::Hidden).unwrap_err();
+        let err = train(&[], &opts(9, 1), &()).unwrap_err();
         assert!(matches!(err, TrainError::BadOrder { order: 9 }));
         assert_eq!(
             err.to_string(),
             "invalid training option: order must be 1..=4, not 9"
         );
-        let err = train(&[], &opts(2, 0), Progress::Hidden).unwrap_err();
+        let err = train(&[], &opts(2, 0), &()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "invalid training option: minimum counts must be at least 1"
@@ -443,21 +449,16 @@ mod tests {
             max_ngrams_in_memory: 999,
             ..opts(2, 1)
         };
-        let err = train(&[], &few, Progress::Hidden).unwrap_err();
+        let err = train(&[], &few, &()).unwrap_err();
         assert_eq!(
             err.to_string(),
             "invalid training option: max_ngrams_in_memory must be at least 1000"
         );
-        let err = train(
-            &[PathBuf::from("/nonexistent/x.txt")],
-            &opts(2, 1),
-            Progress::Hidden,
-        )
-        .unwrap_err();
+        let err = train(&[PathBuf::from("/nonexistent/x.txt")], &opts(2, 1), &()).unwrap_err();
         assert!(matches!(err, TrainError::Io { .. }));
         let empty = temp_file("empty.txt", b"\n\n");
         assert!(matches!(
-            train(&[empty], &opts(2, 1), Progress::Hidden),
+            train(&[empty], &opts(2, 1), &()),
             Err(TrainError::EmptyCorpus)
         ));
     }

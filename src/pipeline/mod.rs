@@ -28,7 +28,8 @@ use std::sync::Arc;
 
 use crossbeam_channel::bounded;
 
-pub use options::{InputFormat, Options};
+pub use crate::io::InputFormat;
+pub use options::Options;
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
 

@@ -2,21 +2,8 @@
 
 use crate::decide::{self, Choices, Method, Policy};
 use crate::html::HtmlSettings;
-use crate::output::{OutputFormat, OutputMode};
-
-/// What the inputs hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum InputFormat {
-    /// HTML pages.
-    #[default]
-    Html,
-    /// Plain text, paragraphs separated by blank lines.
-    Text,
-    /// WARC files: every HTML `response` record is a document.
-    Warc,
-    /// JSON lines: the string field [`Options::jsonl_field`] of every line is a document.
-    Jsonl,
-}
+use crate::io::InputFormat;
+use crate::output::{Layout, OutputFormat, OutputMode};
 
 /// Everything that decides how documents are cleaned and written.
 #[derive(Clone, Debug)]
@@ -81,6 +68,16 @@ impl Options {
             all_responses: false,
             choices: Choices::default(),
             report_perplexity: false,
+        }
+    }
+
+    /// These options writing in `layout` (a JSON object's text is written as text: the sink
+    /// makes the object).
+    pub fn with_layout(self, layout: Layout) -> Options {
+        Options {
+            mode: layout.mode(),
+            format: layout.format(),
+            ..self
         }
     }
 

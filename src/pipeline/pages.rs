@@ -18,13 +18,22 @@ use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
 use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
-use crate::output::{OutputFormat, OutputMode};
+use crate::output::Layout;
 
-/// The output formats by name: `text` (the kept text, one block a line, as `ppl-filter`
-/// writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark` (every sentence,
-/// the dropped ones as `<ppl score="…">…</ppl>`), `scores` (`perplexity<TAB>sentence`) and
-/// `json` (one JSON object, as `--format json`).
-pub const FORMATS: [&str; 6] = ["text", "markdown", "cleaneval", "mark", "scores", "json"];
+/// The output formats by name ([`Layout::name`], `--format`): `text` (the kept text, one block a
+/// line, as `ppl-filter` writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark`
+/// (every sentence, the dropped ones as `<ppl score="…">…</ppl>`), `scores`
+/// (`perplexity<TAB>sentence`) and `json` (one JSON object, as `--format json`); the older names
+/// `plain` and `jsonl` are taken too.
+pub const FORMATS: [&str; 6] = {
+    let mut names = [""; 6];
+    let mut i = 0;
+    while i < Layout::ALL.len() {
+        names[i] = Layout::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// The methods by name (`--method`).
 pub const METHODS: [&str; 2] = ["combined", "perplexity"];
@@ -95,7 +104,7 @@ impl Default for Named<'_> {
         Named {
             method: "combined",
             threshold: None,
-            format: "text",
+            format: Layout::Text.name(),
             favor: "balanced",
             comments: false,
             kind: "auto",
@@ -145,19 +154,11 @@ impl Named<'_> {
             .map(Policy::check_max_perplexity)
             .transpose()
             .map_err(|e| NameError::Threshold(e.to_string()))?;
-        let (mode, format, json) = match self.format {
-            "text" => (OutputMode::Clean, OutputFormat::Plain, false),
-            "markdown" => (OutputMode::Clean, OutputFormat::Markdown, false),
-            "cleaneval" => (OutputMode::Clean, OutputFormat::CleanEval, false),
-            "mark" => (OutputMode::Mark, OutputFormat::Plain, false),
-            "scores" => (OutputMode::Scores, OutputFormat::Plain, false),
-            "json" => (OutputMode::Clean, OutputFormat::Plain, true),
-            other => return Err(NameError::Format(other.to_string())),
-        };
-        let mut options = Options::with_method(method);
+        let layout =
+            Layout::of_name(self.format).ok_or_else(|| NameError::Format(self.format.into()))?;
+        let json = layout == Layout::Json;
+        let mut options = Options::with_method(method).with_layout(layout);
         options.policy.max_perplexity = threshold;
-        options.mode = mode;
-        options.format = format;
         options.choices = Choices {
             favor,
             comments: self.comments,
@@ -356,6 +357,7 @@ pub fn each_decided_block(
 mod tests {
     use super::*;
     use crate::lm::model::embedded;
+    use crate::output::{OutputFormat, OutputMode};
 
     fn page(name: &str, bytes: &[u8]) -> Page {
         Page {

@@ -36,7 +36,7 @@ pub(super) fn read_inputs(
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
         reader.found = matches!(input, Input::Found(_));
-        if reader.found && skipped_as_binary(input, options.input_format) {
+        if skipped_as_binary(input, options.input_format) {
             reader.counts.binary_skipped += 1;
             reader.counts.not_cleaned += 1;
             observer.input_read(index);
@@ -85,11 +85,8 @@ pub(super) fn read_inputs(
 /// quietly as it would be among pages (where decoding tells).
 fn skipped_as_binary(input: &Input, format: InputFormat) -> bool {
     use crate::io::sniff;
-    if !matches!(format, InputFormat::Warc | InputFormat::Jsonl) {
-        return false;
-    }
-    let head = sniff::head(input);
-    sniff::content(&head) == sniff::Content::Other && crate::decode::is_binary(&head)
+    matches!(format, InputFormat::Warc | InputFormat::Jsonl)
+        && sniff::found_binary(input, &sniff::head(input))
 }
 
 /// The reader's state across inputs: batch numbers, document numbers and problem counts.

@@ -134,7 +134,7 @@ fn fetch_from(
         let request = agent.get(&url).timeout(left);
         let here = request
             .request_url()
-            .map_err(|e| FetchError::Failed(crate::cli::one_line(&e)))?;
+            .map_err(|e| FetchError::Failed(crate::errors::one_line(&e)))?;
         let response = match request.call() {
             Ok(response) => response,
             // Refused at a redirect: the site's doing, not the visitor's.
@@ -253,7 +253,7 @@ fn fetch_error(error: ureq::Error) -> FetchError {
         }
         cause = e.source();
     }
-    FetchError::Failed(crate::cli::one_line(&error))
+    FetchError::Failed(crate::errors::one_line(&error))
 }
 
 /// A resolver that refuses a host when any of its addresses is not allowed (not public, for

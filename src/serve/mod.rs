@@ -39,6 +39,7 @@ use axum::Router;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
+use crate::output::Layout;
 use crate::pipeline::pages::{self, Named, Page};
 use crate::pipeline::InputFormat;
 use api::{ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
@@ -300,6 +301,7 @@ impl App {
 /// next ones from there too: without this, a burst of large pages leaves the server hundreds
 /// of MB larger than at rest.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)] // A call into glibc, which no maintained crate wraps; see SAFETY.
 fn give_back_memory() {
     extern "C" {
         fn malloc_trim(pad: usize) -> std::os::raw::c_int;
@@ -460,7 +462,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     let named = Named {
         method: request.method.as_deref().unwrap_or("combined"),
         threshold: request.threshold,
-        format: request.format.as_deref().unwrap_or("text"),
+        format: request.format.as_deref().unwrap_or(Layout::Text.name()),
         favor: request.favor.as_deref().unwrap_or("balanced"),
         comments: request.comments,
         kind: request.kind.as_deref().unwrap_or("auto"),
@@ -484,7 +486,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         }
     };
     let cleaned = pages::clean_page(&page, model, &options)
-        .map_err(|e| ApiError::new(500, crate::cli::one_line(&e)))?;
+        .map_err(|e| ApiError::new(500, crate::errors::one_line(&e)))?;
     let mut answer = BoundedJson::new(settings.max_answer_bytes);
     // Room is kept for the end of the answer, whatever comes before it.
     answer.raw("{\"text\":", BLOCKS_END.len())?;

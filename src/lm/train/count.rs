@@ -2,10 +2,11 @@
 //! into sentences, maps tokens to dense ids and counts the n-grams of every order in memory,
 //! with lossy pruning past a cap (steps 1–3 of the pipeline in [`super`]).
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use super::{Progress, TrainError, TrainOptions, TrainStats};
@@ -83,25 +84,33 @@ pub(super) struct Counts {
     pub(super) grams: Vec<Vec<(Gram, u32)>>,
 }
 
-/// Reader that advances a progress bar by the bytes it reads.
-struct ProgressReader<R> {
+/// Reader that counts the bytes it reads and tells the progress of them.
+struct ProgressReader<'a, R> {
     inner: R,
-    bar: indicatif::ProgressBar,
+    progress: &'a dyn Progress,
+    read: &'a Cell<u64>,
 }
 
-impl<R: Read> Read for ProgressReader<R> {
+impl<R: Read> Read for ProgressReader<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
+        self.read.set(self.read.get() + n as u64);
+        self.progress.read(n as u64);
         Ok(n)
     }
 }
 
-fn open_input(path: &Path, bar: &indicatif::ProgressBar) -> std::io::Result<Box<dyn BufRead>> {
+/// The file at `path` as lines (gunzipped when named `*.gz`), its bytes counted in `read`.
+fn open_input<'a>(
+    path: &Path,
+    progress: &'a dyn Progress,
+    read: &'a Cell<u64>,
+) -> std::io::Result<Box<dyn BufRead + 'a>> {
     let file = File::open(path)?;
     let counted = ProgressReader {
         inner: file,
-        bar: bar.clone(),
+        progress,
+        read,
     };
     let gz = path
         .extension()
@@ -210,7 +219,7 @@ fn prune_lossy(map: &mut FastMap<Gram, u32>, cap: usize) {
 pub(super) fn count_inputs(
     inputs: &[PathBuf],
     opts: &TrainOptions,
-    progress: Progress,
+    progress: &dyn Progress,
     stats: &mut TrainStats,
 ) -> Result<Counts, TrainError> {
     let total: u64 = inputs
@@ -218,20 +227,8 @@ pub(super) fn count_inputs(
         .filter_map(|p| std::fs::metadata(p).ok())
         .map(|m| m.len())
         .sum();
-    let bar = if progress == Progress::Stderr && std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::with_draw_target(
-            Some(total),
-            indicatif::ProgressDrawTarget::stderr(),
-        );
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "counting {bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta} {msg}",
-        ) {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    progress.start(total);
+    let read = Cell::new(0);
     let mut counter = Counter::new(opts);
     let mut line = Vec::new();
     let mut sentences = Vec::new();
@@ -240,12 +237,8 @@ pub(super) fn count_inputs(
             path: path.clone(),
             source,
         };
-        bar.set_message(
-            path.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-        );
-        let mut reader = open_input(path, &bar).map_err(io_err)?;
+        progress.file(path);
+        let mut reader = open_input(path, progress, &read).map_err(io_err)?;
         loop {
             line.clear();
             let n = reader.read_until(b'\n', &mut line).map_err(io_err)?;
@@ -271,8 +264,8 @@ pub(super) fn count_inputs(
             }
         }
     }
-    stats.input_bytes = bar.position();
-    bar.finish_and_clear();
+    stats.input_bytes = read.get();
+    progress.finish();
     Ok(counter.into_counts(stats))
 }
 

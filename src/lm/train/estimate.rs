@@ -376,14 +376,14 @@ pub(super) fn to_model_spec(est: &Estimated, opts: &TrainOptions, provenance: St
 mod tests {
     use super::super::count::{count_inputs, EOS};
     use super::super::tests::{opts, temp_file, CORPUS};
-    use super::super::{Progress, TrainStats};
+    use super::super::TrainStats;
     use super::*;
 
     fn estimated(order: usize, min_count: u32, text: &str) -> Estimated {
         let path = temp_file(&format!("est-{order}-{min_count}.txt"), text.as_bytes());
         let o = opts(order, min_count);
         let mut stats = TrainStats::default();
-        let counts = count_inputs(&[path], &o, Progress::Hidden, &mut stats).expect("count");
+        let counts = count_inputs(&[path], &o, &(), &mut stats).expect("count");
         estimate(counts, &o, &mut stats)
     }
 
@@ -449,7 +449,7 @@ mod tests {
         let path = temp_file("kn.txt", text.as_bytes());
         let o = opts(2, 1);
         let mut stats = TrainStats::default();
-        let counts = count_inputs(&[path], &o, Progress::Hidden, &mut stats).expect("count");
+        let counts = count_inputs(&[path], &o, &(), &mut stats).expect("count");
         let h = TokenHasher::standard();
         let id_of = |w: &str| {
             counts

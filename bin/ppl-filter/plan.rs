@@ -1,0 +1,274 @@
+//! The main job's flags turned, once, into what the run does ([`Plan`]): the inputs found and
+//! what they hold, the settings of every stage, and where the output goes, each checked before
+//! anything is read or written.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail};
+use ppl_filter::cli::filter::CleanArgs;
+use ppl_filter::decide::Choices;
+use ppl_filter::html::HtmlSettings;
+use ppl_filter::io::sink::RecordFormat;
+use ppl_filter::io::walk::{self, Expanded, WalkOptions};
+use ppl_filter::io::{sniff, Input, InputFormat, NamedInput};
+use ppl_filter::output::{Layout, OutputMode};
+use ppl_filter::pipeline::{self, Options, Problem, Trouble};
+
+/// What a cleaning run does.
+pub struct Plan {
+    /// The inputs, in the order they are cleaned.
+    pub inputs: Vec<Input>,
+    /// What they hold.
+    pub kind: InputFormat,
+    /// The settings of every stage.
+    pub options: Options,
+    /// Where and how the output is written.
+    pub output: Output,
+    /// Problems met while finding the inputs, reported before any is cleaned.
+    pub found: Vec<Problem>,
+    /// FIFOs, sockets and devices skipped while walking directories.
+    pub special_skipped: u64,
+    /// `--stats`: a line of counts at the end.
+    pub stats: bool,
+}
+
+/// Where the output goes.
+pub enum Output {
+    /// Text on standard output, the documents separated by `separator`.
+    Stream {
+        /// An empty line, or a NUL byte (`-0`).
+        separator: &'static [u8],
+    },
+    /// A text file per input, under `dir`, at `names` (in the inputs' order).
+    Files {
+        /// `--output-dir`.
+        dir: PathBuf,
+        /// Each input's file, relative to `dir`.
+        names: Vec<PathBuf>,
+    },
+    /// Records on standard output.
+    Records(Records),
+    /// A record file per input (of its own kind, or JSON lines), under `dir`.
+    RecordFiles {
+        /// `--output-dir`.
+        dir: PathBuf,
+        /// Each input's file, relative to `dir`.
+        names: Vec<PathBuf>,
+        /// How the records are written.
+        records: Records,
+    },
+}
+
+/// How records are written.
+pub struct Records {
+    /// WARC, JSON lines written back, or a JSON object per document.
+    pub format: RecordFormat,
+    /// Each record its own gzip member (`-z`).
+    pub compress: bool,
+    /// JSONL: the field that takes the text (`--output-field`).
+    pub output_field: Option<String>,
+    /// `--format json`: the URL of the pages read (`--url`).
+    pub url: Option<String>,
+}
+
+impl Plan {
+    /// The plan the flags describe, or why they cannot be followed.
+    pub fn from_args(args: CleanArgs) -> anyhow::Result<Plan> {
+        let threads = args.threads.unwrap_or_else(pipeline::default_threads);
+        let expanded = find_inputs(&args, threads)?;
+        let kind = match args.input {
+            Some(kind) => kind,
+            None => sniff::kind_of_inputs(expanded.inputs.iter().map(|(input, _)| input))?,
+        };
+        let records = records(&args, kind)?;
+        let options = options(&args, kind, threads, records.as_ref())?;
+        let json = args.format == Layout::Json;
+        let named = output_names(expanded.inputs, kind, json, records.is_some());
+        ppl_filter::io::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
+        let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
+        let found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
+        let output = match (args.output_dir, records) {
+            (Some(dir), Some(records)) => Output::RecordFiles {
+                dir,
+                names,
+                records,
+            },
+            (Some(dir), None) => Output::Files { dir, names },
+            (None, Some(records)) => Output::Records(records),
+            (None, None) => Output::Stream {
+                separator: if args.null { b"\0" } else { b"\n" },
+            },
+        };
+        Ok(Plan {
+            inputs,
+            kind,
+            options,
+            output,
+            found,
+            special_skipped: expanded.special_skipped,
+            stats: args.stats,
+        })
+    }
+}
+
+/// The files named and listed (`--files-from`), directories walked.
+fn find_inputs(args: &CleanArgs, threads: usize) -> anyhow::Result<Expanded> {
+    let mut files = args.files.clone();
+    if let Some(list) = &args.files_from {
+        files.extend(walk::read_list(list)?);
+        if files.is_empty() {
+            bail!("{}: lists no file to clean", list.display());
+        }
+    }
+    let walk_options = WalkOptions {
+        globs: args.glob.clone(),
+        hidden: args.hidden,
+        follow_links: args.follow,
+        threads,
+    };
+    Ok(walk::expand(&files, &walk_options)?)
+}
+
+/// How records are written, when the output is records: `--format json`, or WARC or JSONL
+/// input; flags that the inputs and the format at hand would ignore are refused.
+fn records(args: &CleanArgs, kind: InputFormat) -> anyhow::Result<Option<Records>> {
+    let json = args.format == Layout::Json;
+    let format = match kind {
+        _ if json => RecordFormat::JsonlObjects,
+        InputFormat::Jsonl => RecordFormat::JsonlRewrite {
+            add_scores: args.add_scores,
+        },
+        InputFormat::Warc | InputFormat::Html | InputFormat::Text => RecordFormat::Warc,
+    };
+    let is_records = json || matches!(kind, InputFormat::Warc | InputFormat::Jsonl);
+    let warc_out = kind == InputFormat::Warc && !json;
+    let jsonl_out = kind == InputFormat::Jsonl && !json;
+    let misplaced = [
+        (
+            args.compress && !warc_out,
+            "--compress applies to WARC output (WARC input, without --format json)",
+        ),
+        (
+            args.all_responses && kind != InputFormat::Warc,
+            "--all-responses applies to WARC input",
+        ),
+        (
+            args.output_field.is_some() && !jsonl_out,
+            "--output-field applies to JSONL input written back as JSONL",
+        ),
+        (
+            args.url.is_some() && !json,
+            "--url applies to --format json",
+        ),
+    ];
+    if let Some((_, message)) = misplaced.iter().find(|(given, _)| *given) {
+        bail!("{message}");
+    }
+    Ok(is_records.then(|| Records {
+        format,
+        compress: args.compress,
+        output_field: args.output_field.clone(),
+        url: args.url.clone(),
+    }))
+}
+
+/// The settings of every stage.
+fn options(
+    args: &CleanArgs,
+    kind: InputFormat,
+    threads: usize,
+    records: Option<&Records>,
+) -> anyhow::Result<Options> {
+    let encoding = match &args.encoding {
+        Some(label) => Some(
+            ppl_filter::decode::encoding_for_label(label)
+                .ok_or_else(|| anyhow!("unknown encoding '{label}'"))?,
+        ),
+        None => None,
+    };
+    let mut options = Options::with_method(args.policy.method()?).with_layout(args.format);
+    // `--mark` and `--scores`, the older spellings of `--format mark` and `--format scores`.
+    if args.scores {
+        options.mode = OutputMode::Scores;
+    } else if args.mark {
+        options.mode = OutputMode::Mark;
+    }
+    Ok(Options {
+        input_format: kind,
+        encoding,
+        html: HtmlSettings {
+            max_block_bytes: args.max_block_bytes.max(1),
+            max_parser_memory: args.max_parser_memory,
+            keep_title: args.title,
+        },
+        policy: args.policy.policy(),
+        jsonl_field: args.field.clone(),
+        skip_bad_lines: args.skip_bad_lines,
+        all_responses: args.all_responses,
+        threads,
+        choices: Choices {
+            max_document_bytes: args.max_document_bytes,
+            ..args.policy.choices()
+        },
+        report_perplexity: records.is_some_and(|r| r.format.reports_perplexity()),
+        ..options
+    })
+}
+
+/// Each input with the name of its output under `--output-dir`, relative to it: a page gives a
+/// text file (JSON lines with `--format json`), a WARC or JSONL input a file of its own kind, and
+/// standard input is named for what it holds.
+fn output_names(
+    inputs: Vec<NamedInput>,
+    kind: InputFormat,
+    json: bool,
+    records: bool,
+) -> Vec<NamedInput> {
+    let extension = match (json, records) {
+        (true, _) => Some("jsonl"),
+        (false, true) => None,
+        (false, false) => Some("txt"),
+    };
+    inputs
+        .into_iter()
+        .map(|(input, relative)| {
+            let mut name = ppl_filter::io::output_name(&relative, extension);
+            if input.is_stdin() && records && !json {
+                name.set_extension(if kind == InputFormat::Warc {
+                    "warc"
+                } else {
+                    "jsonl"
+                });
+            }
+            (input, name)
+        })
+        .collect()
+}
+
+/// What finding the inputs met, in the order it is reported: directories that could not be
+/// read (errors), standard input that seems to list files (a note), directories with no file
+/// to clean (warnings).
+fn found_problems(
+    unreadable: &[(PathBuf, String)],
+    empty_dirs: &[PathBuf],
+    inputs: &[Input],
+    args: &CleanArgs,
+) -> Vec<Problem> {
+    let at = |dir: &Path, trouble| Problem::new(dir.display().to_string(), trouble);
+    let mut found: Vec<Problem> = unreadable
+        .iter()
+        .map(|(dir, message)| at(dir, Trouble::Unreadable(message.clone())))
+        .collect();
+    if let [input] = inputs {
+        if sniff::stdin_lists_files(input) {
+            found.push(Problem::new(input.to_string(), Trouble::ListsFiles));
+        }
+    }
+    let with_glob = !args.glob.is_empty();
+    found.extend(
+        empty_dirs
+            .iter()
+            .map(|dir| at(dir, Trouble::NoFileInDirectory { with_glob })),
+    );
+    found
+}
