@@ -2,11 +2,9 @@
 //! input kind is told from, `--output-dir` for every kind, directories walked like ripgrep,
 //! exit statuses a batch job can rely on, and flags that the chosen method would ignore.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{fixture, ppl_filter, ppl_filter_keeping_all, stderr, stdout};
+use crate::common::{fixture, ppl_filter, ppl_filter_keeping_all, stderr, stdout};
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {

@@ -1,9 +1,7 @@
 //! The output formats: one JSON object per document for every input kind, Markdown from the
 //! block kinds, `--title` with the default method, and `--output-field` for JSONL.
 
-mod common;
-
-use common::{fixture, ppl_filter, stderr, stdout};
+use crate::common::{fixture, ppl_filter, stderr, stdout};
 
 fn parse_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
     stdout(out)

@@ -27,8 +27,9 @@
 //!
 //! proptest prints the smallest failing recipe; its bytes are also kept in
 //! `target/tmp/fuzz-failures/<property>-failing.<ext>` (an input that crashed or hung the child
-//! in `<property>-crashed.<ext>`), and `FUZZ_REPLAY=FILE cargo test --release --test fuzz replay
-//! -- --ignored` runs such a file (or one kept by `scripts/fuzz.sh`) through the checks again.
+//! in `<property>-crashed.<ext>`), and `FUZZ_REPLAY=FILE cargo test --release --test tests
+//! fuzz::replay -- --ignored` runs such a file (or one kept by `scripts/fuzz.sh`) through the
+//! checks again.
 
 use std::collections::HashSet;
 use std::io::{BufReader, Cursor, Read, Write};

@@ -4,8 +4,7 @@
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn keeps_the_article_and_drops_menus_and_link_lists() {

@@ -5,8 +5,7 @@
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// A usage error: exit 2, a message, no panic.
 fn assert_usage_error(args: &[&str]) {

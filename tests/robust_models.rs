@@ -13,8 +13,7 @@ use ppl_filter::lm::train::{train_sentences, TrainOptions};
 use ppl_filter::lm::LanguageModel;
 use proptest::prelude::*;
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const CLASSIFIER: &[u8] = include_bytes!("../model/en-classifier.bin");
 const PAGE: &[u8] =

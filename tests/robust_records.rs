@@ -13,8 +13,7 @@ use ppl_filter::io::sink::{
     DirSink, DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink,
 };
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {

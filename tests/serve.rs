@@ -1,15 +1,12 @@
 //! `ppl-filter serve`: the binary is started on a free port and spoken to over HTTP; its
 //! answers are compared with what the command line writes for the same page and flags.
-#![cfg(feature = "serve")]
-
-mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{fixture, ppl_filter, stdout};
+use crate::common::{self, fixture, ppl_filter, stdout};
 use serde_json::{json, Value};
 
 /// A server started for one test, killed when dropped.

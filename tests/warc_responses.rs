@@ -3,11 +3,9 @@
 //! records written (warcinfo first and dated with the run, block digests, one gzip member per
 //! record).
 
-mod common;
-
 use std::io::{Read, Write};
 
-use common::{ppl_filter, ppl_filter_dated, stderr, stdout};
+use crate::common::{ppl_filter, ppl_filter_dated, stderr, stdout};
 
 fn response(n: usize, uri: &str, status: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
     let mut http = format!("HTTP/1.1 {status}\r\n");

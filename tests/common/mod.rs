@@ -1,6 +1,5 @@
 //! Helpers shared by the tests of the `ppl-filter` binary: fixture paths and running the binary
 //! on bytes fed through stdin.
-#![allow(dead_code)] // each test binary uses its own subset
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
