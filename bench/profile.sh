@@ -25,10 +25,11 @@ if ! command -v perf > /dev/null; then
     { apt-get update -qq && apt-get install -y -qq linux-perf; } >&2 || die "perf (Debian's linux-perf) is needed"
 fi
 if [[ -z "${PPL_FILTER:-}" ]]; then
-    printf '[profile] building ppl-filter (cargo build --release --locked)\n' >&2
-    cargo build --release --locked --quiet
+    # The `profiling` profile is the release build with line tables, for perf's call graphs.
+    printf '[profile] building ppl-filter (cargo build --profile profiling --locked)\n' >&2
+    cargo build --profile profiling --locked --quiet
 fi
-ppl=${PPL_FILTER:-target/release/ppl-filter}
+ppl=${PPL_FILTER:-target/profiling/ppl-filter}
 [[ -x "$ppl" ]] || die "missing binary $ppl"
 
 tmp=$(mktemp -d)
