@@ -182,6 +182,29 @@ mod tests {
     use super::*;
     use crate::block::{BlockKind, Sentence};
 
+    #[test]
+    fn every_layout_is_found_by_its_name_and_the_older_names_too() {
+        for layout in Layout::ALL {
+            assert_eq!(Layout::of_name(layout.name()), Some(layout));
+        }
+        assert_eq!(Layout::of_name("plain"), Some(Layout::Text));
+        assert_eq!(Layout::of_name("jsonl"), Some(Layout::Json));
+        assert_eq!(Layout::of_name("html"), None);
+        assert_eq!(Layout::Mark.mode(), OutputMode::Mark);
+        assert_eq!(Layout::CleanEval.format(), OutputFormat::CleanEval);
+    }
+
+    /// The command line's names are the library's ([`Layout::name`]).
+    #[cfg(feature = "cli")]
+    #[test]
+    fn the_command_line_names_each_layout_as_the_library_does() {
+        use clap::ValueEnum;
+        for layout in Layout::ALL {
+            let value = layout.to_possible_value().expect("listed");
+            assert_eq!(value.get_name(), layout.name());
+        }
+    }
+
     fn block() -> Block {
         let mut b = Block::new(0, BlockKind::Heading, "Good one. Bad one.");
         b.sentences = vec![

@@ -72,6 +72,19 @@ fn mark_keeps_everything_and_scores_prints_every_sentence() {
 }
 
 #[test]
+fn every_format_has_one_name_and_the_older_spellings_mean_the_same() {
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let with = |args: &[&str]| stdout(&ppl_filter(args, &page));
+    assert_eq!(with(&[]), with(&["--format", "text"]));
+    assert_eq!(with(&["--format", "text"]), with(&["--format", "plain"]));
+    assert_eq!(with(&["--format", "json"]), with(&["--format", "jsonl"]));
+    assert_eq!(with(&["--format", "mark"]), with(&["--mark"]));
+    assert_eq!(with(&["-f", "scores"]), with(&["--scores"]));
+    assert_ne!(with(&["--format", "mark"]), with(&["--format", "text"]));
+    assert!(with(&["--format", "cleaneval"]).starts_with("<h> "));
+}
+
+#[test]
 fn decodes_entities() {
     let out = ppl_filter_keeping_all(&[fixture("pages/entities.html").to_str().unwrap()], b"");
     assert_eq!(

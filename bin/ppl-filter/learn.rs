@@ -6,15 +6,28 @@ use anyhow::{bail, Context};
 use ppl_filter::boost::BoostOptions;
 use ppl_filter::cli::filter::{GlobalArgs, LearnArgs};
 use ppl_filter::decide::Method;
-use ppl_filter::learn::{GoldFormat, LearnOptions, TrainingSet};
+use ppl_filter::learn::{GoldFormat, LearnOptions, Page, TrainingSet};
 use ppl_filter::pipeline::Options;
 
 /// Fits the combined method's classifier to pages and their gold text, and writes it to
 /// `--output`.
 pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let model = ppl_filter::lm::load_model(global.model.as_deref())?;
-    // The sets: the positional pair, each --set (weighted by --set-weight in that order), then
-    // the lines of each --sets file.
+    let sets = training_sets(&args)?;
+    // The decision method plays no part in reading the training pages.
+    let options = Options::with_method(Method::Perplexity);
+    let mut pages = ppl_filter::learn::read_sets(&sets, args.gold_format, &options)?;
+    let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options(&args, &sets))?;
+    std::fs::write(&args.output, &bytes).with_context(|| args.output.display().to_string())?;
+    if !global.quiet {
+        eprintln!("{}", summary(&args, &sets, &pages, bytes.len()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The sets: the positional pair, each --set (weighted by --set-weight in that order), then
+/// the lines of each --sets file.
+fn training_sets(args: &LearnArgs) -> anyhow::Result<Vec<TrainingSet>> {
     let mut sets: Vec<TrainingSet> = args
         .input_dir
         .iter()
@@ -47,10 +60,12 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if sets.is_empty() {
         bail!("no training set: give INPUT_DIR GOLD_DIR, --set or a non-empty --sets file");
     }
-    // The decision method plays no part in reading the training pages.
-    let options = Options::with_method(Method::Perplexity);
-    let mut pages = ppl_filter::learn::read_sets(&sets, args.gold_format, &options)?;
-    let learn_options = LearnOptions {
+    Ok(sets)
+}
+
+/// The learner's settings from the flags, each set weighing its weight.
+fn learn_options(args: &LearnArgs, sets: &[TrainingSet]) -> LearnOptions {
+    LearnOptions {
         l2: args.l2,
         threshold: args.decision_threshold,
         smoothing: args.smoothing,
@@ -65,13 +80,12 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         },
         set_balance: args.set_balance,
         set_weights: sets.iter().map(|s| s.weight).collect(),
-    };
-    let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options)?;
-    std::fs::write(&args.output, &bytes).with_context(|| args.output.display().to_string())?;
-    if global.quiet {
-        return Ok(ExitCode::SUCCESS);
     }
-    let mut summary = String::new();
+}
+
+/// What was written, from how many pages of which sets.
+fn summary(args: &LearnArgs, sets: &[TrainingSet], pages: &[Page], bytes: usize) -> String {
+    let mut of_sets = String::new();
     if sets.len() > 1 {
         let parts: Vec<String> = sets
             .iter()
@@ -89,13 +103,11 @@ pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
                 )
             })
             .collect();
-        summary = format!(" of {} sets ({})", sets.len(), parts.join("; "));
+        of_sets = format!(" of {} sets ({})", sets.len(), parts.join("; "));
     }
-    eprintln!(
-        "ppl-filter: wrote {} ({} bytes) from {} pages{summary}",
+    format!(
+        "ppl-filter: wrote {} ({bytes} bytes) from {} pages{of_sets}",
         args.output.display(),
-        bytes.len(),
         pages.len()
-    );
-    Ok(ExitCode::SUCCESS)
+    )
 }
