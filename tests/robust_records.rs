@@ -332,7 +332,13 @@ fn dir_sink_writes_a_document_under_its_name_only_once_complete() {
     ];
     std::fs::write(dir.join("c.txt"), b"from an earlier run").unwrap();
     let mut sink = DirSink::new(&dir, names.clone());
-    sink.begin(0, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        0,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(b"first").unwrap();
     let partial: Vec<String> = listing(&dir)
         .into_iter()
@@ -341,11 +347,23 @@ fn dir_sink_writes_a_document_under_its_name_only_once_complete() {
     assert_eq!(partial.len(), 1, "{:?}", listing(&dir));
     assert!(partial[0].ends_with(".partial") && !dir.join("a.txt").exists());
     sink.end(&DocumentStats::default()).unwrap();
-    sink.begin(1, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        1,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(b"second").unwrap();
     sink.end(&DocumentStats::default()).unwrap();
     // The third never ends: the run stops (dropping the sink) in the middle of it.
-    sink.begin(2, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        2,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(&vec![b'x'; 100_000]).unwrap();
     drop(sink);
     assert_eq!(listing(&dir), ["a.txt", "c.txt", "sub"]);
@@ -359,7 +377,13 @@ fn dir_sink_writes_a_document_under_its_name_only_once_complete() {
 
     // `finish` also drops a document that was begun and not ended.
     let mut sink = DirSink::new(&dir, names);
-    sink.begin(2, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        2,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(b"unfinished").unwrap();
     sink.finish().unwrap();
     assert_eq!(listing(&dir), ["a.txt", "c.txt", "sub"]);
@@ -372,10 +396,22 @@ fn dir_sink_error_removes_the_temporary_file_and_keeps_finished_ones() {
     // The second name is taken by a directory that is not empty: renaming onto it fails.
     std::fs::create_dir_all(dir.join("b.txt/inside")).unwrap();
     let mut sink = DirSink::new(&dir, vec![PathBuf::from("a.txt"), PathBuf::from("b.txt")]);
-    sink.begin(0, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        0,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(b"done").unwrap();
     sink.end(&DocumentStats::default()).unwrap();
-    sink.begin(1, &DocumentMeta::Input).unwrap();
+    sink.begin(
+        1,
+        &DocumentMeta::Input {
+            source: String::new(),
+        },
+    )
+    .unwrap();
     sink.write(b"lost").unwrap();
     let error = sink.end(&DocumentStats::default()).unwrap_err();
     assert!(
@@ -555,7 +591,14 @@ fn sinks_pass_broken_pipe_up_unchanged() {
         ..DocumentStats::default()
     };
     let mut stream = StreamSink::new(failing(3, io::ErrorKind::BrokenPipe), b"\n");
-    stream.begin(0, &DocumentMeta::Input).unwrap();
+    stream
+        .begin(
+            0,
+            &DocumentMeta::Input {
+                source: String::new(),
+            },
+        )
+        .unwrap();
     assert_eq!(
         stream.write(b"abcdef").unwrap_err().kind(),
         io::ErrorKind::BrokenPipe

@@ -58,14 +58,10 @@ fn write(
         Output::Records(records) if records.compress => {
             Box::new(RecordSink::with_gzip_members(stdout(), records.format))
         }
-        Output::Records(records) => {
-            let sources = plan.inputs.iter().map(Input::to_string).collect();
-            Box::new(configured(
-                RecordSink::new(stdout(), records.format),
-                records,
-                sources,
-            ))
-        }
+        Output::Records(records) => Box::new(configured(
+            RecordSink::new(stdout(), records.format),
+            records,
+        )),
         Output::Files { dir, names } => Box::new(DirSink::new(dir, names.clone())),
         Output::Stream { separator } => Box::new(StreamSink::new(stdout(), separator)),
     };
@@ -148,14 +144,10 @@ fn stats_line(summary: &Summary, skipped: &Skipped, elapsed: std::time::Duration
     )
 }
 
-/// A record sink writing `records`' output field and sources (each input's name).
-fn configured<W: Write + Send>(
-    sink: RecordSink<W>,
-    records: &Records,
-    sources: Vec<String>,
-) -> RecordSink<W> {
+/// A record sink writing `records`' output field and URL.
+fn configured<W: Write + Send>(sink: RecordSink<W>, records: &Records) -> RecordSink<W> {
     sink.output_field(records.output_field.clone())
-        .json_sources(records.url.clone(), sources)
+        .url(records.url.clone())
 }
 
 /// Cleans one WARC or JSONL input into a file of its own kind at `path` (gzip-compressed when
@@ -174,7 +166,6 @@ fn clean_to_record_file(
     };
     let file = PartialFile::create(path)?;
     let gz = path.extension().is_some_and(|x| x == "gz");
-    let sources = || vec![input.to_string()];
     let (summary, file) = match records.format {
         RecordFormat::Warc if gz => {
             let mut sink = RecordSink::with_gzip_members(file, records.format);
@@ -182,11 +173,11 @@ fn clean_to_record_file(
         }
         _ if gz => {
             let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            let mut sink = configured(RecordSink::new(gzip, records.format), records, sources());
+            let mut sink = configured(RecordSink::new(gzip, records.format), records);
             (run(&mut sink)?, sink.into_inner().finish()?)
         }
         _ => {
-            let mut sink = configured(RecordSink::new(file, records.format), records, sources());
+            let mut sink = configured(RecordSink::new(file, records.format), records);
             (run(&mut sink)?, sink.into_inner())
         }
     };

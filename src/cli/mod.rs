@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::block::PageKind;
 use crate::decide::{
-    embedded, Choices, Classifier, ClassifierLoadError, Favor, Method, Policy,
+    embedded, Choices, Classifier, ClassifierLoadError, Favor, Method, MethodKind, Policy,
     DEFAULT_MAX_LINK_DENSITY,
 };
 
@@ -91,16 +91,6 @@ fn parse_max_perplexity(arg: &str) -> Result<f32, String> {
 fn parse_max_link_density(arg: &str) -> Result<f32, String> {
     let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
     Policy::check_max_link_density(value).map_err(|e| e.to_string())
-}
-
-/// The decision methods, as flags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum MethodKind {
-    /// PyPlexity's rule: drop sentences above --threshold, and blocks above --max-link-density.
-    Perplexity,
-    /// A learned classifier over perplexity under the general and a boilerplate model, the
-    /// block's shape and markup, and its neighbours (`ppl-filter learn` makes one).
-    Combined,
 }
 
 impl PolicyArgs {

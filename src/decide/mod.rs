@@ -49,6 +49,24 @@ pub enum Favor {
 }
 
 impl Favor {
+    /// Every leaning, in the order the interfaces list them.
+    pub const ALL: [Favor; 3] = [Favor::Balanced, Favor::Precision, Favor::Recall];
+
+    /// The leaning's name, as Python's `favor=` and the API's `"favor"` take it (the command
+    /// line says `--favor-precision` and `--favor-recall`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Favor::Balanced => "balanced",
+            Favor::Precision => "precision",
+            Favor::Recall => "recall",
+        }
+    }
+
+    /// The leaning of this name.
+    pub fn of_name(name: &str) -> Option<Favor> {
+        Favor::ALL.into_iter().find(|favor| favor.name() == name)
+    }
+
     /// Log-odds added to every block's score before the decision.
     fn shift(self) -> f32 {
         match self {
@@ -128,6 +146,37 @@ impl Default for Choices {
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             kind: None,
         }
+    }
+}
+
+/// The decision methods by name, without a classifier: `--method`, Python's `method=` and the
+/// API's `"method"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum MethodKind {
+    /// PyPlexity's rule: drop sentences above --threshold, and blocks above --max-link-density.
+    Perplexity,
+    /// A learned classifier over perplexity under the general and a boilerplate model, the
+    /// block's shape and markup, and its neighbours (`ppl-filter learn` makes one).
+    #[default]
+    Combined,
+}
+
+impl MethodKind {
+    /// Every method, the default first.
+    pub const ALL: [MethodKind; 2] = [MethodKind::Combined, MethodKind::Perplexity];
+
+    /// The method's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MethodKind::Combined => "combined",
+            MethodKind::Perplexity => "perplexity",
+        }
+    }
+
+    /// The method of this name.
+    pub fn of_name(name: &str) -> Option<MethodKind> {
+        MethodKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
 

@@ -27,8 +27,11 @@ fn optional(value: Option<&str>) -> Extra<'_> {
 /// Where a document came from, as far as its sink needs to know.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DocumentMeta {
-    /// A whole input (file or standard input).
-    Input,
+    /// A whole input (a file, standard input, bytes held in memory).
+    Input {
+        /// Its name, as problems name it: the `source` of its JSON object.
+        source: String,
+    },
     /// An HTML `response` record of a WARC file.
     WarcResponse {
         /// Its WARC-Record-ID (empty when it has none).
@@ -311,69 +314,154 @@ impl RecordFormat {
     }
 }
 
-/// Writes each document as one record, holding its text until the document ends.
-pub struct RecordSink<W: Write + Send> {
-    format: RecordFormat,
-    out: WarcWriter<W>,
-    meta: Option<DocumentMeta>,
-    text: Spool,
-    /// WARC output: the `warcinfo` record that opens it has been written.
-    warcinfo_written: bool,
-    /// JSONL: the field the cleaned text goes to, when not the one read.
-    output_field: Option<String>,
-    /// JSON objects: the URL given for the input (`--url`) and the inputs' names.
-    url: Option<String>,
-    sources: Vec<String>,
-    index: usize,
+/// Writes each document as one record, holding its text until the document ends: one sink for
+/// each kind of record ([`RecordFormat`]).
+pub enum RecordSink<W: Write + Send> {
+    /// WARC `conversion` records.
+    Warc(WarcSink<W>),
+    /// JSONL lines written back.
+    Jsonl(JsonlSink<W>),
+    /// A JSON object per document.
+    Json(JsonSink<W>),
 }
 
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
-        RecordSink::writing_to(WarcWriter::new(out), format)
+        match format {
+            RecordFormat::Warc => RecordSink::Warc(WarcSink::new(WarcWriter::new(out))),
+            RecordFormat::JsonlRewrite { add_scores } => {
+                RecordSink::Jsonl(JsonlSink::new(out, add_scores))
+            }
+            RecordFormat::JsonlObjects => RecordSink::Json(JsonSink::new(out)),
+        }
     }
 
     /// As [`RecordSink::new`], WARC records each written as its own gzip member (`.warc.gz`,
     /// as WARC readers and indexers expect); other formats are unaffected.
     pub fn with_gzip_members(out: W, format: RecordFormat) -> RecordSink<W> {
-        RecordSink::writing_to(
-            WarcWriter::new_gzip(out, flate2::Compression::default()),
-            format,
-        )
-    }
-
-    fn writing_to(out: WarcWriter<W>, format: RecordFormat) -> RecordSink<W> {
-        RecordSink {
-            format,
-            out,
-            meta: None,
-            text: Spool::new(HELD_BYTES),
-            warcinfo_written: false,
-            output_field: None,
-            url: None,
-            sources: Vec::new(),
-            index: 0,
+        match format {
+            RecordFormat::Warc => {
+                let out = WarcWriter::new_gzip(out, flate2::Compression::default());
+                RecordSink::Warc(WarcSink::new(out))
+            }
+            _ => RecordSink::new(out, format),
         }
     }
 
     /// JSONL input: write the cleaned text to field `name` (added, or replaced if the line
     /// has it) and leave the field read as it was; `None` (or the field read) replaces it.
+    /// Other records have no field to choose.
     pub fn output_field(mut self, name: Option<String>) -> Self {
-        self.output_field = name;
+        if let RecordSink::Jsonl(sink) = &mut self {
+            sink.output_field = name;
+        }
         self
     }
 
     /// JSON objects: `url` is the URL of every whole input (`--url`, ahead of the page's own
-    /// canonical link); `sources[i]` names input `i`.
-    pub fn json_sources(mut self, url: Option<String>, sources: Vec<String>) -> Self {
-        self.url = url;
-        self.sources = sources;
+    /// canonical link). Other records say no URL of their own.
+    pub fn url(mut self, url: Option<String>) -> Self {
+        if let RecordSink::Json(sink) = &mut self {
+            sink.url = url;
+        }
         self
+    }
+
+    /// The sink this one hands each call to.
+    fn inner(&mut self) -> &mut dyn Sink {
+        match self {
+            RecordSink::Warc(sink) => sink,
+            RecordSink::Jsonl(sink) => sink,
+            RecordSink::Json(sink) => sink,
+        }
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        match self {
+            RecordSink::Warc(sink) => sink.out.into_inner(),
+            RecordSink::Jsonl(sink) => sink.out,
+            RecordSink::Json(sink) => sink.out,
+        }
+    }
+}
+
+impl<W: Write + Send> Sink for RecordSink<W> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.inner().begin(index, meta)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.inner().write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        self.inner().end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.inner().finish()
+    }
+}
+
+/// One document's text and where it came from, held until the document ends.
+struct Held {
+    meta: Option<DocumentMeta>,
+    text: Spool,
+}
+
+impl Held {
+    fn new() -> Held {
+        Held {
+            meta: None,
+            text: Spool::new(HELD_BYTES),
+        }
+    }
+
+    /// A document starts.
+    fn begin(&mut self, meta: &DocumentMeta) {
+        self.meta = Some(meta.clone());
+        self.text.clear();
+    }
+}
+
+/// A record sink's output for a document it cannot write: record output is made of records of
+/// its own kind (or, for JSON objects, of anything), so this is a defect of the caller, said
+/// rather than passed over.
+fn not_a_record_of(kind: &str, meta: &DocumentMeta) -> io::Error {
+    let what = match meta {
+        DocumentMeta::Input { .. } => "a whole input",
+        DocumentMeta::WarcResponse { .. } => "a WARC response",
+        DocumentMeta::JsonlLine(_) | DocumentMeta::Passthrough(_) => "a JSONL line",
+    };
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{kind} output cannot hold {what}"),
+    )
+}
+
+/// WARC input written back as WARC: a `warcinfo` record, then a `conversion` record for each
+/// response cleaned, referring to it.
+pub struct WarcSink<W: Write + Send> {
+    out: WarcWriter<W>,
+    held: Held,
+    /// The `warcinfo` record that opens the output has been written.
+    warcinfo_written: bool,
+}
+
+impl<W: Write + Send> WarcSink<W> {
+    fn new(out: WarcWriter<W>) -> WarcSink<W> {
+        WarcSink {
+            out,
+            held: Held::new(),
+            warcinfo_written: false,
+        }
     }
 
     /// WARC output starts with a `warcinfo` record saying what wrote it and what it holds.
     fn warcinfo(&mut self) -> io::Result<()> {
-        if self.format != RecordFormat::Warc || self.warcinfo_written {
+        if self.warcinfo_written {
             return Ok(());
         }
         self.warcinfo_written = true;
@@ -395,82 +483,44 @@ impl<W: Write + Send> RecordSink<W> {
         )?;
         Ok(())
     }
-
-    /// The underlying writer.
-    pub fn into_inner(self) -> W {
-        self.out.into_inner()
-    }
 }
 
-impl<W: Write + Send> Sink for RecordSink<W> {
-    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        self.index = index;
-        self.meta = Some(meta.clone());
-        self.text.clear();
+impl<W: Write + Send> Sink for WarcSink<W> {
+    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.held.begin(meta);
         Ok(())
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.text.write(bytes)
+        self.held.text.write(bytes)
     }
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        let Some(meta) = self.meta.take() else {
+        let Some(meta) = self.held.meta.take() else {
             return Ok(());
         };
-        match (&meta, self.format) {
-            // A line that is not a JSON object is passed through as JSONL, but it is no
-            // document to describe in JSON (it was reported with its line number).
-            (DocumentMeta::Passthrough(_), RecordFormat::JsonlObjects) => Ok(()),
-            (DocumentMeta::Passthrough(line), _) => {
-                let out = self.out.get_mut();
-                out.write_all(line)?;
-                out.write_all(b"\n")
-            }
-            (DocumentMeta::JsonlLine(record), RecordFormat::JsonlRewrite { add_scores }) => {
-                // The text of one line, bounded by the line's own bound.
-                let text = self.text.to_string_lossy()?;
-                let counts = counts(stats);
-                let scores = if add_scores { &counts[..] } else { &[] };
-                let line = match self.output_field.as_deref() {
-                    Some(name) if name != record.field() => {
-                        let mut extra = vec![(name, Extra::Str(&text))];
-                        extra.extend_from_slice(scores);
-                        record.with_extra(&extra)
-                    }
-                    _ => record.with_field(&text, scores),
-                };
-                let out = self.out.get_mut();
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")
-            }
-            // A response that was not cleaned (not text) gets no conversion record.
-            (DocumentMeta::WarcResponse { .. }, RecordFormat::Warc) if stats.failure.is_some() => {
-                Ok(())
-            }
-            (
-                DocumentMeta::WarcResponse {
-                    record_id,
-                    target_uri,
-                    date,
-                },
-                RecordFormat::Warc,
-            ) => {
-                self.warcinfo()?;
-                let source = Source {
-                    refers_to: record_id,
-                    target_uri: target_uri.as_deref(),
-                    date: date.as_deref(),
-                };
-                let (text, out) = (&mut self.text, &mut self.out);
-                let len = text.trimmed_len();
-                out.write_conversion_from(source, len, &mut |each| text.each_chunk(each))?;
-                Ok(())
-            }
-            (meta, RecordFormat::JsonlObjects) => self.json_object(meta, stats),
-            // A document of a kind this format does not write (for example a plain input).
-            _ => Ok(()),
+        let DocumentMeta::WarcResponse {
+            record_id,
+            target_uri,
+            date,
+        } = &meta
+        else {
+            return Err(not_a_record_of("WARC", &meta));
+        };
+        // A response that was not cleaned (not text) gets no conversion record.
+        if stats.failure.is_some() {
+            return Ok(());
         }
+        self.warcinfo()?;
+        let source = Source {
+            refers_to: record_id,
+            target_uri: target_uri.as_deref(),
+            date: date.as_deref(),
+        };
+        let (text, out) = (&mut self.held.text, &mut self.out);
+        let len = text.trimmed_len();
+        out.write_conversion_from(source, len, &mut |each| text.each_chunk(each))?;
+        Ok(())
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -478,6 +528,203 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         self.warcinfo()?;
         self.out.flush()
     }
+}
+
+/// JSONL input written back as JSONL: each line again, the cleaned text in its field (or in
+/// `--output-field`), a line that could not be read passed through as it was.
+pub struct JsonlSink<W: Write + Send> {
+    out: W,
+    held: Held,
+    /// The field the cleaned text goes to, when not the one read.
+    output_field: Option<String>,
+    /// Also add `sentences_kept`, `sentences_dropped` and `mean_perplexity`.
+    add_scores: bool,
+}
+
+impl<W: Write + Send> JsonlSink<W> {
+    fn new(out: W, add_scores: bool) -> JsonlSink<W> {
+        JsonlSink {
+            out,
+            held: Held::new(),
+            output_field: None,
+            add_scores,
+        }
+    }
+}
+
+impl<W: Write + Send> Sink for JsonlSink<W> {
+    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.held.begin(meta);
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.held.text.write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        let Some(meta) = self.held.meta.take() else {
+            return Ok(());
+        };
+        let line = match &meta {
+            DocumentMeta::Passthrough(line) => {
+                self.out.write_all(line)?;
+                return self.out.write_all(b"\n");
+            }
+            DocumentMeta::JsonlLine(record) => {
+                // The text of one line, bounded by the line's own bound.
+                let text = self.held.text.to_string_lossy()?;
+                let counts = counts(stats);
+                let scores = if self.add_scores { &counts[..] } else { &[] };
+                match self.output_field.as_deref() {
+                    Some(name) if name != record.field() => {
+                        let mut extra = vec![(name, Extra::Str(&text))];
+                        extra.extend_from_slice(scores);
+                        record.with_extra(&extra)
+                    }
+                    _ => record.with_field(&text, scores),
+                }
+            }
+            DocumentMeta::Input { .. } | DocumentMeta::WarcResponse { .. } => {
+                return Err(not_a_record_of("JSONL", &meta));
+            }
+        };
+        self.out.write_all(line.as_bytes())?;
+        self.out.write_all(b"\n")
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `--format json`: one JSON object per document, of any input.
+pub struct JsonSink<W: Write + Send> {
+    out: W,
+    held: Held,
+    /// The URL given for every whole input (`--url`).
+    url: Option<String>,
+}
+
+impl<W: Write + Send> JsonSink<W> {
+    fn new(out: W) -> JsonSink<W> {
+        JsonSink {
+            out,
+            held: Held::new(),
+            url: None,
+        }
+    }
+}
+
+impl<W: Write + Send> Sink for JsonSink<W> {
+    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.held.begin(meta);
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.held.text.write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        let Some(meta) = self.held.meta.take() else {
+            return Ok(());
+        };
+        let page_url = stats.page.url();
+        let about = match &meta {
+            // A line that is not a JSON object is no document to describe (it was reported
+            // with its line number).
+            DocumentMeta::Passthrough(_) => return Ok(()),
+            DocumentMeta::Input { source } => About {
+                source: Some(source),
+                url: self.url.as_deref().or(page_url),
+                record_id: None,
+            },
+            DocumentMeta::JsonlLine(_) => About {
+                source: None,
+                url: self.url.as_deref().or(page_url),
+                record_id: None,
+            },
+            // A response says its record id (`null`, not `""`, when it has none).
+            DocumentMeta::WarcResponse {
+                record_id,
+                target_uri,
+                ..
+            } => About {
+                source: None,
+                url: target_uri.as_deref().or(page_url),
+                record_id: Some(match record_id.trim().is_empty() {
+                    true => Extra::Null,
+                    false => Extra::Str(record_id),
+                }),
+            },
+        };
+        json_object_of(&mut self.out, &mut self.held.text, &about, stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// What a JSON object says of where its document came from.
+struct About<'a> {
+    /// The input's name, for a whole input.
+    source: Option<&'a str>,
+    /// `--url`, a response's target URI, or the page's own canonical link.
+    url: Option<&'a str>,
+    /// A WARC response's record id.
+    record_id: Option<Extra<'a>>,
+}
+
+/// Writes the JSON object of one document (source, url, title, lang, kind, text, counts, and a
+/// response's record id), its text streamed from the spool; for a document that was not
+/// cleaned, an object with `error` in place of the text and counts.
+fn json_object_of(
+    out: &mut impl Write,
+    text: &mut Spool,
+    about: &About<'_>,
+    stats: &DocumentStats,
+) -> io::Result<()> {
+    let record_id = about.record_id.map(|id| ("warc_record_id", id));
+    if let Some(failure) = &stats.failure {
+        let mut fields = vec![
+            ("source", optional(about.source)),
+            ("url", optional(about.url)),
+            ("error", Extra::Str(failure)),
+        ];
+        fields.extend(record_id);
+        out.write_all(json_object(&fields).as_bytes())?;
+        return out.write_all(b"\n");
+    }
+    // The language of the text's first bytes (all of it unless it is very long).
+    let held = text.held();
+    let sample = &held[..held.len().min(text.trimmed_len() as usize)];
+    let lang = whatlang::detect(&String::from_utf8_lossy(sample))
+        .filter(whatlang::Info::is_reliable)
+        .map(|info| info.lang().code());
+    let before = json_object(&[
+        ("source", optional(about.source)),
+        ("url", optional(about.url)),
+        ("title", optional(stats.page.title())),
+        ("lang", optional(lang)),
+        ("kind", optional(stats.kind.map(PageKind::name))),
+    ]);
+    let mut after_fields = counts(stats).to_vec();
+    after_fields.extend(record_id);
+    let after = json_object(&after_fields);
+    // `{…,"text":"` + the escaped text + `",…}`: the two objects' braces give way.
+    out.write_all(&before.as_bytes()[..before.len() - 1])?;
+    out.write_all(b",\"text\":\"")?;
+    let mut escaped = String::new();
+    text.each_str(&mut |piece| {
+        escaped.clear();
+        push_json_string_content(&mut escaped, piece);
+        out.write_all(escaped.as_bytes())
+    })?;
+    out.write_all(b"\",")?;
+    out.write_all(&after.as_bytes()[1..])?;
+    out.write_all(b"\n")
 }
 
 /// A document's sentence counts and its kept sentences' mean perplexity, as record fields.
@@ -493,76 +740,6 @@ fn counts(stats: &DocumentStats) -> [(&'static str, Extra<'static>); 3] {
                 .map_or(Extra::Null, Extra::Float),
         ),
     ]
-}
-
-impl<W: Write + Send> RecordSink<W> {
-    /// `--format json`: one object for the document (source, url, title, lang, kind, text,
-    /// counts, and a response's record id), its text streamed from the spool; for a document
-    /// that was not cleaned, an object with `error` in place of the text and counts.
-    fn json_object(&mut self, meta: &DocumentMeta, stats: &DocumentStats) -> io::Result<()> {
-        let page = &stats.page;
-        // A response says its record id (`null`, not `""`, when it has none).
-        let (url, record_id) = match meta {
-            DocumentMeta::WarcResponse {
-                record_id,
-                target_uri,
-                ..
-            } => {
-                let id = match record_id.trim().is_empty() {
-                    true => Extra::Null,
-                    false => Extra::Str(record_id),
-                };
-                (
-                    target_uri.as_deref().or(page.url()),
-                    Some(("warc_record_id", id)),
-                )
-            }
-            _ => (self.url.as_deref().or(page.url()), None),
-        };
-        let source = match meta {
-            DocumentMeta::Input => self.sources.get(self.index).map(String::as_str),
-            _ => None,
-        };
-        let out = self.out.get_mut();
-        if let Some(failure) = &stats.failure {
-            let mut fields = vec![
-                ("source", optional(source)),
-                ("url", optional(url)),
-                ("error", Extra::Str(failure)),
-            ];
-            fields.extend(record_id);
-            out.write_all(json_object(&fields).as_bytes())?;
-            return out.write_all(b"\n");
-        }
-        // The language of the text's first bytes (all of it unless it is very long).
-        let held = self.text.held();
-        let sample = &held[..held.len().min(self.text.trimmed_len() as usize)];
-        let lang = whatlang::detect(&String::from_utf8_lossy(sample))
-            .filter(whatlang::Info::is_reliable)
-            .map(|info| info.lang().code());
-        let before = json_object(&[
-            ("source", optional(source)),
-            ("url", optional(url)),
-            ("title", optional(page.title())),
-            ("lang", optional(lang)),
-            ("kind", optional(stats.kind.map(PageKind::name))),
-        ]);
-        let mut after_fields = counts(stats).to_vec();
-        after_fields.extend(record_id);
-        let after = json_object(&after_fields);
-        // `{…,"text":"` + the escaped text + `",…}`: the two objects' braces give way.
-        out.write_all(&before.as_bytes()[..before.len() - 1])?;
-        out.write_all(b",\"text\":\"")?;
-        let mut escaped = String::new();
-        self.text.each_str(&mut |piece| {
-            escaped.clear();
-            push_json_string_content(&mut escaped, piece);
-            out.write_all(escaped.as_bytes())
-        })?;
-        out.write_all(b"\",")?;
-        out.write_all(&after.as_bytes()[1..])?;
-        out.write_all(b"\n")
-    }
 }
 
 /// An I/O error whose message names the file.
@@ -586,7 +763,13 @@ mod tests {
     fn stream_separates_documents() {
         let mut sink = StreamSink::new(Vec::new(), b"\n");
         for (i, text) in ["a\n", "b\n", "c\n"].iter().enumerate() {
-            sink.begin(i, &DocumentMeta::Input).unwrap();
+            sink.begin(
+                i,
+                &DocumentMeta::Input {
+                    source: String::new(),
+                },
+            )
+            .unwrap();
             sink.write(text.as_bytes()).unwrap();
         }
         sink.finish().unwrap();
@@ -616,16 +799,34 @@ mod tests {
     fn dir_sink_mirrors_names() {
         let dir = std::env::temp_dir().join(format!("ppl-sink-{}", std::process::id()));
         let mut sink = DirSink::new(&dir, vec![PathBuf::from("x/1.txt"), PathBuf::from("2.txt")]);
-        sink.begin(0, &DocumentMeta::Input).unwrap();
+        sink.begin(
+            0,
+            &DocumentMeta::Input {
+                source: String::new(),
+            },
+        )
+        .unwrap();
         sink.write(b"one").unwrap();
         assert!(
             !dir.join("x/1.txt").exists(),
             "not under its name before it ends"
         );
         sink.end(&DocumentStats::default()).unwrap();
-        sink.begin(1, &DocumentMeta::Input).unwrap();
+        sink.begin(
+            1,
+            &DocumentMeta::Input {
+                source: String::new(),
+            },
+        )
+        .unwrap();
         sink.end(&DocumentStats::default()).unwrap();
-        sink.begin(2, &DocumentMeta::Input).unwrap();
+        sink.begin(
+            2,
+            &DocumentMeta::Input {
+                source: String::new(),
+            },
+        )
+        .unwrap();
         sink.write(b"never ends").unwrap();
         sink.finish().unwrap();
         assert_eq!(std::fs::read(dir.join("x/1.txt")).unwrap(), b"one");

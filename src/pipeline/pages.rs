@@ -14,7 +14,7 @@ use super::{
     OutputClosed, Problem, RunError, Severity,
 };
 use crate::block::Block;
-use crate::decide::{Choices, Classifier, Decider, Favor, Method, Policy};
+use crate::decide::{Choices, Classifier, Decider, Favor, Method, MethodKind, Policy};
 use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
@@ -35,11 +35,16 @@ pub const FORMATS: [&str; 6] = {
     names
 };
 
-/// The methods by name (`--method`).
-pub const METHODS: [&str; 2] = ["combined", "perplexity"];
+/// The methods by name ([`MethodKind::name`], `--method`).
+pub const METHODS: [&str; 2] = [MethodKind::ALL[0].name(), MethodKind::ALL[1].name()];
 
-/// The leanings of the combined method by name (`--favor-precision`, `--favor-recall`).
-pub const FAVORS: [&str; 3] = ["balanced", "precision", "recall"];
+/// The leanings of the combined method by name ([`Favor::name`]; `--favor-precision`,
+/// `--favor-recall`).
+pub const FAVORS: [&str; 3] = [
+    Favor::ALL[0].name(),
+    Favor::ALL[1].name(),
+    Favor::ALL[2].name(),
+];
 
 /// The kinds of page by name (`--kind`, [`crate::block::PageKind::name`] of each of
 /// [`crate::block::PageKind::ALL`]), after `auto`: each page's own.
@@ -102,10 +107,10 @@ impl Default for Named<'_> {
     /// What `ppl-filter` does with no flag.
     fn default() -> Self {
         Named {
-            method: "combined",
+            method: MethodKind::Combined.name(),
             threshold: None,
             format: Layout::Text.name(),
-            favor: "balanced",
+            favor: Favor::Balanced.name(),
             comments: false,
             kind: "auto",
             classifier: None,
@@ -116,12 +121,8 @@ impl Default for Named<'_> {
 impl Named<'_> {
     /// The options these words describe, refused like the command line refuses its flags.
     pub fn options(&self) -> Result<PageOptions, NameError> {
-        let favor = match self.favor {
-            "balanced" => Favor::Balanced,
-            "precision" => Favor::Precision,
-            "recall" => Favor::Recall,
-            other => return Err(NameError::Favor(other.to_string())),
-        };
+        let favor =
+            Favor::of_name(self.favor).ok_or_else(|| NameError::Favor(self.favor.into()))?;
         let kind = match self.kind {
             "auto" => None,
             name => Some(
@@ -129,13 +130,15 @@ impl Named<'_> {
                     .ok_or_else(|| NameError::Kind(name.to_string()))?,
             ),
         };
-        let method = match self.method {
-            "combined" => Method::Combined(
+        let kind_of_method = MethodKind::of_name(self.method)
+            .ok_or_else(|| NameError::Method(self.method.into()))?;
+        let method = match kind_of_method {
+            MethodKind::Combined => Method::Combined(
                 self.classifier
                     .clone()
                     .unwrap_or_else(crate::decide::embedded),
             ),
-            "perplexity" => {
+            MethodKind::Perplexity => {
                 let ignored = [
                     ("a classifier", self.classifier.is_some()),
                     ("favor", favor != Favor::Balanced),
@@ -147,7 +150,6 @@ impl Named<'_> {
                 }
                 Method::Perplexity
             }
-            other => return Err(NameError::Method(other.to_string())),
         };
         let threshold = self
             .threshold
@@ -264,8 +266,8 @@ pub fn clean_page(
             .push(problem.clone())
     };
     let output = if options.json {
-        let mut sink = RecordSink::new(Vec::new(), RecordFormat::JsonlObjects)
-            .json_sources(page.url.clone(), vec![page.name.clone()]);
+        let mut sink =
+            RecordSink::new(Vec::new(), RecordFormat::JsonlObjects).url(page.url.clone());
         run_into(&input, model, &run_options, &mut sink, &observer)?;
         sink.into_inner()
     } else {

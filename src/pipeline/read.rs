@@ -55,7 +55,9 @@ pub(super) fn read_inputs(
                 match options.input_format {
                     InputFormat::Html | InputFormat::Text => reader.document(
                         &name,
-                        DocumentMeta::Input,
+                        DocumentMeta::Input {
+                            source: name.clone(),
+                        },
                         Err(failure),
                         DocumentKind::of(options),
                     ),
@@ -65,7 +67,9 @@ pub(super) fn read_inputs(
             Ok(mut content) => match options.input_format {
                 InputFormat::Html | InputFormat::Text => reader.document(
                     &name,
-                    DocumentMeta::Input,
+                    DocumentMeta::Input {
+                        source: name.clone(),
+                    },
                     Ok(Some(&mut content)),
                     DocumentKind::of(options),
                 ),
@@ -127,7 +131,7 @@ impl Reader<'_> {
         let index = self.counts.documents as usize;
         self.counts.documents += 1;
         // A whole file found while walking (not a record of one) is skipped quietly if binary.
-        let quiet_binary = self.found && matches!(meta, DocumentMeta::Input);
+        let quiet_binary = self.found && matches!(meta, DocumentMeta::Input { .. });
         let mut batcher = Batcher {
             seq: &mut self.seq,
             begins: Some((index, Arc::new(meta))),

@@ -39,7 +39,6 @@ use axum::Router;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
-use crate::output::Layout;
 use crate::pipeline::pages::{self, Named, Page};
 use crate::pipeline::InputFormat;
 use api::{ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
@@ -459,13 +458,15 @@ fn json_response(status: StatusCode, json: String) -> Response {
 /// [`ServeSettings::max_answer_bytes`]).
 fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result<String, ApiError> {
     let request: CleanRequest = api::parse(body)?;
+    // What a request leaves out is what `ppl-filter` does with no flag.
+    let default = Named::default();
     let named = Named {
-        method: request.method.as_deref().unwrap_or("combined"),
+        method: request.method.as_deref().unwrap_or(default.method),
         threshold: request.threshold,
-        format: request.format.as_deref().unwrap_or(Layout::Text.name()),
-        favor: request.favor.as_deref().unwrap_or("balanced"),
+        format: request.format.as_deref().unwrap_or(default.format),
+        favor: request.favor.as_deref().unwrap_or(default.favor),
         comments: request.comments,
-        kind: request.kind.as_deref().unwrap_or("auto"),
+        kind: request.kind.as_deref().unwrap_or(default.kind),
         classifier: None,
     };
     let mut options = named
