@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 
-use crate::block::{Block, BlockKind, ContainerHints, PageKind};
+use crate::block::{Block, BlockKind, ContainerHints, Evidence, PageKind};
 
 /// A block is prose for this module with at least this many bytes of text outside links...
 const PROSE_BYTES: usize = 80;
@@ -169,45 +169,80 @@ impl Structure {
     }
 }
 
-/// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
-/// one) of the given kind, measured ([`super::measure`]) and in order.
-pub fn annotate(blocks: &mut [Block], kind: PageKind) {
-    let structure = Structure::of(blocks);
-    let main_blocks: Vec<usize> = (0..blocks.len())
-        .filter(|&i| structure.in_main(&blocks[i]))
-        .collect();
-    let (first_main, last_main) = (main_blocks.first().copied(), main_blocks.last().copied());
-    let total = structure.prose.max(1.0);
-    let main_prose = structure
-        .main
-        .map_or(0.0, |m| structure.containers[&m].prose);
-    // The prose of the main run itself (no comments, menus or sidebars), and of readers' comments.
-    let article: f64 = main_blocks
-        .iter()
-        .map(|&i| main_prose_bytes(&blocks[i]))
-        .sum();
-    let comments: f64 = blocks
-        .iter()
-        .filter(|b| b.hints.has(ContainerHints::COMMENTS))
-        .map(prose_bytes)
-        .sum();
-    let record_siblings: Vec<u32> = blocks
-        .iter()
-        .map(|b| structure.record_siblings(b))
-        .collect();
-    let text: usize = blocks.iter().map(|b| b.text.len()).sum();
-    let records: usize = blocks
-        .iter()
-        .zip(&record_siblings)
-        .filter(|(_, &siblings)| siblings >= RECORD_SIBLINGS)
-        .map(|(b, _)| b.text.len())
-        .sum();
-    let record_share = records as f32 / text.max(1) as f32;
-    let is = |k: PageKind| f32::from(u8::from(kind == k));
-    // Word-weighted means of the page's language-model and stopword values.
+/// What the whole document (or piece) holds, for [`annotate`] to relate each block to.
+struct Page {
+    /// The first and the last block in the main run, if any.
+    first_main: Option<usize>,
+    last_main: Option<usize>,
+    /// All the prose of the document, at least 1 (to divide by).
+    total: f64,
+    /// The prose under the main container.
+    main_prose: f64,
+    /// The prose of the main run itself (no comments, menus or sidebars).
+    article: f64,
+    /// The prose of readers' comments.
+    comments: f64,
+    /// [`Structure::record_siblings`] of each block.
+    record_siblings: Vec<u32>,
+    /// The share of the text that lies in repeated records.
+    record_share: f32,
+    /// [`language_means`] of the blocks.
+    means: [f32; 3],
+    /// The index of the last block, at least 1 (to divide positions by).
+    last: f32,
+}
+
+impl Page {
+    fn of(blocks: &[Block], structure: &Structure) -> Page {
+        let main_blocks: Vec<usize> = (0..blocks.len())
+            .filter(|&i| structure.in_main(&blocks[i]))
+            .collect();
+        let (first_main, last_main) = (main_blocks.first().copied(), main_blocks.last().copied());
+        let total = structure.prose.max(1.0);
+        let main_prose = structure
+            .main
+            .map_or(0.0, |m| structure.containers[&m].prose);
+        let article: f64 = main_blocks
+            .iter()
+            .map(|&i| main_prose_bytes(&blocks[i]))
+            .sum();
+        let comments: f64 = blocks
+            .iter()
+            .filter(|b| b.hints.has(ContainerHints::COMMENTS))
+            .map(prose_bytes)
+            .sum();
+        let record_siblings: Vec<u32> = blocks
+            .iter()
+            .map(|b| structure.record_siblings(b))
+            .collect();
+        let text: usize = blocks.iter().map(|b| b.text.len()).sum();
+        let records: usize = blocks
+            .iter()
+            .zip(&record_siblings)
+            .filter(|(_, &siblings)| siblings >= RECORD_SIBLINGS)
+            .map(|(b, _)| b.text.len())
+            .sum();
+        Page {
+            first_main,
+            last_main,
+            total,
+            main_prose,
+            article,
+            comments,
+            record_siblings,
+            record_share: records as f32 / text.max(1) as f32,
+            means: language_means(blocks),
+            last: blocks.len().saturating_sub(1).max(1) as f32,
+        }
+    }
+}
+
+/// Word-weighted means of the blocks' general log2 probability, log-likelihood ratio and
+/// stopword share (zeros when they hold no words).
+fn language_means(blocks: &[Block]) -> [f32; 3] {
     let mut sums = [0.0f64; 3];
     let mut weight = 0.0f64;
-    for block in blocks.iter() {
+    for block in blocks {
         let e = &block.evidence;
         let w = f64::from(e.ln_words.exp_m1());
         weight += w;
@@ -220,70 +255,88 @@ pub fn annotate(blocks: &mut [Block], kind: PageKind) {
             *sum += w * f64::from(value);
         }
     }
-    let means = sums.map(|s| {
+    sums.map(|s| {
         if weight > 0.0 {
             (s / weight) as f32
         } else {
             0.0
         }
-    });
-    let last = blocks.len().saturating_sub(1).max(1) as f32;
+    })
+}
+
+/// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
+/// one) of the given kind, measured ([`super::measure`]) and in order.
+pub fn annotate(blocks: &mut [Block], kind: PageKind) {
+    let structure = Structure::of(blocks);
+    let page = Page::of(blocks, &structure);
     for (i, block) in blocks.iter_mut().enumerate() {
-        let in_main = structure.in_main(block);
-        let beside = !in_main
-            && structure
-                .main_parent
-                .is_some_and(|p| block.containers.contains(&p));
-        let container = block
-            .containers
-            .last()
-            .map(|n| structure.containers[n])
-            .unwrap_or_default();
-        let cluster = block
-            .containers
-            .iter()
-            .rev()
-            .take(CLUSTER_LEVELS)
-            .map(|n| structure.containers[n].prose)
-            .fold(0.0, f64::max);
-        let siblings = block
-            .containers
-            .last()
-            .map_or(0, |&n| structure.siblings(n));
-        let before = first_main.filter(|&f| i < f).map_or(0, |f| f - i);
-        let after = last_main.filter(|&l| i > l).map_or(0, |l| i - l);
-        let e = &mut block.evidence;
-        e.ln_document_prose = (structure.prose as f32).ln_1p();
-        e.main_share = (main_prose / total) as f32;
-        e.in_main = f32::from(u8::from(in_main));
-        e.beside_main = f32::from(u8::from(beside));
-        e.ln_blocks_before_main = (before as f32).ln_1p();
-        e.ln_blocks_after_main = (after as f32).ln_1p();
-        e.container_prose_share = (container.prose / total) as f32;
-        e.cluster_prose_share = (cluster / total) as f32;
-        e.container_link_density = if container.text > 0.0 {
-            (container.links / container.text) as f32
-        } else {
-            0.0
-        };
-        e.ln_container_blocks = (container.blocks as f32).ln_1p();
-        e.ln_siblings = (siblings as f32).ln_1p();
-        e.ln_record_siblings = (record_siblings[i] as f32).ln_1p();
-        e.relative_position = i as f32 / last;
-        e.general_vs_document = e.general_log2_prob - means[0];
-        e.log_likelihood_ratio_vs_document = e.log_likelihood_ratio - means[1];
-        e.stopword_share_vs_document = e.stopword_share - means[2];
-        e.ln_main_prose = (article as f32).ln_1p();
-        e.comment_share = (comments / total) as f32;
-        e.record_share = record_share;
-        e.kind_article = is(PageKind::Article);
-        e.kind_forum = is(PageKind::Forum);
-        e.kind_product = is(PageKind::Product);
-        e.kind_collection = is(PageKind::Collection);
-        e.kind_listing = is(PageKind::Listing);
-        e.kind_documentation = is(PageKind::Documentation);
-        e.kind_service = is(PageKind::Service);
+        annotate_block(block, i, &structure, &page, kind);
     }
+}
+
+/// Fills the document values of the evidence of `block`, the `i`th of the page.
+fn annotate_block(block: &mut Block, i: usize, structure: &Structure, page: &Page, kind: PageKind) {
+    let in_main = structure.in_main(block);
+    let beside = !in_main
+        && structure
+            .main_parent
+            .is_some_and(|p| block.containers.contains(&p));
+    let container = block
+        .containers
+        .last()
+        .map(|n| structure.containers[n])
+        .unwrap_or_default();
+    let cluster = block
+        .containers
+        .iter()
+        .rev()
+        .take(CLUSTER_LEVELS)
+        .map(|n| structure.containers[n].prose)
+        .fold(0.0, f64::max);
+    let siblings = block
+        .containers
+        .last()
+        .map_or(0, |&n| structure.siblings(n));
+    let before = page.first_main.filter(|&f| i < f).map_or(0, |f| f - i);
+    let after = page.last_main.filter(|&l| i > l).map_or(0, |l| i - l);
+    let total = page.total;
+    let e = &mut block.evidence;
+    e.ln_document_prose = (structure.prose as f32).ln_1p();
+    e.main_share = (page.main_prose / total) as f32;
+    e.in_main = f32::from(u8::from(in_main));
+    e.beside_main = f32::from(u8::from(beside));
+    e.ln_blocks_before_main = (before as f32).ln_1p();
+    e.ln_blocks_after_main = (after as f32).ln_1p();
+    e.container_prose_share = (container.prose / total) as f32;
+    e.cluster_prose_share = (cluster / total) as f32;
+    e.container_link_density = if container.text > 0.0 {
+        (container.links / container.text) as f32
+    } else {
+        0.0
+    };
+    e.ln_container_blocks = (container.blocks as f32).ln_1p();
+    e.ln_siblings = (siblings as f32).ln_1p();
+    e.ln_record_siblings = (page.record_siblings[i] as f32).ln_1p();
+    e.relative_position = i as f32 / page.last;
+    e.general_vs_document = e.general_log2_prob - page.means[0];
+    e.log_likelihood_ratio_vs_document = e.log_likelihood_ratio - page.means[1];
+    e.stopword_share_vs_document = e.stopword_share - page.means[2];
+    e.ln_main_prose = (page.article as f32).ln_1p();
+    e.comment_share = (page.comments / total) as f32;
+    e.record_share = page.record_share;
+    set_page_kind(e, kind);
+}
+
+/// Sets the kind-of-page values of `e`: 1 for `kind`, 0 for the others.
+fn set_page_kind(e: &mut Evidence, kind: PageKind) {
+    let is = |k: PageKind| f32::from(u8::from(kind == k));
+    e.kind_article = is(PageKind::Article);
+    e.kind_forum = is(PageKind::Forum);
+    e.kind_product = is(PageKind::Product);
+    e.kind_collection = is(PageKind::Collection);
+    e.kind_listing = is(PageKind::Listing);
+    e.kind_documentation = is(PageKind::Documentation);
+    e.kind_service = is(PageKind::Service);
 }
 
 /// A rescued run holds at least this much prose (bytes outside links, about 100 words), and is

@@ -327,9 +327,9 @@ pub(crate) fn read_model(reader: &mut dyn Read, size: Option<u64>) -> Result<Vec
     Ok(bytes)
 }
 
-/// Validates a model's bytes (everything the format doc says, and that the bucket offsets of
-/// each table are monotonic) and finds where everything lies in them.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
+/// Checks the preamble, the recorded length (against the bytes present and the fixed header)
+/// and the checksum; returns the format version.
+fn check_preamble(bytes: &[u8]) -> Result<u16, ModelError> {
     let total = parse_preamble(bytes)?;
     let version = read_u16(bytes, 4).unwrap_or(0);
     check_length(total, bytes.len() as u64)?;
@@ -341,7 +341,21 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
     if stored != computed {
         return Err(ModelError::Checksum { stored, computed });
     }
+    Ok(version)
+}
 
+/// The fixed part of the header and where the texts after it lie.
+struct Header {
+    order: usize,
+    seed: u64,
+    unk_log2: f32,
+    credit: std::ops::Range<usize>,
+    provenance: std::ops::Range<usize>,
+}
+
+/// Reads and checks the fixed header and the texts after it, in bytes whose preamble
+/// [`check_preamble`] accepted.
+fn parse_header(bytes: &[u8]) -> Result<Header, ModelError> {
     let short = || ModelError::HeaderPastEnd;
     let order = bytes[24] as usize;
     if order == 0 || order > MAX_ORDER {
@@ -354,7 +368,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
     let seed = read_u64(bytes, 32).ok_or_else(short)?;
     let credit_len = read_u32(bytes, 40).ok_or_else(short)? as usize;
     let provenance_len = read_u32(bytes, 44).ok_or_else(short)? as usize;
-    let mut at = PREAMBLE_LEN + FIXED_HEADER_LEN;
+    let at = PREAMBLE_LEN + FIXED_HEADER_LEN;
     let credit = at..at.checked_add(credit_len).ok_or_else(short)?;
     let provenance = credit.end..credit.end.checked_add(provenance_len).ok_or_else(short)?;
     if provenance.end > bytes.len() {
@@ -362,108 +376,176 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
     }
     std::str::from_utf8(&bytes[credit.clone()]).map_err(ModelError::TextNotUtf8)?;
     std::str::from_utf8(&bytes[provenance.clone()]).map_err(ModelError::TextNotUtf8)?;
-    at = provenance.end;
+    Ok(Header {
+        order,
+        seed,
+        unk_log2,
+        credit,
+        provenance,
+    })
+}
 
-    // Table descriptors.
+/// A table's descriptor and codebooks, as read from the header.
+struct Descriptor {
+    entries: usize,
+    bucket_bits: u32,
+    has_backoff: bool,
+    fp_bytes: usize,
+    prob_codebook: [f32; LEVELS],
+    backoff_codebook: [f32; LEVELS],
+}
+
+/// Reads and checks the descriptor and codebooks of the order-`n` table (of `order`, in a file
+/// of format `version`) at `*at`, and moves `*at` past them.
+fn parse_descriptor(
+    bytes: &[u8],
+    at: &mut usize,
+    n: usize,
+    order: usize,
+    version: u16,
+) -> Result<Descriptor, ModelError> {
+    let short = || ModelError::HeaderPastEnd;
+    let entries = read_u32(bytes, *at).ok_or_else(short)? as usize;
+    let bucket_bits = *bytes.get(*at + 4).ok_or_else(short)? as u32;
+    let has_backoff = *bytes.get(*at + 5).ok_or_else(short)?;
+    // Version 1 has no width byte (0, reserved): its fingerprints are 4 bytes.
+    let fp_bytes = match (version, *bytes.get(*at + 6).ok_or_else(short)?) {
+        (1, 0) => 4,
+        (2, width @ (2 | 4)) => width as usize,
+        (_, width) => return Err(ModelError::BadFingerprintWidth { order: n, width }),
+    };
+    *at += 8;
+    if bucket_bits > MAX_BUCKET_BITS {
+        return Err(ModelError::TooManyBucketBits {
+            order: n,
+            bits: bucket_bits,
+        });
+    }
+    if has_backoff != u8::from(n < order) {
+        return Err(ModelError::BadBackoffFlag {
+            order: n,
+            flag: has_backoff,
+        });
+    }
+    let prob_codebook = read_codebook(bytes, at)?;
+    let backoff_codebook = if has_backoff == 1 {
+        read_codebook(bytes, at)?
+    } else {
+        [0f32; LEVELS]
+    };
+    if prob_codebook
+        .iter()
+        .chain(&backoff_codebook)
+        .any(|v| !v.is_finite())
+    {
+        return Err(ModelError::NonFiniteCodebook { order: n });
+    }
+    Ok(Descriptor {
+        entries,
+        bucket_bits,
+        has_backoff: has_backoff == 1,
+        fp_bytes,
+        prob_codebook,
+        backoff_codebook,
+    })
+}
+
+/// Reads the codebook at `*at` and moves `*at` past it.
+fn read_codebook(bytes: &[u8], at: &mut usize) -> Result<[f32; LEVELS], ModelError> {
+    let mut codebook = [0f32; LEVELS];
+    for (i, v) in codebook.iter_mut().enumerate() {
+        *v = read_f32(bytes, *at + 4 * i).ok_or(ModelError::HeaderPastEnd)?;
+    }
+    *at += 4 * LEVELS;
+    Ok(codebook)
+}
+
+/// The order-`n` table that `descriptor` lays out from `*at` (its bucket offsets, then its
+/// records), checked to lie inside `bytes` with monotonic offsets; moves `*at` past it.
+fn parse_table(
+    bytes: &[u8],
+    at: &mut usize,
+    n: usize,
+    descriptor: Descriptor,
+) -> Result<Table, ModelError> {
+    let Descriptor {
+        entries,
+        bucket_bits,
+        has_backoff,
+        fp_bytes,
+        prob_codebook,
+        backoff_codebook,
+    } = descriptor;
+    let short = || ModelError::HeaderPastEnd;
+    let offsets_at = *at;
+    let records_at = offsets_at + offsets_len(bucket_bits);
+    let record_len = fp_bytes + 1 + usize::from(has_backoff);
+    let end = records_at
+        .checked_add(entries.checked_mul(record_len).ok_or_else(short)?)
+        .ok_or_else(short)?;
+    if end > bytes.len() {
+        return Err(ModelError::TablePastEnd { order: n });
+    }
+    check_offsets(bytes, offsets_at, 1usize << bucket_bits, entries, n)?;
+    *at = end;
+    Ok(Table {
+        entries,
+        bucket_bits,
+        offsets_at,
+        records_at,
+        record_len,
+        fp_bytes,
+        has_backoff,
+        prob_codebook,
+        backoff_codebook,
+    })
+}
+
+/// Checks that the order-`n` table's `buckets` + 1 offsets at `offsets_at` start at 0, never
+/// decrease, and end at its number of `entries`.
+fn check_offsets(
+    bytes: &[u8],
+    offsets_at: usize,
+    buckets: usize,
+    entries: usize,
+    n: usize,
+) -> Result<(), ModelError> {
+    let mut prev = 0u32;
+    if read_u32(bytes, offsets_at) != Some(0) {
+        return Err(ModelError::OffsetsDoNotStartAtZero { order: n });
+    }
+    for chunk in bytes[offsets_at..offsets_at + 4 * (buckets + 1)].chunks_exact(4) {
+        let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        if v < prev {
+            return Err(ModelError::OffsetsDecrease { order: n });
+        }
+        prev = v;
+    }
+    if prev as usize != entries {
+        return Err(ModelError::OffsetsEndElsewhere {
+            order: n,
+            end: prev,
+            entries,
+        });
+    }
+    Ok(())
+}
+
+/// Validates a model's bytes (everything the format doc says, and that the bucket offsets of
+/// each table are monotonic) and finds where everything lies in them.
+pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
+    let version = check_preamble(bytes)?;
+    let header = parse_header(bytes)?;
+    let order = header.order;
+    let mut at = header.provenance.end;
     let mut descriptors = Vec::with_capacity(order);
     for n in 1..=order {
-        let entries = read_u32(bytes, at).ok_or_else(short)? as usize;
-        let bucket_bits = *bytes.get(at + 4).ok_or_else(short)? as u32;
-        let has_backoff = *bytes.get(at + 5).ok_or_else(short)?;
-        // Version 1 has no width byte (0, reserved): its fingerprints are 4 bytes.
-        let fp_bytes = match (version, *bytes.get(at + 6).ok_or_else(short)?) {
-            (1, 0) => 4,
-            (2, width @ (2 | 4)) => width as usize,
-            (_, width) => return Err(ModelError::BadFingerprintWidth { order: n, width }),
-        };
-        at += 8;
-        if bucket_bits > MAX_BUCKET_BITS {
-            return Err(ModelError::TooManyBucketBits {
-                order: n,
-                bits: bucket_bits,
-            });
-        }
-        if has_backoff != u8::from(n < order) {
-            return Err(ModelError::BadBackoffFlag {
-                order: n,
-                flag: has_backoff,
-            });
-        }
-        let mut prob_codebook = [0f32; LEVELS];
-        let mut backoff_codebook = [0f32; LEVELS];
-        for (i, v) in prob_codebook.iter_mut().enumerate() {
-            *v = read_f32(bytes, at + 4 * i).ok_or_else(short)?;
-        }
-        at += 4 * LEVELS;
-        if has_backoff == 1 {
-            for (i, v) in backoff_codebook.iter_mut().enumerate() {
-                *v = read_f32(bytes, at + 4 * i).ok_or_else(short)?;
-            }
-            at += 4 * LEVELS;
-        }
-        if prob_codebook
-            .iter()
-            .chain(&backoff_codebook)
-            .any(|v| !v.is_finite())
-        {
-            return Err(ModelError::NonFiniteCodebook { order: n });
-        }
-        descriptors.push((
-            entries,
-            bucket_bits,
-            has_backoff == 1,
-            fp_bytes,
-            prob_codebook,
-            backoff_codebook,
-        ));
+        descriptors.push(parse_descriptor(bytes, &mut at, n, order, version)?);
     }
-
     // Body: compute each table's arrays and check they exactly fill the file.
     let mut tables = Vec::with_capacity(order);
-    for (n, (entries, bucket_bits, has_backoff, fp_bytes, prob_codebook, backoff_codebook)) in
-        descriptors.into_iter().enumerate()
-    {
-        let offsets_at = at;
-        let records_at = offsets_at + offsets_len(bucket_bits);
-        let record_len = fp_bytes + 1 + usize::from(has_backoff);
-        let end = records_at
-            .checked_add(entries.checked_mul(record_len).ok_or_else(short)?)
-            .ok_or_else(short)?;
-        if end > bytes.len() {
-            return Err(ModelError::TablePastEnd { order: n + 1 });
-        }
-        // Bucket offsets must start at 0, never decrease, and end at the entry count.
-        let buckets = 1usize << bucket_bits;
-        let mut prev = 0u32;
-        if read_u32(bytes, offsets_at) != Some(0) {
-            return Err(ModelError::OffsetsDoNotStartAtZero { order: n + 1 });
-        }
-        for chunk in bytes[offsets_at..offsets_at + 4 * (buckets + 1)].chunks_exact(4) {
-            let v = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-            if v < prev {
-                return Err(ModelError::OffsetsDecrease { order: n + 1 });
-            }
-            prev = v;
-        }
-        if prev as usize != entries {
-            return Err(ModelError::OffsetsEndElsewhere {
-                order: n + 1,
-                end: prev,
-                entries,
-            });
-        }
-        tables.push(Table {
-            entries,
-            bucket_bits,
-            offsets_at,
-            records_at,
-            record_len,
-            fp_bytes,
-            has_backoff,
-            prob_codebook,
-            backoff_codebook,
-        });
-        at = end;
+    for (i, descriptor) in descriptors.into_iter().enumerate() {
+        tables.push(parse_table(bytes, &mut at, i + 1, descriptor)?);
     }
     if at != bytes.len() {
         return Err(ModelError::UnaccountedBytes {
@@ -472,10 +554,10 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Layout, ModelError> {
     }
     Ok(Layout {
         order,
-        seed,
-        unk_log2: unk_log2 as f64,
-        credit,
-        provenance,
+        seed: header.seed,
+        unk_log2: header.unk_log2 as f64,
+        credit: header.credit,
+        provenance: header.provenance,
         tables,
     })
 }

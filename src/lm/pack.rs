@@ -150,8 +150,8 @@ pub fn pack(model: &[u8]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The model file that `packed` holds.
-pub fn unpack(packed: &[u8]) -> io::Result<Vec<u8>> {
+/// The streams that `packed` holds, each inflated.
+fn read_streams(packed: &[u8]) -> io::Result<Vec<Vec<u8>>> {
     let rest = packed
         .strip_prefix(MAGIC)
         .ok_or_else(|| invalid("not a packed model"))?;
@@ -180,62 +180,114 @@ pub fn unpack(packed: &[u8]) -> io::Result<Vec<u8>> {
         streams.push(stream);
         rest = &rest[16 + deflated as usize..];
     }
-    let mut streams = streams.into_iter();
-    let mut next = || {
-        streams
-            .next()
-            .ok_or_else(|| invalid("packed model has too few streams"))
-    };
-    let mut model = next()?;
-    let (tables, _) = layouts(&model)?;
-    for table in &tables {
-        let sizes = next()?;
+    Ok(streams)
+}
+
+/// The next stream.
+fn next_stream(streams: &mut std::vec::IntoIter<Vec<u8>>) -> io::Result<Vec<u8>> {
+    streams
+        .next()
+        .ok_or_else(|| invalid("packed model has too few streams"))
+}
+
+/// One table's streams.
+struct TableStreams {
+    /// Bucket sizes (LEB128).
+    sizes: Vec<u8>,
+    /// One per fingerprint-delta byte, lowest first.
+    planes: Vec<Vec<u8>>,
+    /// Probability codes.
+    probs: Vec<u8>,
+    /// Backoff codes (empty if the table has none).
+    backoffs: Vec<u8>,
+}
+
+impl TableStreams {
+    /// Takes the streams of a table laid out as `table`.
+    fn take(table: &Layout, streams: &mut std::vec::IntoIter<Vec<u8>>) -> io::Result<Self> {
+        let sizes = next_stream(streams)?;
         let planes: Vec<Vec<u8>> = (0..table.fp_bytes)
-            .map(|_| next())
+            .map(|_| next_stream(streams))
             .collect::<io::Result<_>>()?;
-        let probs = next()?;
+        let probs = next_stream(streams)?;
         let backoffs = if table.has_backoff {
-            next()?
+            next_stream(streams)?
         } else {
             Vec::new()
         };
-        let mut sizes = &sizes[..];
-        let buckets = 1usize << table.bucket_bits;
-        let mut counts = Vec::with_capacity(buckets);
-        let mut offset = 0u32;
+        Ok(TableStreams {
+            sizes,
+            planes,
+            probs,
+            backoffs,
+        })
+    }
+}
+
+/// Appends the bucket offsets that the bucket `sizes` (LEB128) of a table of `bucket_bits`
+/// give to `model`; returns each bucket's size.
+fn unpack_offsets(model: &mut Vec<u8>, sizes: &[u8], bucket_bits: u32) -> io::Result<Vec<usize>> {
+    let mut sizes = sizes;
+    let buckets = 1usize << bucket_bits;
+    let mut counts = Vec::with_capacity(buckets);
+    let mut offset = 0u32;
+    model.extend_from_slice(&offset.to_le_bytes());
+    for _ in 0..buckets {
+        let size = read_leb128(&mut sizes)?;
+        offset =
+            u32::try_from(offset as u64 + size).map_err(|_| invalid("bucket sizes overflow"))?;
         model.extend_from_slice(&offset.to_le_bytes());
-        for _ in 0..buckets {
-            let size = read_leb128(&mut sizes)?;
-            offset = u32::try_from(offset as u64 + size)
-                .map_err(|_| invalid("bucket sizes overflow"))?;
-            model.extend_from_slice(&offset.to_le_bytes());
-            counts.push(size as usize);
-        }
-        let entries = offset as usize;
-        if planes.iter().any(|p| p.len() != entries)
-            || probs.len() != entries
-            || (table.has_backoff && backoffs.len() != entries)
-        {
-            return Err(invalid("packed model streams disagree on the entry count"));
-        }
-        let mut i = 0;
-        for count in counts {
-            let mut previous = 0u32;
-            for _ in 0..count {
-                let mut delta = [0u8; 4];
-                for (byte, plane) in delta.iter_mut().zip(&planes) {
-                    *byte = plane[i];
-                }
-                let fp = previous.wrapping_add(u32::from_le_bytes(delta));
-                previous = fp;
-                model.extend_from_slice(&fp.to_le_bytes()[..table.fp_bytes]);
-                model.push(probs[i]);
-                if table.has_backoff {
-                    model.push(backoffs[i]);
-                }
-                i += 1;
+        counts.push(size as usize);
+    }
+    Ok(counts)
+}
+
+/// Appends the table laid out as `table` to `model`, from its `streams`.
+fn unpack_table(model: &mut Vec<u8>, table: &Layout, streams: &TableStreams) -> io::Result<()> {
+    let counts = unpack_offsets(model, &streams.sizes, table.bucket_bits)?;
+    // The last offset (each one was checked to fit in a u32).
+    let entries: usize = counts.iter().sum();
+    let TableStreams {
+        planes,
+        probs,
+        backoffs,
+        ..
+    } = streams;
+    if planes.iter().any(|p| p.len() != entries)
+        || probs.len() != entries
+        || (table.has_backoff && backoffs.len() != entries)
+    {
+        return Err(invalid("packed model streams disagree on the entry count"));
+    }
+    let mut i = 0;
+    for count in counts {
+        let mut previous = 0u32;
+        for _ in 0..count {
+            let mut delta = [0u8; 4];
+            for (byte, plane) in delta.iter_mut().zip(planes) {
+                *byte = plane[i];
             }
+            let fp = previous.wrapping_add(u32::from_le_bytes(delta));
+            previous = fp;
+            model.extend_from_slice(&fp.to_le_bytes()[..table.fp_bytes]);
+            model.push(probs[i]);
+            if table.has_backoff {
+                model.push(backoffs[i]);
+            }
+            i += 1;
         }
+    }
+    Ok(())
+}
+
+/// The model file that `packed` holds.
+pub fn unpack(packed: &[u8]) -> io::Result<Vec<u8>> {
+    let mut streams = read_streams(packed)?.into_iter();
+    let mut model = next_stream(&mut streams)?;
+    let (tables, _) = layouts(&model)?;
+    for table in &tables {
+        let table_streams = TableStreams::take(table, &mut streams)?;
+        unpack_table(&mut model, table, &table_streams)?;
     }
     Ok(model)
 }

@@ -112,6 +112,145 @@ fn quantise(book: &[f32; LEVELS], value: f64, reserve_zero: bool) -> u8 {
     (first + best) as u8
 }
 
+/// How one order's table is written: its bucket bits, fingerprint width and whether its
+/// records hold a backoff code.
+#[derive(Clone, Copy)]
+struct TableShape {
+    bits: u32,
+    fp_bytes: u8,
+    has_backoff: bool,
+}
+
+impl TableShape {
+    /// Where an entry with `key` goes: its bucket, then its fingerprint.
+    fn slot(self, key: u64) -> (u64, u32) {
+        let bucket = bucket_of(key, self.bits) as u64;
+        (bucket, fingerprint(key, usize::from(self.fp_bytes)))
+    }
+
+    /// `entries` in file order (by bucket and fingerprint), of those that share a slot only
+    /// the one with the lowest key.
+    fn sorted(self, entries: &[Entry]) -> Vec<Entry> {
+        let mut sorted: Vec<Entry> = entries.to_vec();
+        sorted.sort_by(|a, b| {
+            self.slot(a.key)
+                .cmp(&self.slot(b.key))
+                .then(a.key.cmp(&b.key))
+        });
+        sorted.dedup_by(|later, earlier| self.slot(later.key) == self.slot(earlier.key));
+        sorted
+    }
+}
+
+/// The fixed part of the header after the preamble, and the credit and provenance texts.
+fn header_start(spec: &ModelSpec) -> Vec<u8> {
+    let mut header = Vec::new();
+    header.push(spec.tables.len() as u8);
+    header.extend_from_slice(&[0, 0, 0]);
+    header.extend_from_slice(&(spec.unk_log2 as f32).to_le_bytes());
+    header.extend_from_slice(&spec.seed.to_le_bytes());
+    header.extend_from_slice(&(spec.credit.len() as u32).to_le_bytes());
+    header.extend_from_slice(&(spec.provenance.len() as u32).to_le_bytes());
+    header.extend_from_slice(spec.credit.as_bytes());
+    header.extend_from_slice(spec.provenance.as_bytes());
+    header
+}
+
+/// Appends a table's descriptor and codebooks to `header`.
+fn write_descriptor(
+    header: &mut Vec<u8>,
+    shape: TableShape,
+    entries: usize,
+    prob_book: &[f32; LEVELS],
+    backoff_book: &[f32; LEVELS],
+) {
+    header.extend_from_slice(&(entries as u32).to_le_bytes());
+    header.push(shape.bits as u8);
+    header.push(u8::from(shape.has_backoff));
+    header.extend_from_slice(&[shape.fp_bytes, 0]);
+    for v in prob_book {
+        header.extend_from_slice(&v.to_le_bytes());
+    }
+    if shape.has_backoff {
+        for v in backoff_book {
+            header.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+/// Appends a table's bucket offsets and records (`sorted`, in file order) to `body`; returns
+/// the summed absolute quantisation error of their log2 probabilities.
+fn write_records(
+    body: &mut Vec<u8>,
+    shape: TableShape,
+    sorted: &[Entry],
+    prob_book: &[f32; LEVELS],
+    backoff_book: &[f32; LEVELS],
+) -> f64 {
+    let buckets = 1usize << shape.bits;
+    let mut next = 0usize;
+    for b in 0..=buckets as u64 {
+        while next < sorted.len() && shape.slot(sorted[next].key).0 < b {
+            next += 1;
+        }
+        body.extend_from_slice(&(next as u32).to_le_bytes());
+    }
+    let fp_bytes = usize::from(shape.fp_bytes);
+    let mut error = 0.0;
+    for e in sorted {
+        let fp = fingerprint(e.key, fp_bytes);
+        body.extend_from_slice(&fp.to_le_bytes()[..fp_bytes]);
+        let level = quantise(prob_book, e.log2_prob, false);
+        error += (prob_book[level as usize] as f64 - e.log2_prob).abs();
+        body.push(level);
+        if shape.has_backoff {
+            body.push(quantise(backoff_book, e.log2_backoff, true));
+        }
+    }
+    error
+}
+
+/// Appends the order-`n` table of `spec` (0 = unigrams): its descriptor and codebooks to
+/// `header`, its offsets and records to `body`, and what it holds to `stats`.
+fn write_table(
+    spec: &ModelSpec,
+    n: usize,
+    header: &mut Vec<u8>,
+    body: &mut Vec<u8>,
+    stats: &mut WriteStats,
+) {
+    let entries = &spec.tables[n];
+    let shape = TableShape {
+        bits: bucket_bits_for(entries.len()),
+        fp_bytes: if n == 0 { 4 } else { spec.fingerprint_bytes },
+        has_backoff: n + 1 < spec.tables.len(),
+    };
+    let sorted = shape.sorted(entries);
+    stats
+        .fingerprint_collisions
+        .push(entries.len() - sorted.len());
+    stats.entries.push(sorted.len());
+
+    let probs: Vec<f64> = sorted.iter().map(|e| e.log2_prob).collect();
+    let prob_book = build_codebook(&probs, false);
+    let backoffs: Vec<f64> = sorted.iter().map(|e| e.log2_backoff).collect();
+    let backoff_book = if shape.has_backoff {
+        build_codebook(&backoffs, true)
+    } else {
+        [0f32; LEVELS]
+    };
+    write_descriptor(header, shape, sorted.len(), &prob_book, &backoff_book);
+
+    let start = body.len();
+    let error = write_records(body, shape, &sorted, &prob_book, &backoff_book);
+    stats.mean_quantisation_error.push(if sorted.is_empty() {
+        0.0
+    } else {
+        error / sorted.len() as f64
+    });
+    stats.table_bytes.push(body.len() - start);
+}
+
 /// Serialises a model. Output depends only on `spec` (entries are sorted here).
 pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
     let order = spec.tables.len();
@@ -120,84 +259,15 @@ pub fn write_model(spec: &ModelSpec) -> (Vec<u8>, WriteStats) {
         "model order must be 1..={MAX_ORDER}"
     );
     let mut stats = WriteStats::default();
-    let mut header = Vec::new();
+    let mut header = header_start(spec);
     let mut body = Vec::new();
-    header.push(order as u8);
-    header.extend_from_slice(&[0, 0, 0]);
-    header.extend_from_slice(&(spec.unk_log2 as f32).to_le_bytes());
-    header.extend_from_slice(&spec.seed.to_le_bytes());
-    header.extend_from_slice(&(spec.credit.len() as u32).to_le_bytes());
-    header.extend_from_slice(&(spec.provenance.len() as u32).to_le_bytes());
-    header.extend_from_slice(spec.credit.as_bytes());
-    header.extend_from_slice(spec.provenance.as_bytes());
 
     assert!(
         matches!(spec.fingerprint_bytes, 2 | 4),
         "fingerprints are 2 or 4 bytes"
     );
-    for (n, entries) in spec.tables.iter().enumerate() {
-        let fp_bytes = if n == 0 { 4 } else { spec.fingerprint_bytes };
-        let has_backoff = n + 1 < order;
-        let bits = bucket_bits_for(entries.len());
-        let slot = |key: u64| -> (u64, u32) {
-            let bucket = bucket_of(key, bits) as u64;
-            (bucket, fingerprint(key, usize::from(fp_bytes)))
-        };
-        let mut sorted: Vec<Entry> = entries.clone();
-        sorted.sort_by(|a, b| slot(a.key).cmp(&slot(b.key)).then(a.key.cmp(&b.key)));
-        let before = sorted.len();
-        sorted.dedup_by(|later, earlier| slot(later.key) == slot(earlier.key));
-        stats.fingerprint_collisions.push(before - sorted.len());
-        stats.entries.push(sorted.len());
-
-        let probs: Vec<f64> = sorted.iter().map(|e| e.log2_prob).collect();
-        let prob_book = build_codebook(&probs, false);
-        let backoffs: Vec<f64> = sorted.iter().map(|e| e.log2_backoff).collect();
-        let backoff_book = if has_backoff {
-            build_codebook(&backoffs, true)
-        } else {
-            [0f32; LEVELS]
-        };
-
-        header.extend_from_slice(&(sorted.len() as u32).to_le_bytes());
-        header.push(bits as u8);
-        header.push(u8::from(has_backoff));
-        header.extend_from_slice(&[fp_bytes, 0]);
-        for v in prob_book {
-            header.extend_from_slice(&v.to_le_bytes());
-        }
-        if has_backoff {
-            for v in backoff_book {
-                header.extend_from_slice(&v.to_le_bytes());
-            }
-        }
-
-        let start = body.len();
-        let buckets = 1usize << bits;
-        let mut next = 0usize;
-        for b in 0..=buckets as u64 {
-            while next < sorted.len() && slot(sorted[next].key).0 < b {
-                next += 1;
-            }
-            body.extend_from_slice(&(next as u32).to_le_bytes());
-        }
-        let mut error = 0.0;
-        for e in &sorted {
-            let fp = fingerprint(e.key, usize::from(fp_bytes));
-            body.extend_from_slice(&fp.to_le_bytes()[..usize::from(fp_bytes)]);
-            let level = quantise(&prob_book, e.log2_prob, false);
-            error += (prob_book[level as usize] as f64 - e.log2_prob).abs();
-            body.push(level);
-            if has_backoff {
-                body.push(quantise(&backoff_book, e.log2_backoff, true));
-            }
-        }
-        stats.mean_quantisation_error.push(if sorted.is_empty() {
-            0.0
-        } else {
-            error / sorted.len() as f64
-        });
-        stats.table_bytes.push(body.len() - start);
+    for n in 0..order {
+        write_table(spec, n, &mut header, &mut body, &mut stats);
     }
 
     let total = PREAMBLE_LEN + header.len() + body.len();

@@ -135,20 +135,9 @@ fn fetch_from(
         let here = request
             .request_url()
             .map_err(|e| FetchError::Failed(crate::errors::one_line(&e)))?;
-        let response = match request.call() {
-            Ok(response) => response,
-            // Refused at a redirect: the site's doing, not the visitor's.
-            Err(e) if redirects > 0 => {
-                return Err(match fetch_error(e) {
-                    FetchError::Refused(refused) => FetchError::Redirect {
-                        to: shown(&url),
-                        why: refused.to_string(),
-                    },
-                    other => other,
-                })
-            }
-            Err(e) => return Err(fetch_error(e)),
-        };
+        let response = request
+            .call()
+            .map_err(|e| call_error(e, &url, redirects > 0))?;
         let status = response.status();
         if !(300..400).contains(&status) {
             break response;
@@ -161,36 +150,63 @@ fn fetch_from(
             return Err(FetchError::TooManyRedirects);
         }
         redirects += 1;
-        let next = here
-            .as_url()
-            .join(location)
-            .map_err(|e| FetchError::Redirect {
-                to: shown(location),
-                why: format!("not a URL ({e})"),
-            })?;
-        let refuse = |why: String| FetchError::Redirect {
-            to: shown(next.as_str()),
-            why,
-        };
-        if !is_fetched_scheme(next.scheme()) {
-            return Err(refuse(FetchError::Scheme.to_string()));
-        }
-        // An address is refused here; a name, by the resolver before connecting.
-        let host = next.host_str().unwrap_or_default();
-        let literal = host.trim_start_matches('[').trim_end_matches(']');
-        if let Some(ip) = literal.parse().ok().filter(|ip| !allowed(*ip)) {
-            let host = host.to_string();
-            return Err(refuse(Refused { host, ip }.to_string()));
-        }
-        url = next.into();
+        url = redirect_target(&here, location, allowed)?;
     };
-    let too_large = FetchError::TooLarge {
-        max: limits.max_bytes,
+    read_page(url, response, limits.max_bytes)
+}
+
+/// A request to `url` that failed as a [`FetchError`]. An address refused after a
+/// redirect (`redirected`) is the site's doing, not the visitor's: a redirect not followed.
+fn call_error(error: ureq::Error, url: &str, redirected: bool) -> FetchError {
+    match fetch_error(error) {
+        FetchError::Refused(refused) if redirected => FetchError::Redirect {
+            to: shown(url),
+            why: refused.to_string(),
+        },
+        other => other,
+    }
+}
+
+/// Where a redirect from `here` to `location` leads, if it is fetched: a URL whose scheme is
+/// `http` or `https` and whose host, when it is an address, `allowed` accepts (a host name is
+/// checked by the resolver, before connecting).
+fn redirect_target(
+    here: &ureq::RequestUrl,
+    location: &str,
+    allowed: fn(IpAddr) -> bool,
+) -> Result<String, FetchError> {
+    let next = here
+        .as_url()
+        .join(location)
+        .map_err(|e| FetchError::Redirect {
+            to: shown(location),
+            why: format!("not a URL ({e})"),
+        })?;
+    let refuse = |why: String| FetchError::Redirect {
+        to: shown(next.as_str()),
+        why,
     };
+    if !is_fetched_scheme(next.scheme()) {
+        return Err(refuse(FetchError::Scheme.to_string()));
+    }
+    // An address is refused here; a name, by the resolver before connecting.
+    let host = next.host_str().unwrap_or_default();
+    let literal = host.trim_start_matches('[').trim_end_matches(']');
+    if let Some(ip) = literal.parse().ok().filter(|ip| !allowed(*ip)) {
+        let host = host.to_string();
+        return Err(refuse(Refused { host, ip }.to_string()));
+    }
+    Ok(next.into())
+}
+
+/// The page `response` (the answer from `url`) brings, if it holds at most `max_bytes`, and
+/// the encoding its Content-Type names.
+fn read_page(url: String, response: ureq::Response, max_bytes: u64) -> Result<Fetched, FetchError> {
+    let too_large = FetchError::TooLarge { max: max_bytes };
     let announced = response
         .header("content-length")
         .and_then(|n| n.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > limits.max_bytes) {
+    if announced.is_some_and(|n| n > max_bytes) {
         return Err(too_large);
     }
     let encoding = response
@@ -200,10 +216,10 @@ fn fetch_from(
     let mut bytes = Vec::new();
     response
         .into_reader()
-        .take(limits.max_bytes.saturating_add(1))
+        .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| FetchError::Failed(e.to_string()))?;
-    if bytes.len() as u64 > limits.max_bytes {
+    if bytes.len() as u64 > max_bytes {
         return Err(too_large);
     }
     Ok(Fetched {

@@ -72,6 +72,36 @@ impl Head {
             self.glued = at.map(|at| (at, self.headers.len()));
         }
     }
+
+    /// Whether a header name comes both before and after a glued version line: two records'
+    /// headers.
+    fn holds_two_records(&self) -> bool {
+        self.glued.is_some_and(|(_, before)| {
+            let (first, second) = self.headers.split_at(before);
+            second.iter().any(|(name, _)| {
+                first
+                    .iter()
+                    .any(|(other, _)| other.eq_ignore_ascii_case(name))
+            })
+        })
+    }
+}
+
+/// A record whose headers were read, as the checks on its block know it.
+struct Pending {
+    /// Where the record starts (its version line).
+    start: u64,
+    /// Its WARC-Record-ID, if it has one.
+    id: Option<String>,
+    /// Its Content-Length.
+    length: u64,
+}
+
+impl Pending {
+    /// The WARC-Record-ID as an error shows it.
+    fn display_id(self) -> String {
+        self.id.unwrap_or_else(|| "(no WARC-Record-ID)".into())
+    }
 }
 
 /// How skipping the part of a block beyond `max_record_bytes` ended.
@@ -203,10 +233,10 @@ impl<R: BufRead> WarcReader<R> {
                 }))
             }
         };
-        let display_id = if record_id.is_empty() {
-            "(no WARC-Record-ID)".to_string()
-        } else {
-            record_id.clone()
+        let record = Pending {
+            start: record_start,
+            id,
+            length,
         };
 
         // The block, at most `max_record_bytes` of it kept. Grown as bytes arrive, so a lying
@@ -215,102 +245,15 @@ impl<R: BufRead> WarcReader<R> {
         let mut payload = Vec::with_capacity(length.min(limit).min(1 << 20) as usize);
         let whole = match self.read_block(&mut payload, length.min(limit)) {
             Ok(whole) => whole,
-            Err(e) => return Err(self.record_error(id, e)),
+            Err(e) => return Err(self.record_error(record.id, e)),
         };
         if !whole {
-            // The input ended inside the block: a record found in what arrived is read next.
-            if let Some(e) = self.back_to_glued(&head, &[&payload]) {
-                return Err(e);
-            }
-            if let Some(i) = find_version_line(&payload, payload.len()) {
-                self.unread(&payload[i..]);
-                let reason = format!(
-                    "truncated: its Content-Length of {length} runs past the end of the input; the next record starts inside its block, at byte {}",
-                    self.input.offset()
-                );
-                return Err(self.malformed(record_start, id, reason));
-            }
-            return Err(WarcError::Truncated {
-                record_id: display_id,
-            });
+            return Err(self.cut_block(&head, &payload, record));
         }
         if length > limit {
-            // Too large to keep: skipped, unless a record starts inside it (the Content-Length
-            // is wrong), which is then read next.
-            let rest = length - limit;
-            return Err(match self.skip_scanning(rest, payload) {
-                Err(e) => self.record_error(id, e),
-                Ok(Skip::Found(at)) => {
-                    let reason = format!(
-                        "its Content-Length of {length} is more than the limit of {limit}, and a record starts inside its block, at byte {at}; skipped to there"
-                    );
-                    self.malformed(record_start, id, reason)
-                }
-                Ok(Skip::Eof) => WarcError::Truncated {
-                    record_id: display_id,
-                },
-                Ok(Skip::Done(tail)) => match self.read_trailer() {
-                    Err(e) => self.record_error(id, e),
-                    Ok((_, true)) => WarcError::TooLarge {
-                        record_id: display_id,
-                        length,
-                        limit,
-                    },
-                    Ok((trailer, false)) => {
-                        self.unread(&trailer);
-                        let reason = match self.resync_inside(&tail) {
-                            Some(at) => format!(
-                                "its Content-Length of {length} is more than the limit of {limit}, and wrong: the next record starts at byte {at}, at the end of its block"
-                            ),
-                            None => format!(
-                                "{length} bytes is more than the limit of {limit}; skipped, but no \\r\\n\\r\\n follows (wrong Content-Length?)"
-                            ),
-                        };
-                        self.malformed(record_start, id, reason)
-                    }
-                },
-            });
+            return Err(self.skip_too_large(payload, record));
         }
-
-        // The block must be followed by "\r\n\r\n"; otherwise its Content-Length is wrong and
-        // the next record may start inside it. When it is, but no record follows, the
-        // Content-Length may still be wrong (too large, ending on another record's blank line):
-        // then a record found inside the block is read next.
-        match self.read_trailer() {
-            Err(e) => return Err(self.record_error(id, e)),
-            Ok((_, true)) => {
-                let follows = match self.record_follows() {
-                    Ok(follows) => follows,
-                    Err(e) => return Err(self.record_error(id, e)),
-                };
-                if !follows {
-                    if let Some(at) = self.resync_inside(&payload) {
-                        let reason = format!(
-                            "its Content-Length of {length} is wrong: the next record starts inside its block, at byte {at}"
-                        );
-                        return Err(self.malformed(record_start, id, reason));
-                    }
-                }
-            }
-            Ok((trailer, false)) => {
-                self.unread(&trailer);
-                if let Some(e) = self.back_to_glued(&head, &[&payload]) {
-                    return Err(e);
-                }
-                let reason = match self.resync_inside(&payload) {
-                    Some(at) => {
-                        format!(
-                            "block not followed by \\r\\n\\r\\n: its Content-Length of {length} is wrong, the next record starts inside it, at byte {at}"
-                        )
-                    }
-                    None => format!(
-                        "block not followed by \\r\\n\\r\\n at byte {} (wrong Content-Length {length}?); skipped to the next record",
-                        self.input.offset()
-                    ),
-                };
-                return Err(self.malformed(record_start, id, reason));
-            }
-        }
+        self.check_trailer(&head, &payload, record)?;
 
         let record_type = head
             .get("WARC-Type")
@@ -328,6 +271,114 @@ impl<R: BufRead> WarcReader<R> {
         })
     }
 
+    /// The error about a record whose block (`payload`, as much as arrived) the input ended
+    /// inside: a record found in what arrived is read next.
+    fn cut_block(&mut self, head: &Head, payload: &[u8], record: Pending) -> WarcError {
+        if let Some(e) = self.back_to_glued(head, &[payload]) {
+            return e;
+        }
+        if let Some(i) = find_version_line(payload, payload.len()) {
+            self.unread(&payload[i..]);
+            let length = record.length;
+            let reason = format!(
+                "truncated: its Content-Length of {length} runs past the end of the input; the next record starts inside its block, at byte {}",
+                self.input.offset()
+            );
+            return self.malformed(record.start, record.id, reason);
+        }
+        WarcError::Truncated {
+            record_id: record.display_id(),
+        }
+    }
+
+    /// The error about a record whose block is larger than `max_record_bytes` (`payload`, its
+    /// first part, read): the rest is skipped, unless a record starts inside it (the
+    /// Content-Length is wrong), which is then read next.
+    fn skip_too_large(&mut self, payload: Vec<u8>, record: Pending) -> WarcError {
+        let (length, limit) = (record.length, self.max_record_bytes);
+        match self.skip_scanning(length - limit, payload) {
+            Err(e) => self.record_error(record.id, e),
+            Ok(Skip::Found(at)) => {
+                let reason = format!(
+                    "its Content-Length of {length} is more than the limit of {limit}, and a record starts inside its block, at byte {at}; skipped to there"
+                );
+                self.malformed(record.start, record.id, reason)
+            }
+            Ok(Skip::Eof) => WarcError::Truncated {
+                record_id: record.display_id(),
+            },
+            Ok(Skip::Done(tail)) => match self.read_trailer() {
+                Err(e) => self.record_error(record.id, e),
+                Ok((_, true)) => WarcError::TooLarge {
+                    record_id: record.display_id(),
+                    length,
+                    limit,
+                },
+                Ok((trailer, false)) => {
+                    self.unread(&trailer);
+                    let reason = match self.resync_inside(&tail) {
+                        Some(at) => format!(
+                            "its Content-Length of {length} is more than the limit of {limit}, and wrong: the next record starts at byte {at}, at the end of its block"
+                        ),
+                        None => format!(
+                            "{length} bytes is more than the limit of {limit}; skipped, but no \\r\\n\\r\\n follows (wrong Content-Length?)"
+                        ),
+                    };
+                    self.malformed(record.start, record.id, reason)
+                }
+            },
+        }
+    }
+
+    /// Checks what follows a record's whole block (`payload`). It must be "\r\n\r\n";
+    /// otherwise its Content-Length is wrong and the next record may start inside it. When it
+    /// is, but no record follows, the Content-Length may still be wrong (too large, ending on
+    /// another record's blank line): then a record found inside the block is read next.
+    fn check_trailer(
+        &mut self,
+        head: &Head,
+        payload: &[u8],
+        record: Pending,
+    ) -> Result<(), WarcError> {
+        let length = record.length;
+        match self.read_trailer() {
+            Err(e) => Err(self.record_error(record.id, e)),
+            Ok((_, true)) => {
+                let follows = match self.record_follows() {
+                    Ok(follows) => follows,
+                    Err(e) => return Err(self.record_error(record.id, e)),
+                };
+                if !follows {
+                    if let Some(at) = self.resync_inside(payload) {
+                        let reason = format!(
+                            "its Content-Length of {length} is wrong: the next record starts inside its block, at byte {at}"
+                        );
+                        return Err(self.malformed(record.start, record.id, reason));
+                    }
+                }
+                Ok(())
+            }
+            Ok((trailer, false)) => {
+                self.unread(&trailer);
+                if let Some(e) = self.back_to_glued(head, &[payload]) {
+                    return Err(e);
+                }
+                let reason = match self.resync_inside(payload) {
+                    Some(at) => {
+                        format!(
+                            "block not followed by \\r\\n\\r\\n: its Content-Length of {length} is wrong, the next record starts inside it, at byte {at}"
+                        )
+                    }
+                    None => format!(
+                        "block not followed by \\r\\n\\r\\n at byte {} (wrong Content-Length {length}?); skipped to the next record",
+                        self.input.offset()
+                    ),
+                };
+                Err(self.malformed(record.start, record.id, reason))
+            }
+        }
+    }
+
     /// The header lines of the record starting at `record_start`, up to the blank line after
     /// them (consumed).
     fn read_head(&mut self, record_start: u64) -> Result<Head, WarcError> {
@@ -338,36 +389,9 @@ impl<R: BufRead> WarcReader<R> {
             glued: None,
         };
         loop {
-            let line = match self.read_line(MAX_HEADER_BYTES) {
-                Err(e) => return Err(self.record_error(head.id(), e)),
-                Ok(Line::Eof) => {
-                    let truncated = truncated(&head.headers);
-                    return Err(self.back_to_glued(&head, &[]).unwrap_or(truncated));
-                }
-                Ok(Line::TooLong { len, tail }) => {
-                    if let Some(i) = glued_version(&tail) {
-                        self.unread(&tail[i..]);
-                    }
-                    let reason = format!(
-                        "header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}"
-                    );
-                    return Err(self.malformed(record_start, head.id(), reason));
-                }
-                Ok(Line::Text(line)) => line,
-            };
-            if !line.ends_with(b"\n") {
-                // The input ended inside this line.
-                let truncated = truncated(&head.headers);
-                return Err(self.back_to_glued(&head, &[&line]).unwrap_or(truncated));
-            }
-            if head.raw.len() + line.len() > MAX_HEADER_BYTES {
-                let reason =
-                    format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
-                return Err(self.malformed(record_start, head.id(), reason));
-            }
+            let line = self.read_head_line(&head)?;
             head.raw.extend_from_slice(&line);
-            let content = trim_eol(&line);
-            if content.is_empty() {
+            if trim_eol(&line).is_empty() {
                 break;
             }
             if line.starts_with(b"WARC/") {
@@ -376,57 +400,90 @@ impl<R: BufRead> WarcReader<R> {
                 let reason = "header section not ended by a blank line".into();
                 return Err(self.malformed(record_start, head.id(), reason));
             }
-            let glue = glued_version(&line);
-            // Where the glued version line starts in `head.raw`.
-            let glue_at = glue.map(|i| head.raw.len() - line.len() + i);
-            let text = String::from_utf8_lossy(content);
-            if content[0] == b' ' || content[0] == b'\t' {
-                if let Some((_, value)) = head.headers.last_mut() {
-                    value.push(' ');
-                    value.push_str(text.trim());
-                }
-                head.note_glued(glue_at);
-                continue;
-            }
-            match text.split_once(':') {
-                Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
-                    let header = (name.trim().to_string(), value.trim().to_string());
-                    head.headers.push(header);
-                    head.note_glued(glue_at);
-                }
-                _ => {
-                    let id = head.id();
-                    if let Some(i) = glue {
-                        // Cut inside the line, and the next record follows.
-                        self.unread(&line[i..]);
-                        let reason = format!(
-                            "header line cut short by the next record, at byte {}",
-                            self.input.offset()
-                        );
-                        return Err(self.malformed(record_start, id, reason));
-                    }
-                    return Err(self.back_to_glued(&head, &[]).unwrap_or_else(|| {
-                        let reason = format!("header line without a colon: {:.60}", text);
-                        self.malformed(record_start, id, reason)
-                    }));
-                }
-            }
+            self.add_header(&mut head, &line)?;
         }
-        // A header name both before and after a glued version line: two records' headers.
-        let two_records = head.glued.is_some_and(|(_, before)| {
-            let (first, second) = head.headers.split_at(before);
-            second.iter().any(|(name, _)| {
-                first
-                    .iter()
-                    .any(|(other, _)| other.eq_ignore_ascii_case(name))
-            })
-        });
-        if two_records {
+        if head.holds_two_records() {
             if let Some(e) = self.back_to_glued(&head, &[]) {
                 return Err(e);
             }
         }
         Ok(head)
+    }
+
+    /// The next whole header line of `head` (not yet added to `head.raw`), if it ends and keeps
+    /// the header section within its limit.
+    fn read_head_line(&mut self, head: &Head) -> Result<Vec<u8>, WarcError> {
+        let line = match self.read_line(MAX_HEADER_BYTES) {
+            Err(e) => return Err(self.record_error(head.id(), e)),
+            Ok(Line::Eof) => {
+                let truncated = truncated(&head.headers);
+                return Err(self.back_to_glued(head, &[]).unwrap_or(truncated));
+            }
+            Ok(Line::TooLong { len, tail }) => {
+                if let Some(i) = glued_version(&tail) {
+                    self.unread(&tail[i..]);
+                }
+                let reason = format!(
+                    "header line of {len} bytes, longer than the limit of {MAX_HEADER_BYTES}"
+                );
+                return Err(self.malformed(head.start, head.id(), reason));
+            }
+            Ok(Line::Text(line)) => line,
+        };
+        if !line.ends_with(b"\n") {
+            // The input ended inside this line.
+            let truncated = truncated(&head.headers);
+            return Err(self.back_to_glued(head, &[&line]).unwrap_or(truncated));
+        }
+        if head.raw.len() + line.len() > MAX_HEADER_BYTES {
+            let reason =
+                format!("header section longer than the limit of {MAX_HEADER_BYTES} bytes");
+            return Err(self.malformed(head.start, head.id(), reason));
+        }
+        Ok(line)
+    }
+
+    /// Adds the header that `line` (not blank, just added to `head.raw`) holds to `head`: a
+    /// continuation of the last header's value, or a new header. A line without a colon is an
+    /// error, as is one cut short by the next record (read next).
+    fn add_header(&mut self, head: &mut Head, line: &[u8]) -> Result<(), WarcError> {
+        let content = trim_eol(line);
+        let glue = glued_version(line);
+        // Where the glued version line starts in `head.raw`.
+        let glue_at = glue.map(|i| head.raw.len() - line.len() + i);
+        let text = String::from_utf8_lossy(content);
+        if content[0] == b' ' || content[0] == b'\t' {
+            if let Some((_, value)) = head.headers.last_mut() {
+                value.push(' ');
+                value.push_str(text.trim());
+            }
+            head.note_glued(glue_at);
+            return Ok(());
+        }
+        match text.split_once(':') {
+            Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
+                let header = (name.trim().to_string(), value.trim().to_string());
+                head.headers.push(header);
+                head.note_glued(glue_at);
+                Ok(())
+            }
+            _ => {
+                let id = head.id();
+                if let Some(i) = glue {
+                    // Cut inside the line, and the next record follows.
+                    self.unread(&line[i..]);
+                    let reason = format!(
+                        "header line cut short by the next record, at byte {}",
+                        self.input.offset()
+                    );
+                    return Err(self.malformed(head.start, id, reason));
+                }
+                Err(self.back_to_glued(head, &[]).unwrap_or_else(|| {
+                    let reason = format!("header line without a colon: {:.60}", text);
+                    self.malformed(head.start, id, reason)
+                }))
+            }
+        }
     }
 
     /// When the record's header was cut and the next record glued to it (`head.glued`): gives

@@ -114,73 +114,127 @@ impl Estimated {
     }
 }
 
-pub(super) fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Estimated {
-    let order = opts.order;
-    let vocab = counts.hashes.len();
-    let grams = counts.grams;
+/// Kneser–Ney's adjusted counts of every order: continuation counts (how many distinct words
+/// come before an n-gram), except for the highest order and for n-grams that start with `<s>`,
+/// which keep their raw counts.
+struct Adjusted {
+    /// Per id (0 for `<s>`).
+    unigrams: Vec<u32>,
+    /// Orders 2..=N (index 0 = bigrams), parallel to the counts' grams.
+    higher: Vec<Vec<u32>>,
+}
 
-    // Adjusted counts, per order. Unigrams indexed by id; higher orders parallel to `grams`.
-    let mut adjusted_uni: Vec<u32> = vec![0; vocab];
-    if order == 1 {
-        for (id, &c) in counts.unigram.iter().enumerate() {
-            adjusted_uni[id] = c.min(u64::from(u32::MAX)) as u32;
-        }
-    } else {
-        for &(g, _) in &grams[0] {
-            adjusted_uni[g.0[1] as usize] += 1;
-        }
-    }
-    adjusted_uni[BOS as usize] = 0;
-    let mut adjusted: Vec<Vec<u32>> = Vec::with_capacity(grams.len());
-    for n in 2..=order {
-        let own = &grams[n - 2];
-        if n == order {
-            adjusted.push(own.iter().map(|&(_, c)| c).collect());
-            continue;
-        }
-        // Continuation counts: how many distinct (x g) exist at order n+1.
-        let mut suffixes: Vec<Gram> = grams[n - 1].iter().map(|&(g, _)| g.suffix(n + 1)).collect();
-        suffixes.sort_unstable();
-        let mut a = Vec::with_capacity(own.len());
-        let mut j = 0;
-        for &(g, raw) in own {
-            while j < suffixes.len() && suffixes[j] < g {
-                j += 1;
+impl Adjusted {
+    fn of(unigram: &[u64], grams: &[Vec<(Gram, u32)>], vocab: usize, order: usize) -> Adjusted {
+        let mut unigrams: Vec<u32> = vec![0; vocab];
+        if order == 1 {
+            for (id, &c) in unigram.iter().enumerate() {
+                unigrams[id] = c.min(u64::from(u32::MAX)) as u32;
             }
-            let start = j;
-            while j < suffixes.len() && suffixes[j] == g {
-                j += 1;
+        } else {
+            for &(g, _) in &grams[0] {
+                unigrams[g.0[1] as usize] += 1;
             }
-            a.push(if g.0[0] == BOS {
-                raw
+        }
+        unigrams[BOS as usize] = 0;
+        let mut higher: Vec<Vec<u32>> = Vec::with_capacity(grams.len());
+        for n in 2..=order {
+            let own = &grams[n - 2];
+            if n == order {
+                higher.push(own.iter().map(|&(_, c)| c).collect());
             } else {
-                (j - start) as u32
-            });
+                higher.push(continuation_counts(own, &grams[n - 1], n));
+            }
         }
-        adjusted.push(a);
+        Adjusted { unigrams, higher }
     }
 
-    // Discounts per order.
-    let mut d: Vec<[f64; 3]> = Vec::with_capacity(order);
-    d.push(discounts(count_of_counts(adjusted_uni.iter().copied())));
-    for a in &adjusted {
-        d.push(discounts(count_of_counts(a.iter().copied())));
+    /// Discounts D1, D2, D3+ per order (index 0 = unigrams).
+    fn discounts(&self, order: usize) -> Vec<[f64; 3]> {
+        let mut d: Vec<[f64; 3]> = Vec::with_capacity(order);
+        d.push(discounts(count_of_counts(self.unigrams.iter().copied())));
+        for a in &self.higher {
+            d.push(discounts(count_of_counts(a.iter().copied())));
+        }
+        d
     }
-    stats.discounts = d.clone();
+}
 
-    // Pruning, top-down so that contexts of kept n-grams are kept.
-    let mut keep: Vec<Vec<bool>> = grams
-        .iter()
-        .zip(&adjusted)
-        .map(|(g, a)| {
-            g.iter()
-                .zip(a)
-                .map(|(&(_, raw), &adj)| raw >= opts.min_count && adj > 0)
-                .collect()
-        })
-        .collect();
+/// Adjusted counts of the order-`n` grams `own`: how many distinct (x g) exist among the
+/// order-(n+1) grams `upper`, or the raw count for a gram that starts with `<s>`.
+fn continuation_counts(own: &[(Gram, u32)], upper: &[(Gram, u32)], n: usize) -> Vec<u32> {
+    let mut suffixes: Vec<Gram> = upper.iter().map(|&(g, _)| g.suffix(n + 1)).collect();
+    suffixes.sort_unstable();
+    let mut a = Vec::with_capacity(own.len());
+    let mut j = 0;
+    for &(g, raw) in own {
+        while j < suffixes.len() && suffixes[j] < g {
+            j += 1;
+        }
+        let start = j;
+        while j < suffixes.len() && suffixes[j] == g {
+            j += 1;
+        }
+        a.push(if g.0[0] == BOS {
+            raw
+        } else {
+            (j - start) as u32
+        });
+    }
+    a
+}
+
+/// Which n-grams the model keeps: those counted often enough, and every context of a kept one.
+struct Kept {
+    /// Per id.
+    unigrams: Vec<bool>,
+    /// Orders 2..=N (index 0 = bigrams), parallel to the counts' grams.
+    higher: Vec<Vec<bool>>,
+}
+
+impl Kept {
+    fn of(
+        unigram: &[u64],
+        grams: &[Vec<(Gram, u32)>],
+        adjusted: &Adjusted,
+        opts: &TrainOptions,
+    ) -> Kept {
+        let order = opts.order;
+        let mut higher: Vec<Vec<bool>> = grams
+            .iter()
+            .zip(&adjusted.higher)
+            .map(|(g, a)| {
+                g.iter()
+                    .zip(a)
+                    .map(|(&(_, raw), &adj)| raw >= opts.min_count && adj > 0)
+                    .collect()
+            })
+            .collect();
+        keep_contexts(&mut higher, grams, order);
+        let mut unigrams: Vec<bool> = (0..adjusted.unigrams.len())
+            .map(|id| {
+                id != BOS as usize
+                    && adjusted.unigrams[id] > 0
+                    && unigram[id] >= u64::from(opts.min_unigram_count)
+            })
+            .collect();
+        if order >= 2 {
+            unigrams[BOS as usize] = true;
+            for (i, &(g, _)) in grams[0].iter().enumerate() {
+                if higher[0][i] {
+                    unigrams[g.0[0] as usize] = true;
+                }
+            }
+        }
+        Kept { unigrams, higher }
+    }
+}
+
+/// Pruning of orders 2..N, top-down so that contexts of kept n-grams are kept: the prefix of a
+/// kept (n+1)-gram is kept, and a kept (n+1)-gram whose prefix is absent (possible only after
+/// lossy pruning) is dropped.
+fn keep_contexts(keep: &mut [Vec<bool>], grams: &[Vec<(Gram, u32)>], order: usize) {
     for n in (2..order).rev() {
-        // Kept (n+1)-grams whose prefix is absent (possible only after lossy pruning) are dropped.
         let (lower, upper) = keep.split_at_mut(n - 1);
         let keep_n = &mut lower[n - 2];
         let keep_up = &mut upper[0];
@@ -201,95 +255,100 @@ pub(super) fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainSta
             }
         }
     }
-    let mut keep_uni: Vec<bool> = (0..vocab)
-        .map(|id| {
-            id != BOS as usize
-                && adjusted_uni[id] > 0
-                && counts.unigram[id] >= u64::from(opts.min_unigram_count)
-        })
-        .collect();
-    if order >= 2 {
-        keep_uni[BOS as usize] = true;
-        for (i, &(g, _)) in grams[0].iter().enumerate() {
-            if keep[0][i] {
-                keep_uni[g.0[0] as usize] = true;
+}
+
+/// One order's estimates, from [`Estimated::estimate_order`].
+struct OrderEstimate {
+    /// The kept n-grams, sorted by gram, with log2 backoff 0 for now.
+    kept: Vec<Estimate>,
+    /// Each context (an (n-1)-gram) with counts, and its log2 backoff weight (log2 gamma).
+    backoffs: Vec<(Gram, f64)>,
+}
+
+impl Estimated {
+    /// The model with its unigrams only: each kept word's discounted continuation count,
+    /// interpolated with an even share, among the kept words and `<unk>`, of the mass left
+    /// over (the discounts and the pruned words' counts).
+    fn with_unigrams(
+        order: usize,
+        hashes: Vec<u64>,
+        adjusted: &[u32],
+        keep: &[bool],
+        d1: [f64; 3],
+    ) -> Estimated {
+        let vocab = hashes.len();
+        let total: f64 = adjusted.iter().map(|&a| a as f64).sum();
+        let mut left = 0.0;
+        let mut kept_words = 0usize;
+        for id in 0..vocab {
+            if id == BOS as usize {
+                continue;
+            }
+            let a = adjusted[id];
+            if keep[id] {
+                kept_words += 1;
+                left += discount(&d1, a);
+            } else {
+                left += a as f64;
             }
         }
+        let gamma = if total > 0.0 { left / total } else { 1.0 };
+        let uniform = gamma / (kept_words + 1) as f64;
+        let unk_log2 = uniform.log2();
+        let mut unigrams: Vec<Option<(f64, f64)>> = vec![None; vocab];
+        for id in 0..vocab {
+            if keep[id] {
+                let a = adjusted[id];
+                let p = if id == BOS as usize {
+                    uniform
+                } else {
+                    (a as f64 - discount(&d1, a)) / total.max(1.0) + uniform
+                };
+                unigrams[id] = Some((p.log2(), 0.0));
+            }
+        }
+        Estimated {
+            order,
+            hashes,
+            unigrams,
+            higher: Vec::new(),
+            unk_log2,
+        }
     }
 
-    // Unigrams.
-    let d1 = d[0];
-    let total: f64 = adjusted_uni.iter().map(|&a| a as f64).sum();
-    let mut left = 0.0;
-    let mut kept_words = 0usize;
-    for id in 0..vocab {
-        if id == BOS as usize {
-            continue;
-        }
-        let a = adjusted_uni[id];
-        if keep_uni[id] {
-            kept_words += 1;
-            left += discount(&d1, a);
-        } else {
-            left += a as f64;
-        }
-    }
-    let gamma = if total > 0.0 { left / total } else { 1.0 };
-    let uniform = gamma / (kept_words + 1) as f64;
-    let unk_log2 = uniform.log2();
-    let mut unigrams: Vec<Option<(f64, f64)>> = vec![None; vocab];
-    for id in 0..vocab {
-        if keep_uni[id] {
-            let a = adjusted_uni[id];
-            let p = if id == BOS as usize {
-                uniform
-            } else {
-                (a as f64 - discount(&d1, a)) / total.max(1.0) + uniform
-            };
-            unigrams[id] = Some((p.log2(), 0.0));
-        }
-    }
-    let mut est = Estimated {
-        order,
-        hashes: counts.hashes,
-        unigrams,
-        higher: Vec::new(),
-        unk_log2,
-    };
-
-    // Higher orders, bottom-up: probabilities use the finished lower orders;
-    // each context's gamma becomes the backoff of its lower-order entry.
-    for n in 2..=order {
-        let g_n = &grams[n - 2];
-        let a_n = &adjusted[n - 2];
-        let keep_n = &keep[n - 2];
-        let dn = d[n - 1];
+    /// Estimates order `n` (its `grams`, their `adjusted` counts, which to `keep`, its
+    /// discounts `d`) with the finished lower orders: interpolated probabilities of the kept
+    /// n-grams and the backoff weight of each context.
+    fn estimate_order(
+        &self,
+        n: usize,
+        grams: &[(Gram, u32)],
+        adjusted: &[u32],
+        keep: &[bool],
+        d: [f64; 3],
+    ) -> OrderEstimate {
         let mut kept: Vec<Estimate> = Vec::new();
         let mut backoffs: Vec<(Gram, f64)> = Vec::new();
         let mut start = 0;
-        while start < g_n.len() {
-            let context = g_n[start].0.prefix(n);
+        while start < grams.len() {
+            let context = grams[start].0.prefix(n);
             let mut end = start;
             let (mut sum, mut left) = (0.0, 0.0);
-            while end < g_n.len() && g_n[end].0.prefix(n) == context {
-                let a = a_n[end];
+            while end < grams.len() && grams[end].0.prefix(n) == context {
+                let a = adjusted[end];
                 sum += a as f64;
-                left += if keep_n[end] {
-                    discount(&dn, a)
-                } else {
-                    a as f64
-                };
+                left += if keep[end] { discount(&d, a) } else { a as f64 };
                 end += 1;
             }
             if sum > 0.0 {
                 let gamma = left / sum;
                 for i in start..end {
-                    if !keep_n[i] {
+                    if !keep[i] {
                         continue;
                     }
-                    let g = g_n[i].0;
-                    let lower = est.score(&g.0[1..n]).exp2();
-                    let p = (a_n[i] as f64 - discount(&dn, a_n[i])) / sum + gamma * lower;
+                    let g = grams[i].0;
+                    let lower = self.score(&g.0[1..n]).exp2();
+                    let p = (adjusted[i] as f64 - discount(&d, adjusted[i])) / sum + gamma * lower;
                     kept.push(Estimate {
                         gram: g,
                         log2_prob: p.log2(),
@@ -300,15 +359,20 @@ pub(super) fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainSta
             }
             start = end;
         }
-        // Attach backoffs to the (already estimated) order n-1 entries.
+        OrderEstimate { kept, backoffs }
+    }
+
+    /// Sets the log2 backoff of each (already estimated) order n-1 entry that is one of the
+    /// contexts in `backoffs` (sorted by gram).
+    fn attach_backoffs(&mut self, n: usize, backoffs: Vec<(Gram, f64)>) {
         if n == 2 {
             for (context, b) in backoffs {
-                if let Some(Some(entry)) = est.unigrams.get_mut(context.0[0] as usize) {
+                if let Some(Some(entry)) = self.unigrams.get_mut(context.0[0] as usize) {
                     entry.1 = b;
                 }
             }
         } else {
-            let lower = &mut est.higher[n - 3];
+            let lower = &mut self.higher[n - 3];
             let mut j = 0;
             for (context, b) in backoffs {
                 while j < lower.len() && lower[j].gram < context {
@@ -319,9 +383,37 @@ pub(super) fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainSta
                 }
             }
         }
+    }
+}
+
+/// Estimates the model from the counts: adjusted counts, discounts and pruning, then the
+/// unigrams and the higher orders, bottom-up.
+pub(super) fn estimate(counts: Counts, opts: &TrainOptions, stats: &mut TrainStats) -> Estimated {
+    let order = opts.order;
+    let Counts {
+        hashes,
+        unigram,
+        grams,
+    } = counts;
+    let adjusted = Adjusted::of(&unigram, &grams, hashes.len(), order);
+    let d = adjusted.discounts(order);
+    stats.discounts = d.clone();
+    let keep = Kept::of(&unigram, &grams, &adjusted, opts);
+    let mut est = Estimated::with_unigrams(order, hashes, &adjusted.unigrams, &keep.unigrams, d[0]);
+    // Higher orders, bottom-up: probabilities use the finished lower orders;
+    // each context's gamma becomes the backoff of its lower-order entry.
+    for n in 2..=order {
+        let OrderEstimate { kept, backoffs } = est.estimate_order(
+            n,
+            &grams[n - 2],
+            &adjusted.higher[n - 2],
+            &keep.higher[n - 2],
+            d[n - 1],
+        );
+        est.attach_backoffs(n, backoffs);
         est.higher.push(kept);
     }
-    stats.unk_log2 = unk_log2;
+    stats.unk_log2 = est.unk_log2;
     est
 }
 
