@@ -18,7 +18,7 @@ Checks, with every file, link and directory snapshotted before:
   * otherwise: no `.partial` file left; every file written maps to an input (its mirrored name,
     with .txt, .jsonl or its own extension); none for an input that is missing, binary, a FIFO or
     a dangling link (with --format json, a file of records with an "error" field and no "text"
-    is allowed: the README says such an input gives one); binary files and FIFOs found while walking are not mentioned on stderr;
+    is allowed: the guide says such an input gives one); binary files and FIFOs found while walking are not mentioned on stderr;
     and running the same command again gives the same exit status, the same stderr and the same
     files byte for byte (WARC dates and record ids aside), so no output was cleaned as an input.
 
@@ -331,7 +331,7 @@ class Target:
 
 def only_errors(entry):
     """A --format json file whose every line is a record with an "error" field and no "text"
-    (README: an input that is not cleaned gives such a record, so every input has its line)."""
+    (GUIDE.md: an input that is not cleaned gives such a record, so every input has its line)."""
     lines = entry[1].split(b"\n")
     if lines[-1] == b"":
         lines.pop()

@@ -8,7 +8,7 @@
 //! from pages and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`io`], [`decode`], [`html`],
 //! [`plain`], [`output`] → [`decide`] (with [`boost`]ed trees) → [`evidence`] → [`lm`] (the
 //! n-gram language model) → [`segment`] → [`stopwords`] and [`block`], the values every stage
-//! passes along. The README's "Layout" draws the same.
+//! passes along. The guide's "Layout" (GUIDE.md) draws the same.
 #![warn(missing_docs)]
 
 pub mod block;

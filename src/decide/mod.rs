@@ -78,7 +78,7 @@ impl Favor {
 }
 
 /// How far `--favor-precision` and `--favor-recall` move the decision, in log-odds (their
-/// cross-validated effect is in the README, "Accuracy").
+/// cross-validated effect is in GUIDE.md, "Accuracy").
 pub const FAVOR_SHIFT: f32 = 1.0;
 
 /// The combined method's settings besides the classifier.
@@ -101,7 +101,7 @@ impl Choices {
     /// kept; on documentation, collections, listings and service pages every section and card
     /// is, so the decision leans to recall (unless a way to lean was chosen). Articles, products
     /// and pages of no known kind are decided as chosen. Measured on the WCXB development pages
-    /// (README, "Every kind of page").
+    /// (GUIDE.md, "Every kind of page").
     pub fn for_kind(self, kind: PageKind) -> Choices {
         let mut choices = self;
         match kind {
@@ -125,7 +125,7 @@ impl Choices {
     /// article, since articles declare themselves (in Open Graph or schema.org), and leans to
     /// recall like the kinds that are not articles; unless `--kind` chose the kind. Pages
     /// that declare nothing, as every page of the 2008–2013 sets, are decided as chosen.
-    /// Measured on the five shared sets (README, "Every kind of page").
+    /// Measured on the five shared sets (GUIDE.md, "Every kind of page").
     pub fn for_page(self, kind: PageKind, page: Option<&PageInfo>) -> Choices {
         let mut choices = self.for_kind(kind);
         let declares_another_type = kind == PageKind::Other

@@ -1,5 +1,5 @@
 //! `ppl-eval compare`: cleans the same pages with several methods, scores each against the
-//! gold and reports accuracy and throughput side by side (the README's table).
+//! gold and reports accuracy and throughput side by side (the table in GUIDE.md).
 //!
 //! Methods: no cleaning (every block the HTML stage extracts), the jusText-style
 //! [`baseline`](crate::eval::baseline), and ppl-filter with each decision method: `perplexity`

@@ -30,7 +30,7 @@ fn score_sentences(text: &str, sentences: &mut [Sentence], model: &LanguageModel
 /// of all predictions on CleanEval pages. The classifier is learned on evidence measured the
 /// same way. At 16, cross-validated accuracy on the three shared sets is as with every sentence
 /// (mean Lev 90.08 against 90.06) and the default method takes about a fifth less CPU time (the
-/// README's speed section).
+/// guide's speed section, GUIDE.md).
 pub const EVIDENCE_PREDICTIONS: u32 = 16;
 
 /// Scores `block`'s sentences under both models and fills its evidence. The language-model

@@ -10,7 +10,7 @@ use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
 use super::state::State;
-use super::tags::{container_hints, tag_id, tag_name, Role, TagId, TAGS};
+use super::tags::{container_hints, tag_id, Role, Tag};
 use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
@@ -119,9 +119,9 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
 fn on_element(
     state: &Rc<RefCell<State>>,
     el: &mut Element<'_, '_>,
-    id: TagId,
+    id: Tag,
 ) -> lol_html::HandlerResult {
-    let role = TAGS[id as usize].1;
+    let role = id.role();
     if role == Role::Title && state.borrow().skip_depth > 0 {
         // An `<svg>`'s `<title/>` names a drawing, not the page, and may be self-closing.
         return count_end_tag(state, el);
@@ -140,7 +140,7 @@ fn on_element(
             Role::Break => s.flush_block(),
             Role::Skip => {
                 if s.skip_depth == 0
-                    && tag_name(id) == "script"
+                    && id == Tag::Script
                     && el
                         .get_attribute("type")
                         .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
@@ -190,9 +190,9 @@ fn on_replayed_element(
 fn on_end_of(
     state: &Rc<RefCell<State>>,
     el: &mut Element<'_, '_>,
-    id: TagId,
+    id: Tag,
 ) -> lol_html::HandlerResult {
-    let role = TAGS[id as usize].1;
+    let role = id.role();
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
         let mut s = end_state.borrow_mut();

@@ -6,7 +6,7 @@
 use lol_html::html_content::{TextChunk, TextType};
 
 use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
-use super::tags::{is_heading, tag_id_ascii, tag_name, Role, TagId};
+use super::tags::{tag_id_ascii, Role, Tag};
 use super::{max_open_elements, BlockParser, HtmlSettings};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 
@@ -22,7 +22,7 @@ pub(super) struct State {
     pub(super) page: PageInfo,
     pub(super) settings: HtmlSettings,
     /// Open block elements, innermost last.
-    stack: Vec<TagId>,
+    stack: Vec<Tag>,
     /// What each open block element's tag, class and id suggest ([`ContainerHints`] bits),
     /// parallel to `stack`.
     hints: Vec<u8>,
@@ -33,7 +33,7 @@ pub(super) struct State {
     next_number: u32,
     pub(super) skip_depth: u32,
     /// The element that took `skip_depth` from 0 (replayed if lol_html is restarted inside it).
-    pub(super) skip_outer: TagId,
+    pub(super) skip_outer: Tag,
     pub(super) link_depth: u32,
     pub(super) in_title: bool,
     /// Raw (entity-encoded) text of the current text node not yet decoded.
@@ -99,7 +99,7 @@ impl State {
             numbers: Vec::new(),
             next_number: 0,
             skip_depth: 0,
-            skip_outer: 0,
+            skip_outer: Tag::P,
             link_depth: 0,
             in_title: false,
             pending_raw: String::new(),
@@ -130,15 +130,20 @@ impl State {
     /// The kind of text written now, from the innermost element that decides it.
     fn current_kind(&self) -> BlockKind {
         for &id in self.stack.iter().rev() {
-            match tag_name(id) {
-                name if is_heading(name) => return BlockKind::Heading,
-                "li" | "dt" | "dd" => return BlockKind::ListItem,
-                "td" | "th" => return BlockKind::TableCell,
-                "pre" => return BlockKind::Preformatted,
-                "form" | "fieldset" | "legend" | "label" | "option" => return BlockKind::Form,
-                "p" | "blockquote" | "caption" | "figcaption" | "address" | "summary" => {
-                    return BlockKind::Paragraph
+            match id {
+                _ if id.is_heading() => return BlockKind::Heading,
+                Tag::Li | Tag::Dt | Tag::Dd => return BlockKind::ListItem,
+                Tag::Td | Tag::Th => return BlockKind::TableCell,
+                Tag::Pre => return BlockKind::Preformatted,
+                Tag::Form | Tag::Fieldset | Tag::Legend | Tag::Label | Tag::Option => {
+                    return BlockKind::Form
                 }
+                Tag::P
+                | Tag::Blockquote
+                | Tag::Caption
+                | Tag::Figcaption
+                | Tag::Address
+                | Tag::Summary => return BlockKind::Paragraph,
                 _ => {}
             }
         }
@@ -229,8 +234,8 @@ impl State {
 
     /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
     fn append_decoded(&mut self, decoded: &str, in_link: bool) {
-        let preformatted = memchr::memchr(b'\n', decoded.as_bytes()).is_some()
-            && self.stack.iter().any(|&id| tag_name(id) == "pre");
+        let preformatted =
+            memchr::memchr(b'\n', decoded.as_bytes()).is_some() && self.stack.contains(&Tag::Pre);
         if !preformatted {
             self.append_words(decoded, in_link);
             return;
@@ -332,7 +337,7 @@ impl State {
     /// source: `None` when the tag is not all in the current piece or its name is not plain ASCII
     /// letters and digits (then lol_html's `tag_name()` decides). lol_html ends a tag name at
     /// ASCII white space, `/` or `>` and lower-cases it, as done here.
-    pub(super) fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<TagId>> {
+    pub(super) fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<Tag>> {
         let start = at.start.checked_sub(self.input_start)?;
         let tag = self
             .input
@@ -484,7 +489,7 @@ impl State {
 
     /// At the start of an element whose text is dropped (`Role::Skip`, or a `<noscript>` that
     /// is not parsed): [`State::end_role`] ends it.
-    pub(super) fn start_skip(&mut self, id: TagId) {
+    pub(super) fn start_skip(&mut self, id: Tag) {
         if self.skip_depth == 0 {
             self.skip_outer = id;
         }
@@ -549,9 +554,9 @@ impl State {
         self.end_nested();
     }
 
-    pub(super) fn on_block_start(&mut self, id: TagId, hints: u8) {
+    pub(super) fn on_block_start(&mut self, id: Tag, hints: u8) {
         self.flush_block();
-        self.close_implied_by(tag_name(id));
+        self.close_implied_by(id);
         if self.stack.len() < MAX_STACK_DEPTH {
             self.stack.push(id);
             self.hints.push(hints);
@@ -560,7 +565,7 @@ impl State {
         self.next_number = self.next_number.saturating_add(1);
     }
 
-    pub(super) fn on_block_end(&mut self, id: TagId) {
+    pub(super) fn on_block_end(&mut self, id: Tag) {
         self.flush_block();
         if let Some(pos) = self.stack.iter().rposition(|&open| open == id) {
             self.truncate_stack(pos);
@@ -579,8 +584,8 @@ impl State {
         let blocks = &self.stack[self.stack.len() - room.min(self.stack.len())..];
         let names = blocks
             .iter()
-            .map(|&id| tag_name(id))
-            .chain(skip.then(|| tag_name(self.skip_outer)))
+            .map(|&id| id.name())
+            .chain(skip.then(|| self.skip_outer.name()))
             .chain(title.then_some("title"))
             .chain(link.then_some("a"));
         let mut tags = String::new();
@@ -609,36 +614,38 @@ impl State {
     }
 
     /// Pops the elements a new start tag closes implicitly, as the HTML parser would.
-    fn close_implied_by(&mut self, name: &str) {
-        let (targets, barriers): (&[&str], &[&str]) = match name {
-            "li" => (&["li"], &["ul", "ol", "menu", "dir", "table"]),
-            "dt" | "dd" => (&["dt", "dd"], &["dl", "table"]),
-            "td" | "th" => (&["td", "th"], &["tr", "table"]),
-            "tr" => (&["tr"], &["table"]),
-            "thead" | "tbody" | "tfoot" => (&["thead", "tbody", "tfoot"], &["table"]),
-            "option" => (&["option"], &["select", "datalist"]),
-            n if is_heading(n) => (&["h1", "h2", "h3", "h4", "h5", "h6"], &[]),
+    fn close_implied_by(&mut self, tag: Tag) {
+        const HEADINGS: &[Tag] = &[Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6];
+        let (targets, barriers): (&[Tag], &[Tag]) = match tag {
+            Tag::Li => (
+                &[Tag::Li],
+                &[Tag::Ul, Tag::Ol, Tag::Menu, Tag::Dir, Tag::Table],
+            ),
+            Tag::Dt | Tag::Dd => (&[Tag::Dt, Tag::Dd], &[Tag::Dl, Tag::Table]),
+            Tag::Td | Tag::Th => (&[Tag::Td, Tag::Th], &[Tag::Tr, Tag::Table]),
+            Tag::Tr => (&[Tag::Tr], &[Tag::Table]),
+            Tag::Thead | Tag::Tbody | Tag::Tfoot => {
+                (&[Tag::Thead, Tag::Tbody, Tag::Tfoot], &[Tag::Table])
+            }
+            Tag::Option => (&[Tag::Option], &[Tag::Select, Tag::Datalist]),
+            _ if tag.is_heading() => (HEADINGS, &[]),
             _ => (&[], &[]),
         };
         // Any block start closes an open `p` directly above it.
-        if self.stack.last().is_some_and(|&top| tag_name(top) == "p") {
+        if self.stack.last() == Some(&Tag::P) {
             self.truncate_stack(self.stack.len() - 1);
         }
         if targets.is_empty() {
             return;
         }
-        if is_heading(name) {
-            if self
-                .stack
-                .last()
-                .is_some_and(|&top| is_heading(tag_name(top)))
-            {
+        if tag.is_heading() {
+            if self.stack.last().is_some_and(|top| top.is_heading()) {
                 self.truncate_stack(self.stack.len() - 1);
             }
             return;
         }
         for pos in (0..self.stack.len()).rev() {
-            let open = tag_name(self.stack[pos]);
+            let open = self.stack[pos];
             if targets.contains(&open) {
                 self.truncate_stack(pos);
                 return;

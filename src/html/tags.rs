@@ -28,102 +28,131 @@ pub(super) enum Role {
     Annotation,
 }
 
-/// Every tag this stage reacts to; all others are inline and transparent.
-pub(super) const TAGS: &[(&str, Role)] = &[
-    ("p", Role::Block),
-    ("div", Role::Block),
-    ("li", Role::Block),
-    ("ul", Role::Block),
-    ("ol", Role::Block),
-    ("dl", Role::Block),
-    ("dt", Role::Block),
-    ("dd", Role::Block),
-    ("h1", Role::Block),
-    ("h2", Role::Block),
-    ("h3", Role::Block),
-    ("h4", Role::Block),
-    ("h5", Role::Block),
-    ("h6", Role::Block),
-    ("table", Role::Block),
-    ("caption", Role::Block),
-    ("thead", Role::Block),
-    ("tbody", Role::Block),
-    ("tfoot", Role::Block),
-    ("tr", Role::Block),
-    ("td", Role::Block),
-    ("th", Role::Block),
-    ("pre", Role::Block),
-    ("blockquote", Role::Block),
-    ("section", Role::Block),
-    ("article", Role::Block),
-    ("header", Role::Block),
-    ("footer", Role::Block),
-    ("nav", Role::Block),
-    ("aside", Role::Block),
-    ("main", Role::Block),
-    ("form", Role::Block),
-    ("fieldset", Role::Block),
-    ("legend", Role::Block),
-    ("label", Role::Block),
-    ("address", Role::Block),
-    ("center", Role::Block),
-    ("figure", Role::Block),
-    ("figcaption", Role::Block),
-    ("details", Role::Block),
-    ("summary", Role::Block),
-    ("dialog", Role::Block),
-    ("menu", Role::Block),
-    ("dir", Role::Block),
-    ("hgroup", Role::Block),
-    ("body", Role::Block),
-    ("html", Role::Block),
-    ("frameset", Role::Block),
-    ("option", Role::Block),
-    ("br", Role::Break),
-    ("hr", Role::Break),
-    ("script", Role::Skip),
-    ("style", Role::Skip),
-    ("noscript", Role::NoScript),
-    ("rt", Role::Annotation),
-    ("rp", Role::Annotation),
-    ("template", Role::Skip),
-    ("svg", Role::Skip),
-    ("math", Role::Skip),
-    ("select", Role::Skip),
-    ("iframe", Role::Skip),
-    ("object", Role::Skip),
-    ("applet", Role::Skip),
-    ("audio", Role::Skip),
-    ("video", Role::Skip),
-    ("canvas", Role::Skip),
-    ("datalist", Role::Skip),
-    ("textarea", Role::Skip),
-    ("noframes", Role::Skip),
-    ("a", Role::Link),
-    ("title", Role::Title),
-];
+/// Declares [`Tag`], one variant a tag, and [`TAGS`], each tag's name and role by its number.
+macro_rules! tags {
+    ($($tag:ident = $name:literal => $role:ident,)*) => {
+        /// A tag this stage reacts to (all others are inline and transparent); the stack of open
+        /// elements holds these, not names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub(super) enum Tag {
+            $(
+                #[doc = concat!("`<", $name, ">`")]
+                $tag,
+            )*
+        }
 
-/// Index of a tag in [`TAGS`]; the stack holds these, not strings.
-pub(super) type TagId = u8;
+        impl Tag {
+            /// Every tag, in the order of [`TAGS`].
+            pub(super) const ALL: &[Tag] = &[$(Tag::$tag,)*];
+        }
 
-pub(super) fn tag_name(id: TagId) -> &'static str {
-    TAGS[id as usize].0
+        /// Every tag's name and what it does to the text stream, by [`Tag`] number.
+        pub(super) const TAGS: &[(&str, Role)] = &[$(($name, Role::$role),)*];
+    };
 }
 
-pub(super) fn is_heading(name: &str) -> bool {
-    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+tags! {
+    P = "p" => Block,
+    Div = "div" => Block,
+    Li = "li" => Block,
+    Ul = "ul" => Block,
+    Ol = "ol" => Block,
+    Dl = "dl" => Block,
+    Dt = "dt" => Block,
+    Dd = "dd" => Block,
+    H1 = "h1" => Block,
+    H2 = "h2" => Block,
+    H3 = "h3" => Block,
+    H4 = "h4" => Block,
+    H5 = "h5" => Block,
+    H6 = "h6" => Block,
+    Table = "table" => Block,
+    Caption = "caption" => Block,
+    Thead = "thead" => Block,
+    Tbody = "tbody" => Block,
+    Tfoot = "tfoot" => Block,
+    Tr = "tr" => Block,
+    Td = "td" => Block,
+    Th = "th" => Block,
+    Pre = "pre" => Block,
+    Blockquote = "blockquote" => Block,
+    Section = "section" => Block,
+    Article = "article" => Block,
+    Header = "header" => Block,
+    Footer = "footer" => Block,
+    Nav = "nav" => Block,
+    Aside = "aside" => Block,
+    Main = "main" => Block,
+    Form = "form" => Block,
+    Fieldset = "fieldset" => Block,
+    Legend = "legend" => Block,
+    Label = "label" => Block,
+    Address = "address" => Block,
+    Center = "center" => Block,
+    Figure = "figure" => Block,
+    Figcaption = "figcaption" => Block,
+    Details = "details" => Block,
+    Summary = "summary" => Block,
+    Dialog = "dialog" => Block,
+    Menu = "menu" => Block,
+    Dir = "dir" => Block,
+    Hgroup = "hgroup" => Block,
+    Body = "body" => Block,
+    Html = "html" => Block,
+    Frameset = "frameset" => Block,
+    Option = "option" => Block,
+    Br = "br" => Break,
+    Hr = "hr" => Break,
+    Script = "script" => Skip,
+    Style = "style" => Skip,
+    Noscript = "noscript" => NoScript,
+    Rt = "rt" => Annotation,
+    Rp = "rp" => Annotation,
+    Template = "template" => Skip,
+    Svg = "svg" => Skip,
+    Math = "math" => Skip,
+    Select = "select" => Skip,
+    Iframe = "iframe" => Skip,
+    Object = "object" => Skip,
+    Applet = "applet" => Skip,
+    Audio = "audio" => Skip,
+    Video = "video" => Skip,
+    Canvas = "canvas" => Skip,
+    Datalist = "datalist" => Skip,
+    Textarea = "textarea" => Skip,
+    Noframes = "noframes" => Skip,
+    A = "a" => Link,
+    Title = "title" => Title,
 }
 
-/// The index in [`TAGS`] of a (lower-case) tag name, if this stage reacts to it.
-pub(super) fn tag_id(name: &str) -> Option<TagId> {
-    static SORTED: OnceLock<Vec<(&'static str, TagId)>> = OnceLock::new();
+impl Tag {
+    /// The tag's (lower-case) name.
+    pub(super) fn name(self) -> &'static str {
+        TAGS[self as usize].0
+    }
+
+    /// What the tag does to the text stream.
+    pub(super) fn role(self) -> Role {
+        TAGS[self as usize].1
+    }
+
+    /// `<h1>` to `<h6>`.
+    pub(super) fn is_heading(self) -> bool {
+        matches!(
+            self,
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+        )
+    }
+}
+
+/// The [`Tag`] of a (lower-case) tag name, if this stage reacts to it.
+pub(super) fn tag_id(name: &str) -> Option<Tag> {
+    static SORTED: OnceLock<Vec<(&'static str, Tag)>> = OnceLock::new();
     let sorted = SORTED.get_or_init(|| {
-        let mut names: Vec<(&'static str, TagId)> = TAGS
-            .iter()
-            .enumerate()
-            .map(|(id, &(name, _))| (name, id as TagId))
-            .collect();
-        names.sort_unstable();
+        let mut names: Vec<(&'static str, Tag)> =
+            Tag::ALL.iter().map(|&tag| (tag.name(), tag)).collect();
+        names.sort_unstable_by_key(|&(name, _)| name);
         names
     });
     sorted
@@ -134,26 +163,25 @@ pub(super) fn tag_id(name: &str) -> Option<TagId> {
 
 /// [`tag_id`] of an ASCII name in any case, without allocating: names of up to 16 bytes are
 /// packed into a `u128` key (longer ones are not in [`TAGS`]).
-pub(super) fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
+pub(super) fn tag_id_ascii(name: &[u8]) -> Option<Tag> {
     fn key(name: &[u8]) -> Option<u128> {
         let mut buf = [0u8; 16];
         buf.get_mut(..name.len())?.copy_from_slice(name);
         buf.make_ascii_lowercase();
         Some(u128::from_le_bytes(buf))
     }
-    static SORTED: OnceLock<Vec<(u128, TagId)>> = OnceLock::new();
+    static SORTED: OnceLock<Vec<(u128, Tag)>> = OnceLock::new();
     let sorted = SORTED.get_or_init(|| {
-        let mut keys: Vec<(u128, TagId)> = TAGS
+        let mut keys: Vec<(u128, Tag)> = Tag::ALL
             .iter()
-            .enumerate()
-            .map(|(id, &(name, _))| {
+            .map(|&tag| {
                 (
-                    key(name.as_bytes()).expect("tag names are short"),
-                    id as TagId,
+                    key(tag.name().as_bytes()).expect("tag names are short"),
+                    tag,
                 )
             })
             .collect();
-        keys.sort_unstable();
+        keys.sort_unstable_by_key(|&(key, _)| key);
         keys
     });
     let key = key(name)?;
@@ -164,14 +192,14 @@ pub(super) fn tag_id_ascii(name: &[u8]) -> Option<TagId> {
 }
 
 /// What an element's tag name, `class` and `id` suggest about the text inside it.
-pub(super) fn container_hints(el: &Element<'_, '_>, id: TagId) -> u8 {
-    let mut hints = match tag_name(id) {
-        "nav" => ContainerHints::NAVIGATION,
-        "footer" => ContainerHints::PERIPHERY,
-        "aside" => ContainerHints::PERIPHERY | ContainerHints::ASIDE,
-        "article" | "main" => ContainerHints::CONTENT,
-        "figcaption" => ContainerHints::ASIDE,
-        "dialog" if !el.has_attribute("open") => ContainerHints::HIDDEN,
+pub(super) fn container_hints(el: &Element<'_, '_>, tag: Tag) -> u8 {
+    let mut hints = match tag {
+        Tag::Nav => ContainerHints::NAVIGATION,
+        Tag::Footer => ContainerHints::PERIPHERY,
+        Tag::Aside => ContainerHints::PERIPHERY | ContainerHints::ASIDE,
+        Tag::Article | Tag::Main => ContainerHints::CONTENT,
+        Tag::Figcaption => ContainerHints::ASIDE,
+        Tag::Dialog if !el.has_attribute("open") => ContainerHints::HIDDEN,
         _ => 0,
     };
     for attribute in ["class", "id"] {
@@ -235,18 +263,14 @@ mod tests {
 
     #[test]
     fn every_tag_is_found() {
-        assert!(TAGS.len() < 256);
-        for (id, (name, _)) in TAGS.iter().enumerate() {
-            assert_eq!(tag_id(name), Some(id as TagId), "{name}");
+        assert!(TAGS.len() < 256 && Tag::ALL.len() == TAGS.len());
+        for (i, &tag) in Tag::ALL.iter().enumerate() {
+            assert_eq!(tag as usize, i);
+            assert_eq!(tag_id(tag.name()), Some(tag), "{tag:?}");
+            let upper = tag.name().to_ascii_uppercase();
+            assert_eq!(tag_id_ascii(upper.as_bytes()), Some(tag), "{tag:?}");
         }
         assert_eq!(tag_id("span"), None);
-        for (id, (name, _)) in TAGS.iter().enumerate() {
-            assert_eq!(
-                tag_id_ascii(name.to_ascii_uppercase().as_bytes()),
-                Some(id as TagId),
-                "{name}"
-            );
-        }
         assert_eq!(tag_id_ascii(b"span"), None);
         assert_eq!(tag_id_ascii(b"blockquoteblockquote"), None);
         assert_eq!(tag_id(""), None);
