@@ -314,27 +314,37 @@ impl RecordFormat {
     }
 }
 
-/// Writes each document as one record, holding its text until the document ends: one sink for
-/// each kind of record ([`RecordFormat`]).
-pub enum RecordSink<W: Write + Send> {
+/// Writes each document as one record, holding its text until the document ends; what a
+/// record is depends on the kind of record ([`RecordFormat`]), one writer each.
+pub struct RecordSink<W: Write + Send> {
+    /// The current document: where it came from, and its text so far.
+    meta: Option<DocumentMeta>,
+    text: Spool,
+    records: Records<W>,
+}
+
+/// The writer of each kind of record.
+enum Records<W: Write + Send> {
     /// WARC `conversion` records.
-    Warc(WarcSink<W>),
+    Warc(WarcRecords<W>),
     /// JSONL lines written back.
-    Jsonl(JsonlSink<W>),
+    Jsonl(JsonlRecords<W>),
     /// A JSON object per document.
-    Json(JsonSink<W>),
+    Json(JsonRecords<W>),
 }
 
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
-        match format {
-            RecordFormat::Warc => RecordSink::Warc(WarcSink::new(WarcWriter::new(out))),
-            RecordFormat::JsonlRewrite { add_scores } => {
-                RecordSink::Jsonl(JsonlSink::new(out, add_scores))
-            }
-            RecordFormat::JsonlObjects => RecordSink::Json(JsonSink::new(out)),
-        }
+        RecordSink::of(match format {
+            RecordFormat::Warc => Records::Warc(WarcRecords::new(WarcWriter::new(out))),
+            RecordFormat::JsonlRewrite { add_scores } => Records::Jsonl(JsonlRecords {
+                out,
+                output_field: None,
+                add_scores,
+            }),
+            RecordFormat::JsonlObjects => Records::Json(JsonRecords { out, url: None }),
+        })
     }
 
     /// As [`RecordSink::new`], WARC records each written as its own gzip member (`.warc.gz`,
@@ -343,9 +353,17 @@ impl<W: Write + Send> RecordSink<W> {
         match format {
             RecordFormat::Warc => {
                 let out = WarcWriter::new_gzip(out, flate2::Compression::default());
-                RecordSink::Warc(WarcSink::new(out))
+                RecordSink::of(Records::Warc(WarcRecords::new(out)))
             }
             _ => RecordSink::new(out, format),
+        }
+    }
+
+    fn of(records: Records<W>) -> RecordSink<W> {
+        RecordSink {
+            meta: None,
+            text: Spool::new(HELD_BYTES),
+            records,
         }
     }
 
@@ -353,8 +371,8 @@ impl<W: Write + Send> RecordSink<W> {
     /// has it) and leave the field read as it was; `None` (or the field read) replaces it.
     /// Other records have no field to choose.
     pub fn output_field(mut self, name: Option<String>) -> Self {
-        if let RecordSink::Jsonl(sink) = &mut self {
-            sink.output_field = name;
+        if let Records::Jsonl(records) = &mut self.records {
+            records.output_field = name;
         }
         self
     }
@@ -362,71 +380,55 @@ impl<W: Write + Send> RecordSink<W> {
     /// JSON objects: `url` is the URL of every whole input (`--url`, ahead of the page's own
     /// canonical link). Other records say no URL of their own.
     pub fn url(mut self, url: Option<String>) -> Self {
-        if let RecordSink::Json(sink) = &mut self {
-            sink.url = url;
+        if let Records::Json(records) = &mut self.records {
+            records.url = url;
         }
         self
     }
 
-    /// The sink this one hands each call to.
-    fn inner(&mut self) -> &mut dyn Sink {
-        match self {
-            RecordSink::Warc(sink) => sink,
-            RecordSink::Jsonl(sink) => sink,
-            RecordSink::Json(sink) => sink,
-        }
-    }
-
     /// The underlying writer.
     pub fn into_inner(self) -> W {
-        match self {
-            RecordSink::Warc(sink) => sink.out.into_inner(),
-            RecordSink::Jsonl(sink) => sink.out,
-            RecordSink::Json(sink) => sink.out,
+        match self.records {
+            Records::Warc(records) => records.out.into_inner(),
+            Records::Jsonl(records) => records.out,
+            Records::Json(records) => records.out,
         }
     }
 }
 
 impl<W: Write + Send> Sink for RecordSink<W> {
-    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        self.inner().begin(index, meta)
+    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.meta = Some(meta.clone());
+        self.text.clear();
+        Ok(())
     }
 
     fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.inner().write(bytes)
+        self.text.write(bytes)
     }
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        self.inner().end(stats)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.inner().finish()
-    }
-}
-
-/// One document's text and where it came from, held until the document ends.
-struct Held {
-    meta: Option<DocumentMeta>,
-    text: Spool,
-}
-
-impl Held {
-    fn new() -> Held {
-        Held {
-            meta: None,
-            text: Spool::new(HELD_BYTES),
+        let Some(meta) = self.meta.take() else {
+            return Ok(());
+        };
+        let text = &mut self.text;
+        match &mut self.records {
+            Records::Warc(records) => records.end(&meta, text, stats),
+            Records::Jsonl(records) => records.end(&meta, text, stats),
+            Records::Json(records) => records.end(&meta, text, stats),
         }
     }
 
-    /// A document starts.
-    fn begin(&mut self, meta: &DocumentMeta) {
-        self.meta = Some(meta.clone());
-        self.text.clear();
+    fn finish(&mut self) -> io::Result<()> {
+        match &mut self.records {
+            Records::Warc(records) => records.finish(),
+            Records::Jsonl(records) => records.out.flush(),
+            Records::Json(records) => records.out.flush(),
+        }
     }
 }
 
-/// A record sink's output for a document it cannot write: record output is made of records of
+/// A record writer's answer to a document it cannot write: record output is made of records of
 /// its own kind (or, for JSON objects, of anything), so this is a defect of the caller, said
 /// rather than passed over.
 fn not_a_record_of(kind: &str, meta: &DocumentMeta) -> io::Error {
@@ -443,18 +445,16 @@ fn not_a_record_of(kind: &str, meta: &DocumentMeta) -> io::Error {
 
 /// WARC input written back as WARC: a `warcinfo` record, then a `conversion` record for each
 /// response cleaned, referring to it.
-pub struct WarcSink<W: Write + Send> {
+struct WarcRecords<W: Write + Send> {
     out: WarcWriter<W>,
-    held: Held,
     /// The `warcinfo` record that opens the output has been written.
     warcinfo_written: bool,
 }
 
-impl<W: Write + Send> WarcSink<W> {
-    fn new(out: WarcWriter<W>) -> WarcSink<W> {
-        WarcSink {
+impl<W: Write + Send> WarcRecords<W> {
+    fn new(out: WarcWriter<W>) -> WarcRecords<W> {
+        WarcRecords {
             out,
-            held: Held::new(),
             warcinfo_written: false,
         }
     }
@@ -483,29 +483,21 @@ impl<W: Write + Send> WarcSink<W> {
         )?;
         Ok(())
     }
-}
 
-impl<W: Write + Send> Sink for WarcSink<W> {
-    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        self.held.begin(meta);
-        Ok(())
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.held.text.write(bytes)
-    }
-
-    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        let Some(meta) = self.held.meta.take() else {
-            return Ok(());
-        };
+    /// The `conversion` record of a response that was cleaned.
+    fn end(
+        &mut self,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
         let DocumentMeta::WarcResponse {
             record_id,
             target_uri,
             date,
-        } = &meta
+        } = meta
         else {
-            return Err(not_a_record_of("WARC", &meta));
+            return Err(not_a_record_of("WARC", meta));
         };
         // A response that was not cleaned (not text) gets no conversion record.
         if stats.failure.is_some() {
@@ -517,9 +509,9 @@ impl<W: Write + Send> Sink for WarcSink<W> {
             target_uri: target_uri.as_deref(),
             date: date.as_deref(),
         };
-        let (text, out) = (&mut self.held.text, &mut self.out);
         let len = text.trimmed_len();
-        out.write_conversion_from(source, len, &mut |each| text.each_chunk(each))?;
+        self.out
+            .write_conversion_from(source, len, &mut |each| text.each_chunk(each))?;
         Ok(())
     }
 
@@ -532,48 +524,30 @@ impl<W: Write + Send> Sink for WarcSink<W> {
 
 /// JSONL input written back as JSONL: each line again, the cleaned text in its field (or in
 /// `--output-field`), a line that could not be read passed through as it was.
-pub struct JsonlSink<W: Write + Send> {
+struct JsonlRecords<W: Write + Send> {
     out: W,
-    held: Held,
     /// The field the cleaned text goes to, when not the one read.
     output_field: Option<String>,
     /// Also add `sentences_kept`, `sentences_dropped` and `mean_perplexity`.
     add_scores: bool,
 }
 
-impl<W: Write + Send> JsonlSink<W> {
-    fn new(out: W, add_scores: bool) -> JsonlSink<W> {
-        JsonlSink {
-            out,
-            held: Held::new(),
-            output_field: None,
-            add_scores,
-        }
-    }
-}
-
-impl<W: Write + Send> Sink for JsonlSink<W> {
-    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        self.held.begin(meta);
-        Ok(())
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.held.text.write(bytes)
-    }
-
-    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        let Some(meta) = self.held.meta.take() else {
-            return Ok(());
-        };
-        let line = match &meta {
+impl<W: Write + Send> JsonlRecords<W> {
+    /// The line of a document.
+    fn end(
+        &mut self,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        let line = match meta {
             DocumentMeta::Passthrough(line) => {
                 self.out.write_all(line)?;
                 return self.out.write_all(b"\n");
             }
             DocumentMeta::JsonlLine(record) => {
                 // The text of one line, bounded by the line's own bound.
-                let text = self.held.text.to_string_lossy()?;
+                let text = text.to_string_lossy()?;
                 let counts = counts(stats);
                 let scores = if self.add_scores { &counts[..] } else { &[] };
                 match self.output_field.as_deref() {
@@ -586,52 +560,31 @@ impl<W: Write + Send> Sink for JsonlSink<W> {
                 }
             }
             DocumentMeta::Input { .. } | DocumentMeta::WarcResponse { .. } => {
-                return Err(not_a_record_of("JSONL", &meta));
+                return Err(not_a_record_of("JSONL", meta));
             }
         };
         self.out.write_all(line.as_bytes())?;
         self.out.write_all(b"\n")
     }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
 }
 
 /// `--format json`: one JSON object per document, of any input.
-pub struct JsonSink<W: Write + Send> {
+struct JsonRecords<W: Write + Send> {
     out: W,
-    held: Held,
     /// The URL given for every whole input (`--url`).
     url: Option<String>,
 }
 
-impl<W: Write + Send> JsonSink<W> {
-    fn new(out: W) -> JsonSink<W> {
-        JsonSink {
-            out,
-            held: Held::new(),
-            url: None,
-        }
-    }
-}
-
-impl<W: Write + Send> Sink for JsonSink<W> {
-    fn begin(&mut self, _index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        self.held.begin(meta);
-        Ok(())
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.held.text.write(bytes)
-    }
-
-    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        let Some(meta) = self.held.meta.take() else {
-            return Ok(());
-        };
+impl<W: Write + Send> JsonRecords<W> {
+    /// The object of a document.
+    fn end(
+        &mut self,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
         let page_url = stats.page.url();
-        let about = match &meta {
+        let about = match meta {
             // A line that is not a JSON object is no document to describe (it was reported
             // with its line number).
             DocumentMeta::Passthrough(_) => return Ok(()),
@@ -659,11 +612,7 @@ impl<W: Write + Send> Sink for JsonSink<W> {
                 }),
             },
         };
-        json_object_of(&mut self.out, &mut self.held.text, &about, stats)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        self.out.flush()
+        json_object_of(&mut self.out, text, &about, stats)
     }
 }
 
