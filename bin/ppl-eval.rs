@@ -89,9 +89,8 @@ fn baseline(args: BaselineArgs) -> anyhow::Result<()> {
 fn compare(args: CompareArgs) -> anyhow::Result<()> {
     let model = ppl_filter::lm::load_model(args.model.as_deref())?;
     let options = Options {
-        policy: args.policy.policy(),
-        choices: args.policy.choices(),
-        ..Options::with_method(args.policy.method()?)
+        decide: args.policy.decide()?,
+        ..Options::default()
     };
     let work_dir = args.work_dir.unwrap_or_else(|| {
         std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id()))

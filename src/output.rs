@@ -107,8 +107,34 @@ impl Layout {
     }
 }
 
+/// What is written for each document: the rendering stage's settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenderSettings {
+    /// The kept text, everything marked, or scores.
+    pub mode: OutputMode,
+    /// Plain, with CleanEval markers, or as Markdown.
+    pub format: OutputFormat,
+    /// Measure every sentence's perplexity, also where the decision does not need it: set when
+    /// the output reports perplexities other than through [`RenderSettings::mode`] (a record's
+    /// mean perplexity; see `pipeline::Options::every_perplexity`).
+    pub report_perplexity: bool,
+}
+
+impl RenderSettings {
+    /// Writing in `layout` (a JSON object's text is written as text: the sink makes the
+    /// object, and says its kept sentences' mean perplexity).
+    pub fn of(layout: Layout) -> RenderSettings {
+        RenderSettings {
+            mode: layout.mode(),
+            format: layout.format(),
+            report_perplexity: layout == Layout::Json,
+        }
+    }
+}
+
 /// Appends the rendering of `block` to `out`.
-pub fn render_block(block: &Block, mode: OutputMode, format: OutputFormat, out: &mut Vec<u8>) {
+pub fn render_block(block: &Block, settings: RenderSettings, out: &mut Vec<u8>) {
+    let RenderSettings { mode, format, .. } = settings;
     if mode == OutputMode::Scores {
         for sentence in &block.sentences {
             let _ = writeln!(
@@ -224,7 +250,15 @@ mod tests {
 
     fn render(mode: OutputMode, format: OutputFormat) -> String {
         let mut out = Vec::new();
-        render_block(&block(), mode, format, &mut out);
+        render_block(
+            &block(),
+            RenderSettings {
+                mode,
+                format,
+                report_perplexity: false,
+            },
+            &mut out,
+        );
         String::from_utf8(out).unwrap()
     }
 
@@ -265,7 +299,7 @@ mod tests {
                 ..Sentence::new(0..text.len())
             }];
             let mut out = Vec::new();
-            render_block(&b, OutputMode::Clean, OutputFormat::Markdown, &mut out);
+            render_block(&b, RenderSettings::of(Layout::Markdown), &mut out);
             String::from_utf8(out).unwrap()
         };
         assert_eq!(render_as(BlockKind::ListItem, "Milk."), "- Milk.\n\n");
@@ -288,7 +322,7 @@ mod tests {
         let mut b = block();
         b.sentences[0].keep = false;
         let mut out = Vec::new();
-        render_block(&b, OutputMode::Clean, OutputFormat::CleanEval, &mut out);
+        render_block(&b, RenderSettings::of(Layout::CleanEval), &mut out);
         assert!(out.is_empty());
     }
 }

@@ -46,7 +46,7 @@ use ppl_filter::io::warc::{http_response_parts, WarcReader};
 use ppl_filter::io::{maybe_gunzip, Input};
 use ppl_filter::lm::model::{self, LanguageModel};
 use ppl_filter::lm::train::{train_sentences, TrainOptions};
-use ppl_filter::output::{OutputFormat, OutputMode};
+use ppl_filter::output::{Layout, OutputFormat, OutputMode};
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -750,11 +750,9 @@ fn run(
     threads: usize,
     record: Option<RecordFormat>,
 ) -> Run {
-    let options = Options {
-        read_size,
-        threads,
-        ..options.clone()
-    };
+    let mut options = options.clone();
+    options.read.read_size = read_size;
+    options.threads = threads;
     let problems = Mutex::new(Vec::new());
     let observe = |p: &Problem| {
         problems
@@ -1003,9 +1001,9 @@ fn check_page(
     } else {
         Options::default()
     };
-    options.mode = mode;
+    options.render.mode = mode;
     if text {
-        options.input_format = InputFormat::Text;
+        options.read.input_format = InputFormat::Text;
     }
     alike(page, ".html", model::embedded(), &options, read_size, None).map(drop)
 }
@@ -1158,14 +1156,12 @@ fn check_warc(
             capacity
         );
     }
-    let options = Options {
-        input_format: InputFormat::Warc,
-        ..if perplexity_method {
-            Options::with_method(Method::Perplexity)
-        } else {
-            Options::default()
-        }
+    let mut options = if perplexity_method {
+        Options::with_method(Method::Perplexity)
+    } else {
+        Options::default()
     };
+    options.read.input_format = InputFormat::Warc;
     let format = if jsonl {
         RecordFormat::JsonlObjects
     } else {
@@ -1308,11 +1304,9 @@ fn check_jsonl(
         "JSONL lines differ with a {}-byte buffer",
         capacity
     );
-    let options = Options {
-        input_format: InputFormat::Jsonl,
-        jsonl_field: field.to_string(),
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.read.input_format = InputFormat::Jsonl;
+    options.read.jsonl_field = field.to_string();
     let output = alike(
         file,
         ".jsonl",
@@ -1327,8 +1321,9 @@ fn check_jsonl(
     if file.ends_with(b"\n") || file.is_empty() {
         lines.pop();
     }
-    let fits =
-        |line: &[u8]| line.strip_suffix(b"\r").unwrap_or(line).len() <= options.max_record_bytes;
+    let fits = |line: &[u8]| {
+        line.strip_suffix(b"\r").unwrap_or(line).len() <= options.read.max_record_bytes
+    };
     let input_lines = lines.iter().filter(|line| fits(line)).count();
     let output_lines = output.0.iter().filter(|&&b| b == b'\n').count();
     prop_assert_eq!(
@@ -1608,10 +1603,7 @@ fn use_model(model: &LanguageModel, page: &[u8], read_size: usize) -> Result<(),
         Method::Perplexity,
         Method::Combined(ppl_filter::decide::embedded()),
     ] {
-        let options = Options {
-            mode: OutputMode::Scores,
-            ..Options::with_method(method)
-        };
+        let options = Options::with_method(method).with_layout(Layout::Scores);
         alike(page, ".html", model, &options, read_size, None)?;
     }
     Ok(())
@@ -2018,11 +2010,9 @@ impl ClassifierRecipe {
 fn check_classifier(bytes: &[u8], page: &[u8], read_size: usize) -> Result<(), TestCaseError> {
     match Classifier::from_bytes(bytes) {
         Ok(classifier) => {
-            let options = Options {
-                mode: OutputMode::Mark,
-                format: OutputFormat::CleanEval,
-                ..Options::with_method(Method::Combined(Arc::new(classifier)))
-            };
+            let mut options = Options::with_method(Method::Combined(Arc::new(classifier)));
+            options.render.mode = OutputMode::Mark;
+            options.render.format = OutputFormat::CleanEval;
             alike(page, ".html", model::embedded(), &options, read_size, None).map(drop)
         }
         Err(e) => {

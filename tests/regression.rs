@@ -34,9 +34,9 @@ fn crc_of_output(files: &[PathBuf], method: &str, mode: &str) -> String {
     };
     match mode {
         "clean" => {}
-        "mark" => options.mode = OutputMode::Mark,
-        "scores" => options.mode = OutputMode::Scores,
-        "cleaneval" => options.format = OutputFormat::CleanEval,
+        "mark" => options.render.mode = OutputMode::Mark,
+        "scores" => options.render.mode = OutputMode::Scores,
+        "cleaneval" => options.render.format = OutputFormat::CleanEval,
         other => panic!("unknown mode {other}"),
     }
     let inputs: Vec<Input> = files.iter().cloned().map(Input::File).collect();

@@ -89,10 +89,8 @@ fn long_text_nodes_of_multibyte_characters_do_not_panic() {
     ] {
         let page = format!("<p>{}</p><p>after</p>", unit.repeat(count));
         for read_size in [1 << 20, 4093] {
-            let options = Options {
-                read_size,
-                ..Options::default()
-            };
+            let mut options = Options::default();
+            options.read.read_size = read_size;
             let (blocks, problems) = read(page.as_bytes(), &options);
             assert!(problems.is_empty(), "{unit}: {problems:?}");
             // One word longer than a block: the block is cut after the pieces that fit.
@@ -112,10 +110,8 @@ fn an_ascii_page_read_as_utf16_does_not_panic() {
     // Pairs of ASCII bytes read as UTF-16 are CJK and other 3-byte characters.
     let page = format!("<p>{}</p>", "plain ascii words ".repeat(5000));
     for encoding in [UTF_16LE, UTF_16BE] {
-        let options = Options {
-            encoding: Some(encoding),
-            ..Options::default()
-        };
+        let mut options = Options::default();
+        options.read.encoding = Some(encoding);
         let (blocks, problems) = read(page.as_bytes(), &options);
         assert!(
             !blocks.is_empty() && problems.iter().all(|p| !p.contains("binary")),
@@ -177,10 +173,8 @@ fn declared_utf16_without_bom_is_text() {
                 Some((encoding, EncodingSource::Override))
             );
         }
-        let options = Options {
-            encoding: Some(encoding),
-            ..Options::default()
-        };
+        let mut options = Options::default();
+        options.read.encoding = Some(encoding);
         let (blocks, problems) = read(&bytes, &options);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(
@@ -270,12 +264,10 @@ fn warc_response_in_utf16le_is_read() {
     warc.extend(http);
     warc.extend_from_slice(b"\r\n\r\n");
     let file = TempFile::new("utf16.warc", &warc);
-    let options = Options {
-        input_format: InputFormat::Warc,
-        mode: OutputMode::Mark,
-        threads: 1,
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.read.input_format = InputFormat::Warc;
+    options.render.mode = OutputMode::Mark;
+    options.threads = 1;
     let (out, problems) = run(&[&file], &options, b"\n");
     assert!(problems.is_empty(), "{problems:?}");
     let out = String::from_utf8(out).unwrap();
@@ -298,10 +290,8 @@ fn nul_and_control_characters_never_reach_the_text() {
     let text = all_text(blocks);
     assert!(!text.chars().any(|c| c < ' '), "{text:?}");
     assert_eq!(texts(blocks), ["null te xt here \u{fffd}x", "a bc", "d"]);
-    let text_input = Options {
-        input_format: InputFormat::Text,
-        ..Options::default()
-    };
+    let mut text_input = Options::default();
+    text_input.read.input_format = InputFormat::Text;
     let (blocks, _) = read(
         format!(
             "one\0two\x03three\n\0\n\nfour\n\n{}",
@@ -325,11 +315,9 @@ fn nul_separated_output_has_one_nul_per_document_boundary() {
         "nul2.html",
         format!("<p>The second\0 page too, a\0few of them.</p>{filler}").as_bytes(),
     );
-    let options = Options {
-        mode: OutputMode::Mark,
-        threads: 1,
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.render.mode = OutputMode::Mark;
+    options.threads = 1;
     let (out, _) = run(&[&first, &second], &options, b"\0");
     assert_eq!(
         out.iter().filter(|&&b| b == 0).count(),
@@ -337,10 +325,8 @@ fn nul_separated_output_has_one_nul_per_document_boundary() {
         "{}",
         String::from_utf8_lossy(&out)
     );
-    let plain = Options {
-        input_format: InputFormat::Text,
-        ..options
-    };
+    let mut plain = options;
+    plain.read.input_format = InputFormat::Text;
     let (out, _) = run(&[&first, &second], &plain, b"\0");
     assert_eq!(
         out.iter().filter(|&&b| b == 0).count(),
@@ -488,23 +474,17 @@ fn restarts_do_not_depend_on_the_read_size() {
         ..HtmlSettings::default()
     };
     for page in &pages {
-        let whole = read(
-            page.as_bytes(),
-            &Options {
+        let with_read_size = |read_size| {
+            let mut options = Options {
                 html: html.clone(),
-                read_size: 1 << 20,
                 ..Options::default()
-            },
-        );
+            };
+            options.read.read_size = read_size;
+            options
+        };
+        let whole = read(page.as_bytes(), &with_read_size(1 << 20));
         for read_size in [1, 3, 1000, 16 * 1024 + 1] {
-            let chunked = read(
-                page.as_bytes(),
-                &Options {
-                    html: html.clone(),
-                    read_size,
-                    ..Options::default()
-                },
-            );
+            let chunked = read(page.as_bytes(), &with_read_size(read_size));
             assert!(
                 summary(&chunked.0) == summary(&whole.0) && chunked.1 == whole.1,
                 "read size {read_size}"

@@ -295,11 +295,9 @@ fn pipeline_warns_with_file_name_and_compressed_offset() {
     members[2][len / 2] ^= 0x55;
     let path = std::env::temp_dir().join(format!("ppl-robust-warc-{}.warc.gz", std::process::id()));
     std::fs::write(&path, members.concat()).unwrap();
-    let options = Options {
-        input_format: InputFormat::Warc,
-        mode: OutputMode::Mark,
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.read.input_format = InputFormat::Warc;
+    options.render.mode = OutputMode::Mark;
     let mut sink = ppl_filter::io::sink::StreamSink::new(Vec::new(), b"\n");
     let problems = Mutex::new(Vec::new());
     let observe = |p: &Problem| problems.lock().unwrap().push(p.clone());

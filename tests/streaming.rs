@@ -30,12 +30,10 @@ fn inputs() -> Vec<Input> {
 /// Cleans `inputs` with the given read size and threads: the output, and how many problems
 /// were reported.
 fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, usize) {
-    let options = Options {
-        read_size,
-        threads,
-        mode: OutputMode::Mark,
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.read.read_size = read_size;
+    options.threads = threads;
+    options.render.mode = OutputMode::Mark;
     let mut sink = StreamSink::new(Vec::new(), b"\n");
     let problems = AtomicUsize::new(0);
     let count = |_: &Problem| {

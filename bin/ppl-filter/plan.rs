@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::CleanArgs;
-use ppl_filter::decide::Choices;
 use ppl_filter::html::HtmlSettings;
 use ppl_filter::io::sink::RecordFormat;
 use ppl_filter::io::walk::{self, Expanded, WalkOptions};
 use ppl_filter::io::{sniff, Input, InputFormat, NamedInput};
 use ppl_filter::output::{Layout, OutputMode};
 use ppl_filter::pipeline::{self, Options, Problem, Trouble};
+use ppl_filter::pipeline::{ReadSettings, RenderSettings};
 
 /// What a cleaning run does.
 pub struct Plan {
@@ -186,32 +186,33 @@ fn options(
         ),
         None => None,
     };
-    let mut options = Options::with_method(args.policy.method()?).with_layout(args.format);
+    let mut render = RenderSettings::of(args.format);
     // `--mark` and `--scores`, the older spellings of `--format mark` and `--format scores`.
     if args.scores {
-        options.mode = OutputMode::Scores;
+        render.mode = OutputMode::Scores;
     } else if args.mark {
-        options.mode = OutputMode::Mark;
+        render.mode = OutputMode::Mark;
     }
+    render.report_perplexity = records.is_some_and(|r| r.format.reports_perplexity());
+    let mut decide = args.policy.decide()?;
+    decide.choices.max_document_bytes = args.max_document_bytes;
     Ok(Options {
-        input_format: kind,
-        encoding,
+        read: ReadSettings {
+            input_format: kind,
+            encoding,
+            jsonl_field: args.field.clone(),
+            skip_bad_lines: args.skip_bad_lines,
+            all_responses: args.all_responses,
+            ..ReadSettings::default()
+        },
         html: HtmlSettings {
             max_block_bytes: args.max_block_bytes.max(1),
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
         },
-        policy: args.policy.policy(),
-        jsonl_field: args.field.clone(),
-        skip_bad_lines: args.skip_bad_lines,
-        all_responses: args.all_responses,
+        decide,
+        render,
         threads,
-        choices: Choices {
-            max_document_bytes: args.max_document_bytes,
-            ..args.policy.choices()
-        },
-        report_perplexity: records.is_some_and(|r| r.format.reports_perplexity()),
-        ..options
     })
 }
 

@@ -13,6 +13,7 @@ use crate::decide::{
     embedded, Choices, Classifier, ClassifierLoadError, Favor, Method, MethodKind, Policy,
     DEFAULT_MAX_LINK_DENSITY,
 };
+use crate::pipeline::DecideSettings;
 
 /// Why the decision flags cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -94,6 +95,16 @@ fn parse_max_link_density(arg: &str) -> Result<f32, String> {
 }
 
 impl PolicyArgs {
+    /// The decision stage's settings these flags describe: [`PolicyArgs::method`],
+    /// [`PolicyArgs::policy`] and [`PolicyArgs::choices`].
+    pub fn decide(&self) -> Result<DecideSettings, FlagError> {
+        Ok(DecideSettings {
+            method: self.method()?,
+            policy: self.policy(),
+            choices: self.choices(),
+        })
+    }
+
     /// The keep/drop policy these flags describe.
     pub fn policy(&self) -> Policy {
         Policy {

@@ -3,7 +3,7 @@
 //! `max_document_bytes`, and decides it whole.
 
 use super::classifier::Classifier;
-use super::{Choices, Method, Policy};
+use super::{Choices, DecideSettings, Policy};
 use crate::block::{Block, ContainerHints, PageInfo, PageKind};
 use crate::evidence::DocumentContext;
 
@@ -39,11 +39,11 @@ pub struct Decider<'a> {
 
 impl<'a> Decider<'a> {
     /// A decider for one document.
-    pub fn new(method: &'a Method, policy: Policy, choices: Choices) -> Decider<'a> {
+    pub fn new(settings: &'a DecideSettings) -> Decider<'a> {
         Decider {
-            policy,
-            classifier: method.classifier(),
-            choices,
+            policy: settings.policy,
+            classifier: settings.method.classifier(),
+            choices: settings.choices,
             document: DocumentContext::default(),
             held: Vec::new(),
             held_bytes: 0,
@@ -135,6 +135,7 @@ mod tests {
     use crate::block::BlockKind;
     use crate::decide::classifier::embedded;
     use crate::decide::file::split_file;
+    use crate::decide::Method;
     use std::sync::Arc;
 
     fn measured_block(index: u32, text: &str, classifier: &Classifier) -> Block {
@@ -155,12 +156,15 @@ mod tests {
         texts: &[&str],
         max_document_bytes: usize,
     ) -> (Vec<(String, bool)>, usize) {
-        let method = Method::Combined(classifier.clone());
-        let choices = Choices {
-            max_document_bytes,
-            ..Choices::default()
+        let settings = DecideSettings {
+            method: Method::Combined(classifier.clone()),
+            policy: Policy::default(),
+            choices: Choices {
+                max_document_bytes,
+                ..Choices::default()
+            },
         };
-        let mut decider = Decider::new(&method, Policy::default(), choices);
+        let mut decider = Decider::new(&settings);
         let mut out = Vec::new();
         let mut held_most = 0;
         for (i, text) in texts.iter().enumerate() {

@@ -149,6 +149,17 @@ impl Default for Choices {
     }
 }
 
+/// How blocks are kept or dropped: the decision stage's settings.
+#[derive(Clone, Debug)]
+pub struct DecideSettings {
+    /// The decision: perplexity threshold or the learned classifier.
+    pub method: Method,
+    /// Thresholds of the perplexity method (the perplexity threshold applies to both).
+    pub policy: Policy,
+    /// The combined method's leaning, comments and document bound ([`Decider`]).
+    pub choices: Choices,
+}
+
 /// The decision methods by name, without a classifier: `--method`, Python's `method=` and the
 /// API's `"method"`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -92,17 +92,15 @@ pub fn clean_dir(
     })?;
     let stopwords = Stopwords::english();
     let params = JustextParams::default();
-    let options = &match (method, &options.method) {
-        (Method::PplFilterPerplexity, _) => Options {
-            method: decide::Method::Perplexity,
-            ..options.clone()
-        },
-        (Method::PplFilterCombined, decide::Method::Perplexity) => Options {
-            method: decide::Method::Combined(decide::embedded()),
-            ..options.clone()
-        },
-        _ => options.clone(),
-    };
+    let mut options = options.clone();
+    match (method, &options.decide.method) {
+        (Method::PplFilterPerplexity, _) => options.decide.method = decide::Method::Perplexity,
+        (Method::PplFilterCombined, decide::Method::Perplexity) => {
+            options.decide.method = decide::Method::Combined(decide::embedded());
+        }
+        _ => {}
+    }
+    let options = &options;
     let (mut seconds, mut bytes) = (0.0, 0u64);
     for page in &pages {
         let html = crate::io::read_page(page).map_err(|source| EvalError::Read {

@@ -27,8 +27,8 @@ impl DocumentKind {
     /// The run's own format and encoding.
     pub fn of(options: &Options) -> DocumentKind {
         DocumentKind {
-            format: options.input_format,
-            encoding: options.encoding,
+            format: options.read.input_format,
+            encoding: options.read.encoding,
         }
     }
 }
@@ -118,7 +118,7 @@ pub(super) fn read_document(
 ) -> Result<(), OutputClosed> {
     let (markup, mut cutter) = Cutter::new(kind.format, options);
     let mut decoder = Utf8Decoder::new(kind.encoding, markup);
-    let mut buffer = vec![0u8; options.read_size.max(1)];
+    let mut buffer = vec![0u8; options.read.read_size.max(1)];
     let mut text = String::new();
     let mut blocks = Vec::new();
     let mut binary = false;
@@ -177,10 +177,8 @@ mod tests {
     /// Reads `bytes` as one HTML document, `read_size` bytes at a time: its blocks' texts, its
     /// problems' messages, and how many times blocks were handed on.
     fn read(bytes: &[u8], read_size: usize) -> (Vec<String>, Vec<String>, usize) {
-        let options = Options {
-            read_size,
-            ..Options::with_method(Method::Perplexity)
-        };
+        let mut options = Options::with_method(Method::Perplexity);
+        options.read.read_size = read_size;
         let mut findings = Findings::default();
         let (mut texts, mut emits) = (Vec::new(), 0);
         let read = read_document(
@@ -236,10 +234,8 @@ mod tests {
     #[test]
     fn a_closed_output_stops_the_reading() {
         let page = "<p>block</p>".repeat(100);
-        let options = Options {
-            read_size: 16,
-            ..Options::with_method(Method::Perplexity)
-        };
+        let mut options = Options::with_method(Method::Perplexity);
+        options.read.read_size = 16;
         let mut calls = 0;
         let read = read_document(
             &mut page.as_bytes(),

@@ -28,8 +28,10 @@ use std::sync::Arc;
 
 use crossbeam_channel::bounded;
 
+pub use crate::decide::DecideSettings;
 pub use crate::io::InputFormat;
-pub use options::Options;
+pub use crate::output::RenderSettings;
+pub use options::{Options, ReadSettings};
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
 
@@ -225,7 +227,7 @@ pub fn run(
 fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
     for block in &mut job.blocks {
         segment::segment(block);
-        match options.method.classifier() {
+        match options.decide.method.classifier() {
             Some(classifier) => evidence::measure(
                 block,
                 model,
@@ -233,7 +235,9 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
                 options.every_perplexity(),
             ),
             // A block dropped whole needs no scores unless they are printed.
-            None if options.mode != OutputMode::Clean || options.policy.block_passes(block) => {
+            None if options.render.mode != OutputMode::Clean
+                || options.decide.policy.block_passes(block) =>
+            {
                 evidence::score(block, model)
             }
             None => {}
@@ -427,10 +431,8 @@ mod tests {
     fn measuring_every_perplexity_changes_no_decision() {
         let page = include_bytes!("../../fixtures/pages/news.html");
         let options = Options::default();
-        let every = Options {
-            report_perplexity: true,
-            ..Options::default()
-        };
+        let mut every = Options::default();
+        every.render.report_perplexity = true;
         assert!(!options.every_perplexity() && every.every_perplexity());
         let model = crate::lm::model::embedded();
         let (some, _) = clean_bytes(page, model, &options);

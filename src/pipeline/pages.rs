@@ -160,14 +160,14 @@ impl Named<'_> {
             Layout::of_name(self.format).ok_or_else(|| NameError::Format(self.format.into()))?;
         let json = layout == Layout::Json;
         let mut options = Options::with_method(method).with_layout(layout);
-        options.policy.max_perplexity = threshold;
-        options.choices = Choices {
+        options.decide.policy.max_perplexity = threshold;
+        options.decide.choices = Choices {
             favor,
             comments: self.comments,
             kind,
             ..Choices::default()
         };
-        options.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
+        options.render.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
         Ok(PageOptions { options, json })
     }
 }
@@ -199,10 +199,9 @@ pub struct Page {
 impl Page {
     /// A page's options: the run's, with the page's own encoding if it has one.
     fn options(&self, options: &Options) -> Options {
-        Options {
-            encoding: self.encoding.or(options.encoding),
-            ..options.clone()
-        }
+        let mut options = options.clone();
+        options.read.encoding = self.encoding.or(options.read.encoding);
+        options
     }
 }
 
@@ -315,12 +314,10 @@ pub fn each_decided_block(
     options: &Options,
     each: &mut dyn FnMut(Block) -> ControlFlow<()>,
 ) -> Vec<Problem> {
-    let options = Options {
-        report_perplexity: true,
-        ..page.options(options)
-    };
+    let mut options = page.options(options);
+    options.render.report_perplexity = true;
     let mut findings = Findings::default();
-    let mut decider = Decider::new(&options.method, options.policy, options.choices);
+    let mut decider = Decider::new(&options.decide);
     let stopped = Cell::new(false);
     let mut hand = |block: Block| {
         if !stopped.get() && each(block).is_break() {
@@ -359,7 +356,7 @@ pub fn each_decided_block(
 mod tests {
     use super::*;
     use crate::lm::model::embedded;
-    use crate::output::{OutputFormat, OutputMode};
+    use crate::output::{OutputMode, RenderSettings};
 
     fn page(name: &str, bytes: &[u8]) -> Page {
         Page {
@@ -416,20 +413,23 @@ mod tests {
             ..Named::default()
         };
         let json = named("combined", "json", "recall").options().unwrap();
-        assert!(json.json && json.options.report_perplexity);
-        assert_eq!(json.options.choices.favor, Favor::Recall);
-        assert_eq!(json.options.choices.kind, None, "auto: each page's own");
+        assert!(json.json && json.options.render.report_perplexity);
+        assert_eq!(json.options.decide.choices.favor, Favor::Recall);
+        assert_eq!(
+            json.options.decide.choices.kind, None,
+            "auto: each page's own"
+        );
         let names = crate::block::PageKind::ALL.map(crate::block::PageKind::name);
         assert_eq!(KINDS[1..], names, "every kind by its own name");
         let forum = Named {
             kind: "forum",
             ..Named::default()
         };
-        let forum = forum.options().unwrap().options.choices.kind;
+        let forum = forum.options().unwrap().options.decide.choices.kind;
         assert_eq!(forum, Some(crate::block::PageKind::Forum));
         let mark = named("perplexity", "mark", "balanced").options().unwrap();
-        assert_eq!(mark.options.mode, OutputMode::Mark);
-        assert!(mark.options.method.classifier().is_none());
+        assert_eq!(mark.options.render.mode, OutputMode::Mark);
+        assert!(mark.options.decide.method.classifier().is_none());
         for (named, error) in [
             (named("best", "text", "balanced"), "unknown method 'best'"),
             (
@@ -535,7 +535,7 @@ mod tests {
         let (blocks, _) = decided_blocks(&page("<page>", bytes), embedded(), &options);
         let mut kept = Vec::new();
         for block in &blocks {
-            crate::output::render_block(block, OutputMode::Clean, OutputFormat::Plain, &mut kept);
+            crate::output::render_block(block, RenderSettings::default(), &mut kept);
         }
         let (clean, _) = super::super::clean_bytes(bytes, embedded(), &options);
         assert_eq!(kept, clean);

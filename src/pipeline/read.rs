@@ -36,7 +36,7 @@ pub(super) fn read_inputs(
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
         reader.found = matches!(input, Input::Found(_));
-        if skipped_as_binary(input, options.input_format) {
+        if skipped_as_binary(input, options.read.input_format) {
             reader.counts.binary_skipped += 1;
             reader.counts.not_cleaned += 1;
             observer.input_read(index);
@@ -47,12 +47,15 @@ pub(super) fn read_inputs(
                 let trouble = Trouble::Open(Arc::new(e));
                 let failure = trouble.to_string();
                 reader.report(&name, trouble);
-                if matches!(options.input_format, InputFormat::Warc | InputFormat::Jsonl) {
+                if matches!(
+                    options.read.input_format,
+                    InputFormat::Warc | InputFormat::Jsonl
+                ) {
                     reader.counts.not_cleaned += 1;
                 }
                 // A plain input keeps its place in the output even when it cannot be read,
                 // as a document that failed (a sink writes no file or ordinary record for it).
-                match options.input_format {
+                match options.read.input_format {
                     InputFormat::Html | InputFormat::Text => reader.document(
                         &name,
                         DocumentMeta::Input {
@@ -64,7 +67,7 @@ pub(super) fn read_inputs(
                     InputFormat::Warc | InputFormat::Jsonl => Ok(()),
                 }
             }
-            Ok(mut content) => match options.input_format {
+            Ok(mut content) => match options.read.input_format {
                 InputFormat::Html | InputFormat::Text => reader.document(
                     &name,
                     DocumentMeta::Input {
@@ -191,8 +194,8 @@ impl Reader<'_> {
         let Some(content) = self.non_empty(name, content) else {
             return Ok(());
         };
-        let records =
-            WarcReader::new(content).with_max_record_bytes(self.options.max_record_bytes as u64);
+        let records = WarcReader::new(content)
+            .with_max_record_bytes(self.options.read.max_record_bytes as u64);
         for record in records {
             let record = match record {
                 Ok(record) => record,
@@ -210,7 +213,7 @@ impl Reader<'_> {
             };
             let html = http.is_html();
             let wanted = (200..300).contains(&http.status) && html;
-            if !wanted && !self.options.all_responses {
+            if !wanted && !self.options.read.all_responses {
                 self.counts.records_skipped += 1;
                 continue;
             }
@@ -219,7 +222,7 @@ impl Reader<'_> {
                     .as_deref()
                     .and_then(crate::decode::encoding_for_label)
             };
-            let encoding = self.options.encoding.or_else(charset);
+            let encoding = self.options.read.encoding.or_else(charset);
             let meta = DocumentMeta::WarcResponse {
                 record_id: record.record_id.clone(),
                 target_uri: record.target_uri.clone(),
@@ -244,7 +247,7 @@ impl Reader<'_> {
     /// Every line of a JSONL file is a document: its field cleaned, or the line passed through
     /// (or skipped) when it cannot be parsed.
     fn jsonl(&mut self, name: &str, content: Box<dyn Read + Send>) -> Result<(), OutputClosed> {
-        let field = self.options.jsonl_field.as_str();
+        let field = self.options.read.jsonl_field.as_str();
         let format = if field == "text" {
             InputFormat::Text
         } else {
@@ -253,7 +256,7 @@ impl Reader<'_> {
         let Some(content) = self.non_empty(name, content) else {
             return Ok(());
         };
-        let mut lines = JsonlLines::new(content, self.options.max_record_bytes);
+        let mut lines = JsonlLines::new(content, self.options.read.max_record_bytes);
         let mut missing = MissingField::default();
         while let Some(line) = lines.next_line() {
             let (number, bytes) = match line {
@@ -272,7 +275,7 @@ impl Reader<'_> {
             }
             match parsed {
                 Ok((Err(JsonlError::MissingField { .. }), bytes)) => {
-                    if !self.options.skip_bad_lines {
+                    if !self.options.read.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
                         self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
                     }
@@ -293,9 +296,9 @@ impl Reader<'_> {
                     )?;
                 }
                 Ok((Err(error), bytes)) => {
-                    let skipped = self.options.skip_bad_lines;
+                    let skipped = self.options.read.skip_bad_lines;
                     self.report(name, Trouble::BadLine { error, skipped });
-                    if !self.options.skip_bad_lines {
+                    if !self.options.read.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
                         self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
                     }
@@ -316,12 +319,12 @@ impl Reader<'_> {
             return;
         }
         let trouble = Trouble::FieldMissing {
-            field: self.options.jsonl_field.clone(),
+            field: self.options.read.jsonl_field.clone(),
             first: missing.first,
             count: missing.count,
             every_line: every_line && missing.first_seen,
             fields: std::mem::take(&mut missing.fields),
-            skipped: self.options.skip_bad_lines,
+            skipped: self.options.read.skip_bad_lines,
         };
         missing.count = 0;
         missing.first_seen = false;

@@ -24,7 +24,7 @@ pub(super) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub(super) fn new(options: &'a Options, out: &'a mut dyn Sink) -> Writer<'a> {
-        let decider = Decider::new(&options.method, options.policy, options.choices);
+        let decider = Decider::new(&options.decide);
         Writer {
             options,
             out,
@@ -59,7 +59,7 @@ impl<'a> Writer<'a> {
                 totals.1 += 1;
                 document.kept_perplexity_sum += f64::from(sentence.perplexity);
             }
-            render_block(&block, options.mode, options.format, bytes);
+            render_block(&block, options.render, bytes);
         };
         for block in scored.blocks {
             decider.push(block, &mut render);

@@ -478,7 +478,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     let page = match request.source()? {
         Source::Html(html) => page(html.as_bytes().into(), None, utf8),
         Source::Text(text) => {
-            options.options.input_format = InputFormat::Text;
+            options.options.read.input_format = InputFormat::Text;
             page(text.as_bytes().into(), None, utf8)
         }
         Source::Url(url) => {
