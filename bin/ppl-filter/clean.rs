@@ -21,7 +21,11 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     let plan = Plan::from_args(args)?;
-    let observer = Reporter::new(plan.inputs.len(), plan.kind, global.quiet);
+    let observer = Reporter::new(
+        plan.inputs.len(),
+        plan.options.read.input_format,
+        global.quiet,
+    );
     for problem in &plan.found {
         observer.problem(problem);
     }

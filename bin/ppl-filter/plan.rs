@@ -18,9 +18,7 @@ use ppl_filter::pipeline::{ReadSettings, RenderSettings};
 pub struct Plan {
     /// The inputs, in the order they are cleaned.
     pub inputs: Vec<Input>,
-    /// What they hold.
-    pub kind: InputFormat,
-    /// The settings of every stage.
+    /// The settings of every stage (what the inputs hold among them).
     pub options: Options,
     /// Where and how the output is written.
     pub output: Output,
@@ -101,7 +99,6 @@ impl Plan {
         };
         Ok(Plan {
             inputs,
-            kind,
             options,
             output,
             found,
