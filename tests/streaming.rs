@@ -2,7 +2,7 @@
 //! same bytes as one whole-page, single-thread run, on the fixtures and on damaged copies of them.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
@@ -27,20 +27,21 @@ fn inputs() -> Vec<Input> {
     fixture_pages().into_iter().map(Input::File).collect()
 }
 
-/// Cleans `inputs` with the given read size and threads: the output, and how many problems
-/// were reported.
-fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, usize) {
+/// Cleans `inputs` with the given read size and threads: the output, and the problems
+/// reported, in the order they were told.
+fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, Vec<String>) {
     let mut options = Options::default();
     options.read.read_size = read_size;
     options.threads = threads;
     options.render.mode = OutputMode::Mark;
     let mut sink = StreamSink::new(Vec::new(), b"\n");
-    let problems = AtomicUsize::new(0);
-    let count = |_: &Problem| {
-        problems.fetch_add(1, Ordering::Relaxed);
+    let problems = Mutex::new(Vec::new());
+    let told = |problem: &Problem| {
+        let line = format!("{}: {}", problem.input, problem.trouble);
+        problems.lock().unwrap().push(line);
     };
-    pipeline::run(inputs, lm::model::embedded(), &options, &mut sink, &count).unwrap();
-    (sink.into_inner(), problems.into_inner())
+    pipeline::run(inputs, lm::model::embedded(), &options, &mut sink, &told).unwrap();
+    (sink.into_inner(), problems.into_inner().unwrap())
 }
 
 proptest! {
@@ -52,6 +53,32 @@ proptest! {
         prop_assert!(!reference.0.is_empty());
         prop_assert_eq!(clean(&inputs(), read_size, threads), reference);
     }
+}
+
+/// Several whole inputs go a document per thread: the output and the problems, in their
+/// order, are those of one thread, also with inputs that cannot be opened or are not text
+/// among them.
+#[test]
+fn many_inputs_in_parallel_give_what_one_thread_gives() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut inputs: Vec<Input> = Vec::new();
+    for round in 0..4 {
+        inputs.extend(inputs_with_trouble(&fixtures, round));
+    }
+    let reference = clean(&inputs, 1 << 16, 1);
+    assert!(reference.1.len() >= 8, "{:?}", reference.1);
+    for threads in [2, 3, 8] {
+        assert_eq!(clean(&inputs, 1 << 16, threads), reference, "-j{threads}");
+    }
+}
+
+/// The fixture pages with a missing file and a binary one among them, placed by `round`.
+fn inputs_with_trouble(fixtures: &Path, round: usize) -> Vec<Input> {
+    let mut inputs = inputs();
+    let at = round % inputs.len();
+    inputs.insert(at, Input::File(fixtures.join("no-such-page.html")));
+    inputs.insert(inputs.len() - at, Input::Found(fixtures.join("binary.bin")));
+    inputs
 }
 
 /// A fixture page damaged the way crawls damage pages: bytes overwritten at random places

@@ -89,7 +89,24 @@ impl Spool {
     /// Hands the text's first [`Spool::trimmed_len`] bytes to `each` in chunks, in order; may
     /// be called again.
     pub fn each_chunk(&mut self, each: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        let mut left = self.trimmed_len();
+        self.first_chunks(self.trimmed_len(), each)
+    }
+
+    /// Hands every byte written to `each` in chunks, in order (the line endings that end the
+    /// text too); may be called again.
+    pub fn each_written_chunk(
+        &mut self,
+        each: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.first_chunks(self.memory.len() as u64 + self.spilled, each)
+    }
+
+    /// Hands the first `left` bytes written to `each` in chunks, in order.
+    fn first_chunks(
+        &mut self,
+        mut left: u64,
+        each: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
         let in_memory = left.min(self.memory.len() as u64) as usize;
         for chunk in self.memory[..in_memory].chunks(CHUNK_BYTES) {
             each(chunk)?;

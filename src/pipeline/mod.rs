@@ -18,6 +18,7 @@
 mod document;
 mod options;
 pub mod pages;
+mod parallel;
 mod pool;
 mod problem;
 mod read;
@@ -163,6 +164,9 @@ pub fn run(
         (summary.sentences, summary.kept) = writer.totals;
         summary.add(&counts);
         return finish(summary, write_error, out);
+    }
+    if parallel::whole_inputs(inputs, options) {
+        return parallel::run_whole_inputs(inputs, model, options, out, observer);
     }
 
     let threads = options.threads.min(MAX_THREADS);
