@@ -12,7 +12,9 @@
 #   3. memory: peak RSS on generated streams of MEMORY_MB sizes (pages plus one pathological
 #      page, a huge text node without sentence punctuation), piped, never written to disk;
 #   4. the model: time from process start to the first scored sentence, and its size;
-#   5. `ppl-eval score` over the 386 CleanEval pairs (bench/score.sh).
+#   5. `ppl-eval score` over the 386 CleanEval pairs (bench/score.sh);
+#   6. cores: -j 1 to 16 over many files and one stream, MB/s and each thread's share of the
+#      CPU time (bench/cores.sh), which says how far a run would scale on more cores.
 # The tables go to stdout and to bench/results.md (with date and machine); progress to stderr.
 #
 # Environment (defaults in brackets):
@@ -26,6 +28,7 @@
 #                        (20% of 1000 MB = the 200 MB text node of the issue)
 #   MODEL_RUNS [20]      runs of the model-load measurement
 #   SCORE [1]            0 skips bench/score.sh
+#   CORES [1]            0 skips bench/cores.sh
 #   THREADS [nproc]      the "all cores" thread count
 #   PEERS [1]            0 skips the peers (bench/peers/: a virtualenv and a standalone crate)
 #   DATA [../shared/data/cleaneval]   CleanEval, with {tune,dev}/input/*.html
@@ -43,6 +46,7 @@ MEMORY_MB=${MEMORY_MB:-100 500 1000}
 PATHO_PERCENT=${PATHO_PERCENT:-20}
 MODEL_RUNS=${MODEL_RUNS:-20}
 SCORE=${SCORE:-1}
+CORES=${CORES:-1}
 THREADS=${THREADS:-$(nproc)}
 PEERS=${PEERS:-1}
 DATA=${DATA:-../shared/data/cleaneval}
@@ -467,6 +471,24 @@ if [[ "$SCORE" != 0 ]]; then
         out "| bench/score.sh: ${score_line%%:*} | $score_s s | ≤ $TARGET_SCORE_S s: $(awk -v a="$score_s" -v b="$TARGET_SCORE_S" 'BEGIN { print (a + 0 <= b + 0) ? "ok" : "MISS" }') |"
     else
         out "| bench/score.sh | failed (see its output) | |"
+    fi
+    out ""
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 6. Cores: bench/cores.sh, with the binary built above.
+# ---------------------------------------------------------------------------------------------
+if [[ "$CORES" != 0 ]]; then
+    progress "cores (bench/cores.sh)"
+    out "## Cores"
+    out ""
+    out "Each thread's share of the process's CPU time (bench/threads.py): the busiest thread's share"
+    out "caps how many cores a run could use (at 15 %, six or more)."
+    out ""
+    if cores_table=$(DATA="$DATA" PPL_FILTER="$ppl" RUNS="$RUNS" bash bench/cores.sh 2>> "$tmp/stderr.log"); then
+        out "$cores_table"
+    else
+        out "bench/cores.sh failed (see its output)"
     fi
     out ""
 fi
