@@ -8,7 +8,7 @@ use ppl_filter::io::sink::StreamSink;
 use ppl_filter::io::Input;
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
-use ppl_filter::pipeline::{self, Options, Problem};
+use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
 use proptest::prelude::*;
 
 /// The fixture pages, in name order.
@@ -30,7 +30,18 @@ fn inputs() -> Vec<Input> {
 /// Cleans `inputs` with the given read size and threads: the output, and the problems
 /// reported, in the order they were told.
 fn clean(inputs: &[Input], read_size: usize, threads: usize) -> (Vec<u8>, Vec<String>) {
+    clean_as(InputFormat::Html, inputs, read_size, threads)
+}
+
+/// [`clean`], the inputs holding `format`.
+fn clean_as(
+    format: InputFormat,
+    inputs: &[Input],
+    read_size: usize,
+    threads: usize,
+) -> (Vec<u8>, Vec<String>) {
     let mut options = Options::default();
+    options.read.input_format = format;
     options.read.read_size = read_size;
     options.threads = threads;
     options.render.mode = OutputMode::Mark;
@@ -69,6 +80,33 @@ fn many_inputs_in_parallel_give_what_one_thread_gives() {
     assert!(reference.1.len() >= 8, "{:?}", reference.1);
     for threads in [2, 3, 8] {
         assert_eq!(clean(&inputs, 1 << 16, threads), reference, "-j{threads}");
+    }
+}
+
+/// The responses of WARC files and the lines of JSONL files go a document per thread: the
+/// output and the problems (damaged records, bad lines), in their order, are those of one
+/// thread.
+#[test]
+fn records_in_parallel_give_what_one_thread_gives() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let warc = [
+        Input::File(fixtures.join("warc/small.warc.gz")),
+        Input::File(fixtures.join("warc/small.warc")),
+    ];
+    let jsonl = [Input::File(fixtures.join("jsonl/pages.jsonl"))];
+    for (format, inputs) in [
+        (InputFormat::Warc, &warc[..]),
+        (InputFormat::Jsonl, &jsonl[..]),
+    ] {
+        let reference = clean_as(format, inputs, 1 << 16, 1);
+        assert!(
+            !reference.0.is_empty() && !reference.1.is_empty(),
+            "{format:?}"
+        );
+        for threads in [2, 3, 8] {
+            let parallel = clean_as(format, inputs, 1 << 16, threads);
+            assert_eq!(parallel, reference, "{format:?} -j{threads}");
+        }
     }
 }
 

@@ -165,8 +165,8 @@ pub fn run(
         summary.add(&counts);
         return finish(summary, write_error, out);
     }
-    if parallel::whole_inputs(inputs, options) {
-        return parallel::run_whole_inputs(inputs, model, options, out, observer);
+    if parallel::in_parallel(inputs, options) {
+        return parallel::run_in_parallel(inputs, model, options, out, observer);
     }
 
     let threads = options.threads.min(MAX_THREADS);

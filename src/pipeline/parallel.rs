@@ -1,70 +1,97 @@
-//! Documents in parallel: when a run holds several whole inputs (files of pages), each input
-//! goes through the whole per-document pipeline (read, decoded, parsed, cut into blocks, scored,
-//! decided and rendered, by the same one-thread path as `-j1`) on one thread of a pool, into a
-//! record of what it gives the sink and the observer; the calling thread replays the records
-//! in input order. So the output is byte-identical to `-j1`'s and problems are told in the same
-//! order, while no stage is left to one thread.
+//! Documents in parallel: when a run holds many documents (several whole inputs of pages, or
+//! the responses of WARC files and the lines of JSONL files), each goes through the whole
+//! per-document pipeline (read, decoded, parsed, cut into blocks, scored, decided and
+//! rendered, by the same one-thread code as `-j1`) on one thread of a pool, into a record of
+//! what it gives the sink and the observer; the calling thread replays the records in order.
+//! So the output is byte-identical to `-j1`'s and problems are told in the same order, while no
+//! stage is left to one thread. Whole inputs are read on the pool's threads; a WARC or JSONL
+//! input is cut into its documents on one thread, which reads each whole (a response or a line
+//! is bounded by `--max-record-bytes`) and hands it on.
 //!
-//! Memory: at most [`IN_FLIGHT_PER_THREAD`] inputs a thread are in flight (being cleaned, or
-//! cleaned and waiting for their turn), each holding at most [`HELD_BYTES`] of output in memory
-//! (the rest in a temporary file), besides what cleaning one document holds on each thread
-//! (`--max-document-bytes`).
+//! Memory: at most [`IN_FLIGHT_PER_THREAD`] documents a thread are in flight (being cleaned,
+//! or cleaned and waiting for their turn), each holding at most [`HELD_BYTES`] of output in
+//! memory (the rest in a temporary file), besides what cleaning one document holds on each
+//! thread (`--max-document-bytes`).
 
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
-use super::write::finish;
-use super::{run, InputFormat, Observer, Options, Problem, RunError, Summary, MAX_THREADS};
+use super::document::OutputClosed;
+use super::read::{hand_inputs, handed_document, Handed};
+use super::write::{finish, Writer};
+use super::{
+    process, run, InputFormat, Observer, Options, Problem, RunError, Summary, MAX_THREADS,
+};
 use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
 use crate::io::spool::Spool;
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
 
-/// Output of an input in flight held in memory; the rest goes to a temporary file.
+/// Output of a document in flight held in memory; the rest goes to a temporary file.
 const HELD_BYTES: usize = 256 << 10;
 
-/// Inputs in flight for each thread. A long page holds the writer back while the threads go
-/// on with the next inputs: with 2 a thread, `-j2` over the CleanEval pages took 10 % more wall
-/// time than the pipelined path; with 8, 5 % less.
+/// Documents in flight for each thread. A long page holds the writer back while the threads go
+/// on with the next documents: with 2 a thread, `-j2` over the CleanEval pages took 10 % more
+/// wall time than the pipelined path; with 8, 5 % less.
 const IN_FLIGHT_PER_THREAD: usize = 8;
 
-/// Whether `inputs` are cleaned an input per thread: several whole inputs of pages, none read
-/// from a stream (a stream is read once, as it comes, by the pipelined path).
-pub(super) fn whole_inputs(inputs: &[Input], options: &Options) -> bool {
-    options.threads > 1
-        && inputs.len() > 1
-        && matches!(
-            options.read.input_format,
-            InputFormat::Html | InputFormat::Text
-        )
+/// Whether `inputs` are cleaned a document per thread: with several threads, several whole
+/// inputs of pages, none read from a stream (a stream of pages is read once, as it comes, by
+/// the pipelined path), or WARC or JSONL inputs.
+pub(super) fn in_parallel(inputs: &[Input], options: &Options) -> bool {
+    let whole_files = inputs.len() > 1
         && inputs.iter().all(|input| {
             matches!(
                 input,
                 Input::File(_) | Input::Found(_) | Input::Memory { .. }
             )
-        })
+        });
+    options.threads > 1
+        && match options.read.input_format {
+            InputFormat::Html | InputFormat::Text => whole_files,
+            InputFormat::Warc | InputFormat::Jsonl => true,
+        }
 }
 
-/// Cleans every input on `options.threads` threads, an input per thread at a time, and writes
-/// them to `out` in order.
-pub(super) fn run_whole_inputs(
+/// What a thread of the pool cleans.
+enum Work {
+    /// A whole input, by its index.
+    Input(usize),
+    /// A document read whole from a WARC or JSONL input.
+    Document(Handed),
+}
+
+/// What the writer replays, in order.
+enum Piece {
+    /// A problem the reading of a WARC or JSONL input met (a damaged record, a bad line).
+    Problem(Problem),
+    /// A cleaned input or document.
+    Cleaned(Recorded),
+}
+
+/// Cleans every document on `options.threads` threads, a document per thread at a time, and
+/// writes them to `out` in order.
+pub(super) fn run_in_parallel(
     inputs: &[Input],
     model: &LanguageModel,
     options: &Options,
     out: &mut dyn Sink,
     observer: &dyn Observer,
 ) -> Result<Summary, RunError> {
-    let threads = options.threads.min(MAX_THREADS).min(inputs.len());
+    let threads = options.threads.min(MAX_THREADS);
     let one = Options {
         threads: 1,
         ..options.clone()
     };
+    let one = &one;
     let in_flight = IN_FLIGHT_PER_THREAD * threads;
-    let (index_tx, index_rx) = bounded::<usize>(in_flight);
-    let (done_tx, done_rx) = bounded::<(usize, Recorded)>(in_flight);
+    let (work_tx, work_rx) = bounded::<(u64, Work)>(in_flight);
+    // Unbounded, but never holding more than the tokens let in flight.
+    let (done_tx, done_rx) = unbounded::<(u64, Piece)>();
     let (token_tx, token_rx) = bounded::<()>(in_flight);
     for _ in 0..in_flight {
         token_tx
@@ -73,46 +100,115 @@ pub(super) fn run_whole_inputs(
     }
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (index_rx, done_tx) = (index_rx.clone(), done_tx.clone());
-            let one = &one;
+            let (work_rx, done_tx) = (work_rx.clone(), done_tx.clone());
             let worker = std::thread::Builder::new()
                 .name("ppl-worker".into())
                 .spawn_scoped(scope, move || {
-                    for index in index_rx {
-                        let recorded = Recorded::of(&inputs[index], model, one, observer);
-                        if done_tx.send((index, recorded)).is_err() {
+                    for (seq, work) in work_rx {
+                        let cleaned = match work {
+                            Work::Input(index) => {
+                                Recorded::of_input(&inputs[index], model, one, observer)
+                            }
+                            Work::Document(handed) => {
+                                Recorded::of_document(handed, model, one, observer)
+                            }
+                        };
+                        if done_tx.send((seq, Piece::Cleaned(cleaned))).is_err() {
                             break;
                         }
                     }
                 });
-            // Workers already started end when the index channel closes on return.
+            // Workers already started end when the work channel closes on return.
             if let Err(source) = worker {
                 return Err(RunError::Threads { threads, source });
             }
         }
-        drop((index_rx, done_tx));
-        // Hands the inputs out, each once a token says that one more may be in flight.
+        drop(work_rx);
         let feeder = std::thread::Builder::new()
-            .name("ppl-feeder".into())
+            .name("ppl-reader".into())
             .spawn_scoped(scope, move || {
-                for index in 0..inputs.len() {
-                    if token_rx.recv().is_err() || index_tx.send(index).is_err() {
-                        break;
-                    }
-                }
-            });
-        if let Err(source) = feeder {
-            return Err(RunError::Threads { threads, source });
+                let feed = Feed {
+                    work: work_tx,
+                    done: done_tx,
+                    tokens: token_rx,
+                    seq: AtomicU64::new(0),
+                    progress: observer,
+                };
+                feed.all(inputs, one)
+            })
+            .map_err(|source| RunError::Threads { threads, source })?;
+        let (mut summary, write_error) = replay_in_order(done_rx, token_tx, out, observer);
+        match feeder.join() {
+            Ok(counts) => summary.add(&counts),
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-        let (summary, write_error) = replay_in_order(done_rx, token_tx, out, observer);
         finish(summary, write_error, out)
     })
 }
 
-/// Replays the inputs' records in input order as they come, giving a token back for each; a
-/// write error stops it (the channels it holds close, which stops the feeder and the workers).
+/// The reading end: hands the work out in order, each piece once a token says that one more
+/// may be in flight.
+struct Feed<'a> {
+    work: Sender<(u64, Work)>,
+    done: Sender<(u64, Piece)>,
+    tokens: Receiver<()>,
+    seq: AtomicU64,
+    progress: &'a dyn Observer,
+}
+
+impl Feed<'_> {
+    /// Every input, whole or cut into its documents; the counts of the reading itself.
+    fn all(&self, inputs: &[Input], options: &Options) -> Summary {
+        match options.read.input_format {
+            InputFormat::Html | InputFormat::Text => {
+                for index in 0..inputs.len() {
+                    if self.hand(Work::Input(index)).is_err() {
+                        break;
+                    }
+                }
+                Summary::default()
+            }
+            InputFormat::Warc | InputFormat::Jsonl => {
+                let mut hand =
+                    |handed| self.hand(Work::Document(handed)).map_err(|()| OutputClosed);
+                hand_inputs(inputs, options, self, &mut hand)
+            }
+        }
+    }
+
+    /// The next number in the output's order, once a token allows it.
+    fn next(&self) -> Result<u64, ()> {
+        self.tokens.recv().map_err(drop)?;
+        Ok(self.seq.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn hand(&self, work: Work) -> Result<(), ()> {
+        let seq = self.next()?;
+        self.work.send((seq, work)).map_err(drop)
+    }
+}
+
+impl Observer for Feed<'_> {
+    /// A problem of the reading goes to the writer in its place among the documents.
+    fn problem(&self, problem: &Problem) {
+        if let Ok(seq) = self.next() {
+            let _ = self.done.send((seq, Piece::Problem(problem.clone())));
+        }
+    }
+
+    fn input_read(&self, index: usize) {
+        self.progress.input_read(index);
+    }
+
+    fn document_read(&self, index: usize) {
+        self.progress.document_read(index);
+    }
+}
+
+/// Replays the pieces in order as they come, giving a token back for each; a write error
+/// stops it (the channels it holds close, which stops the reading and the workers).
 fn replay_in_order(
-    done: Receiver<(usize, Recorded)>,
+    done: Receiver<(u64, Piece)>,
     tokens: Sender<()>,
     out: &mut dyn Sink,
     observer: &dyn Observer,
@@ -120,21 +216,31 @@ fn replay_in_order(
     let mut summary = Summary::default();
     let (mut next, mut documents) = (0, 0);
     let mut waiting = BTreeMap::new();
-    for (index, recorded) in done {
-        waiting.insert(index, recorded);
-        while let Some(recorded) = waiting.remove(&next) {
-            if let Err(e) = recorded.replay(out, observer, &mut documents, &mut summary) {
+    for (seq, piece) in done {
+        waiting.insert(seq, piece);
+        while let Some(piece) = waiting.remove(&next) {
+            let replayed = match piece {
+                Piece::Problem(problem) => {
+                    observer.problem(&problem);
+                    Ok(())
+                }
+                Piece::Cleaned(cleaned) => {
+                    cleaned.replay(out, observer, &mut documents, &mut summary)
+                }
+            };
+            if let Err(e) = replayed {
                 return (summary, Some(e));
             }
             next += 1;
-            // The feeder may have handed out every input and gone: nothing to give back then.
+            // The reading may have handed out everything and gone: nothing to give back then.
             let _ = tokens.try_send(());
         }
     }
     (summary, None)
 }
 
-/// What cleaning one input gave the sink and the observer, to be replayed in order.
+/// What cleaning one input or document gave the sink and the observer, to be replayed in
+/// order.
 struct Recorded {
     documents: Vec<RecordedDocument>,
     problems: Vec<Problem>,
@@ -152,17 +258,14 @@ struct RecordedDocument {
 
 impl Recorded {
     /// Cleans `input` on this thread, as `-j1` would, recording what it gives.
-    fn of(
+    fn of_input(
         input: &Input,
         model: &LanguageModel,
         options: &Options,
         observer: &dyn Observer,
     ) -> Recorded {
         let mut sink = Recorder(Vec::new());
-        let problems = Problems {
-            held: Mutex::new(Vec::new()),
-            progress: observer,
-        };
+        let problems = Problems::new(observer);
         let summary = run(
             std::slice::from_ref(input),
             model,
@@ -172,11 +275,35 @@ impl Recorded {
         );
         Recorded {
             documents: sink.0,
-            problems: problems
-                .held
-                .into_inner()
-                .unwrap_or_else(|e| e.into_inner()),
+            problems: problems.into_inner(),
             summary,
+        }
+    }
+
+    /// Cleans a document read whole on this thread, as `-j1` would where it was read,
+    /// recording what it gives.
+    fn of_document(
+        handed: Handed,
+        model: &LanguageModel,
+        options: &Options,
+        observer: &dyn Observer,
+    ) -> Recorded {
+        let mut sink = Recorder(Vec::new());
+        let problems = Problems::new(observer);
+        let mut write_error = None;
+        let mut writer = Writer::new(options, &mut sink);
+        let mut counts = handed_document(handed, options, &problems, &mut |job| {
+            writer.emit(process(job, model, options)).map_err(|e| {
+                write_error = Some(e);
+                OutputClosed
+            })
+        });
+        (counts.sentences, counts.kept) = writer.totals;
+        drop(writer);
+        Recorded {
+            documents: sink.0,
+            problems: problems.into_inner(),
+            summary: write_error.map_or(Ok(counts), |e| Err(RunError::Output(e))),
         }
     }
 
@@ -246,6 +373,19 @@ impl Sink for Recorder {
 struct Problems<'a> {
     held: Mutex<Vec<Problem>>,
     progress: &'a dyn Observer,
+}
+
+impl<'a> Problems<'a> {
+    fn new(progress: &'a dyn Observer) -> Problems<'a> {
+        Problems {
+            held: Mutex::new(Vec::new()),
+            progress,
+        }
+    }
+
+    fn into_inner(self) -> Vec<Problem> {
+        self.held.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Observer for Problems<'_> {

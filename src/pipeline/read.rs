@@ -16,6 +16,58 @@ use crate::io::Input;
 /// Hands a batch on; an error stops the reading.
 pub(super) type SendBatch<'a> = dyn FnMut(Job) -> Result<(), OutputClosed> + 'a;
 
+/// Hands a whole document on to be cleaned elsewhere ([`super::parallel`]); an error stops the
+/// reading.
+pub(super) type HandDocument<'a> = dyn FnMut(Handed) -> Result<(), OutputClosed> + 'a;
+
+/// A document read whole, to be cleaned on another thread as [`Reader::document`] cleans one.
+pub(super) struct Handed {
+    /// What problems call it.
+    pub name: String,
+    /// Where it came from.
+    pub meta: DocumentMeta,
+    /// Its bytes (and the read error that ended them, if one did); `None`: no content, as a
+    /// JSONL line passed through has; `Err`: why it could not be read.
+    pub content: Result<Option<HeldBytes>, String>,
+    /// How its bytes are read.
+    pub kind: DocumentKind,
+    /// Its input was found while walking a directory.
+    pub found: bool,
+}
+
+/// A document's bytes as they were read, and the error that ended the reading, if one did:
+/// read back ([`Read`]) they give the same bytes and then the same error.
+pub(super) struct HeldBytes {
+    bytes: Vec<u8>,
+    at: usize,
+    error: Option<std::io::Error>,
+}
+
+impl HeldBytes {
+    /// Reads `content` to its end (a WARC response or a JSONL field: bounded by the record).
+    fn read(content: &mut dyn Read) -> HeldBytes {
+        let mut bytes = Vec::new();
+        let error = content.read_to_end(&mut bytes).err();
+        HeldBytes {
+            bytes,
+            at: 0,
+            error,
+        }
+    }
+}
+
+impl Read for HeldBytes {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (self.bytes.len() - self.at).min(buf.len());
+        if n == 0 {
+            return self.error.take().map_or(Ok(0), Err);
+        }
+        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
 /// The reader's part: every input in order, cut into documents and numbered batches handed
 /// to `send` (which stops the reading when the output is gone). Returns the reader's counts
 /// (documents, problems, records skipped).
@@ -25,14 +77,50 @@ pub(super) fn read_inputs(
     observer: &dyn Observer,
     send: &mut SendBatch,
 ) -> Summary {
-    let mut reader = Reader {
-        options,
-        observer,
-        send,
-        seq: 0,
-        counts: Summary::default(),
-        found: false,
+    read_inputs_into(inputs, Reader::new(options, observer, send))
+}
+
+/// As [`read_inputs`], but every document is read whole and handed to `hand` instead of being
+/// cut into batches here.
+pub(super) fn hand_inputs(
+    inputs: &[Input],
+    options: &Options,
+    observer: &dyn Observer,
+    hand: &mut HandDocument,
+) -> Summary {
+    let mut no_batches = |_: Job| Ok(());
+    let mut reader = Reader::new(options, observer, &mut no_batches);
+    reader.hand = Some(hand);
+    read_inputs_into(inputs, reader)
+}
+
+/// Cleans `handed` as [`Reader::document`] would have where it was read, sending its batches
+/// to `send`: its counts (but for the document itself, counted where it was read).
+pub(super) fn handed_document(
+    handed: Handed,
+    options: &Options,
+    observer: &dyn Observer,
+    send: &mut SendBatch,
+) -> Summary {
+    let mut reader = Reader::new(options, observer, send);
+    reader.found = handed.found;
+    let _ = match handed.content {
+        Ok(Some(mut bytes)) => {
+            reader.document(&handed.name, handed.meta, Ok(Some(&mut bytes)), handed.kind)
+        }
+        Ok(None) => reader.document(&handed.name, handed.meta, Ok(None), handed.kind),
+        Err(failure) => reader.document(&handed.name, handed.meta, Err(failure), handed.kind),
     };
+    Summary {
+        documents: 0,
+        ..reader.counts
+    }
+}
+
+/// Every input in order, read by `reader`.
+fn read_inputs_into(inputs: &[Input], mut reader: Reader) -> Summary {
+    let options = reader.options;
+    let observer = reader.observer;
     for (index, input) in inputs.iter().enumerate() {
         let name = input.to_string();
         reader.found = matches!(input, Input::Found(_));
@@ -101,6 +189,8 @@ struct Reader<'a> {
     options: &'a Options,
     observer: &'a dyn Observer,
     send: &'a mut SendBatch<'a>,
+    /// Set: documents are read whole and handed here instead of cut into batches.
+    hand: Option<&'a mut HandDocument<'a>>,
     seq: u64,
     /// Documents, problems and records skipped so far (the writer counts sentences).
     counts: Summary,
@@ -109,7 +199,19 @@ struct Reader<'a> {
     found: bool,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(options: &'a Options, observer: &'a dyn Observer, send: &'a mut SendBatch<'a>) -> Self {
+        Reader {
+            options,
+            observer,
+            send,
+            hand: None,
+            seq: 0,
+            counts: Summary::default(),
+            found: false,
+        }
+    }
+
     fn report(&mut self, input: &str, trouble: Trouble) {
         let problem = Problem::new(input, trouble);
         match problem.severity {
@@ -133,6 +235,15 @@ impl Reader<'_> {
     ) -> Result<(), OutputClosed> {
         let index = self.counts.documents as usize;
         self.counts.documents += 1;
+        if let Some(hand) = self.hand.as_mut() {
+            return hand(Handed {
+                name: name.to_string(),
+                meta,
+                content: content.map(|content| content.map(HeldBytes::read)),
+                kind,
+                found: self.found,
+            });
+        }
         // A whole file found while walking (not a record of one) is skipped quietly if binary.
         let quiet_binary = self.found && matches!(meta, DocumentMeta::Input { .. });
         let mut batcher = Batcher {
