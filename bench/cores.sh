@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/cores.sh — how ppl-filter scales with cores: for -j 1, 2, 4, 8 and 16, the throughput
 # and how the process's CPU time is shared among its threads (bench/threads.py), over the
-# CleanEval pages as many files (COPIES copies of tune and dev) and as one stream on stdin.
+# CleanEval pages (COPIES copies of tune and dev) as many files, as the responses of one WARC
+# file, and as one stream on stdin.
 #
 # These machines have few cores, so MB/s stops growing at their count; the busiest thread's
 # share of the CPU time says how far a run could scale on more (a thread holding 15 % lets six
@@ -38,6 +39,19 @@ for c in $(seq -w "$COPIES"); do
     done
 done
 cat "$tmp"/pages/*.html > "$tmp/stream.html"
+# The same pages as the HTML responses of one WARC file, in the same order.
+python3 - "$tmp/pages" "$tmp/pages.warc" <<'PY'
+import os, sys
+pages, out = sys.argv[1], sys.argv[2]
+with open(out, "wb") as warc:
+    for n, name in enumerate(sorted(os.listdir(pages))):
+        body = open(os.path.join(pages, name), "rb").read()
+        http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+        head = (f"WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012d}>\r\n"
+                f"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.com/{name}\r\n"
+                f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
+        warc.write(head.encode() + http + b"\r\n\r\n")
+PY
 files=$(find "$tmp/pages" -type f | wc -l)
 bytes=$(wc -c < "$tmp/stream.html")
 
@@ -72,6 +86,9 @@ echo "| input | -j | MB/s | busiest thread | threads (name: count × largest sha
 echo "|---|---:|---:|---:|---|"
 for jobs in $JOBS; do
     case_row "$files files" "$jobs" "$tmp/pages"
+done
+for jobs in $JOBS; do
+    case_row "one WARC of $files responses" "$jobs" "$tmp/pages.warc"
 done
 for jobs in $JOBS; do
     case_row "one stream of $((bytes / 1000000)) MB (stdin)" "$jobs" --stdin "$tmp/stream.html"

@@ -7,13 +7,16 @@
 //! Both channels are bounded, so a slow consumer stalls the reader instead of growing memory;
 //! the reorder buffer holds at most the batches in flight. With one thread everything runs
 //! inline, in the same order, through the same functions: output is byte-identical for any
-//! thread count and any read size (tested).
+//! thread count and any read size (tested). A run of many documents (several whole inputs,
+//! WARC responses, JSONL lines) instead cleans a document per thread from start to end
+//! (`parallel.rs`), which leaves no stage to one thread.
 //!
 //! Files, in the order data flows: `read.rs` (inputs to documents and batches), `document.rs`
 //! (one document's bytes to blocks), the workers' part here ([`process`]: sentences and
 //! evidence), `write.rs` (the decision, rendering and the sink, in order); `options.rs` and
 //! `problem.rs` hold what a run is told and what it reports; `pages.rs` cleans pages held in
-//! memory, and `pool.rs` spreads whole items over threads.
+//! memory, `parallel.rs` cleans a document per thread, and `pool.rs` spreads whole items over
+//! threads.
 
 mod document;
 mod options;
