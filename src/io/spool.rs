@@ -13,6 +13,21 @@ pub const HELD_BYTES: usize = 4 << 20;
 /// Size of the chunks the spooled text is read back in.
 const CHUNK_BYTES: usize = 64 * 1024;
 
+/// A spool read back ([`Spool::into_reader`]).
+pub struct SpoolReader {
+    memory: io::Cursor<Vec<u8>>,
+    spilled: Option<io::Take<File>>,
+}
+
+impl Read for SpoolReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.memory.read(buf)? {
+            0 => self.spilled.as_mut().map_or(Ok(0), |file| file.read(buf)),
+            n => Ok(n),
+        }
+    }
+}
+
 /// A record's text: its first [`Spool::held`] bytes in memory, the rest in an anonymous
 /// temporary file (made when first needed, reused for the next records, removed by the
 /// operating system when closed).
@@ -84,6 +99,22 @@ impl Spool {
     /// The bytes held in memory: the text's first bytes (all of it when it fits).
     pub fn held(&self) -> &[u8] {
         &self.memory
+    }
+
+    /// Every byte written, read back from the start: the bytes held in memory, then those in
+    /// the temporary file.
+    pub fn into_reader(mut self) -> io::Result<SpoolReader> {
+        let spilled = match self.file.take() {
+            Some(mut file) if self.spilled > 0 => {
+                file.seek(SeekFrom::Start(0))?;
+                Some(file.take(self.spilled))
+            }
+            _ => None,
+        };
+        Ok(SpoolReader {
+            memory: io::Cursor::new(self.memory),
+            spilled,
+        })
     }
 
     /// Hands the text's first [`Spool::trimmed_len`] bytes to `each` in chunks, in order; may
@@ -166,6 +197,16 @@ impl Spool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_back_it_gives_every_byte_written_from_memory_then_from_the_file() {
+        let mut spool = Spool::new(5);
+        spool.write(b"abc").unwrap();
+        spool.write(b"defgh\n\n").unwrap();
+        let mut back = Vec::new();
+        spool.into_reader().unwrap().read_to_end(&mut back).unwrap();
+        assert_eq!(back, b"abcdefgh\n\n");
+    }
 
     fn text_of(spool: &mut Spool) -> Vec<u8> {
         let mut out = Vec::new();

@@ -8,10 +8,11 @@
 //! input is cut into its documents on one thread, which reads each whole (a response or a line
 //! is bounded by `--max-record-bytes`) and hands it on.
 //!
-//! Memory: at most [`IN_FLIGHT_PER_THREAD`] documents a thread are in flight (being cleaned,
-//! or cleaned and waiting for their turn), each holding at most [`HELD_BYTES`] of output in
-//! memory (the rest in a temporary file), besides what cleaning one document holds on each
-//! thread (`--max-document-bytes`).
+//! Memory: at most [`IN_FLIGHT_PER_THREAD`] documents a thread, and [`MAX_IN_FLIGHT`] in all,
+//! are in flight (read and waiting, being cleaned, or cleaned and waiting for their turn), each
+//! holding at most 256 KiB of its bytes and [`HELD_BYTES`] of its output in memory (the rest in
+//! temporary files), besides what cleaning one document holds on each thread
+//! (`--max-document-bytes`).
 
 use std::collections::BTreeMap;
 use std::io;
@@ -39,6 +40,10 @@ const HELD_BYTES: usize = 256 << 10;
 /// wall time than the pipelined path; with 8, 5 % less.
 const IN_FLIGHT_PER_THREAD: usize = 8;
 
+/// Documents in flight at most, whatever the thread count: each may hold [`HELD_BYTES`] of
+/// output and as much of its bytes (`read::HELD_BYTES`) in memory.
+const MAX_IN_FLIGHT: usize = 64;
+
 /// Whether `inputs` are cleaned a document per thread: with several threads, several whole
 /// inputs of pages, none read from a stream (a stream of pages is read once, as it comes, by
 /// the pipelined path), or WARC or JSONL inputs.
@@ -62,7 +67,7 @@ enum Work {
     /// A whole input, by its index.
     Input(usize),
     /// A document read whole from a WARC or JSONL input.
-    Document(Handed),
+    Document(Box<Handed>),
 }
 
 /// What the writer replays, in order.
@@ -88,7 +93,7 @@ pub(super) fn run_in_parallel(
         ..options.clone()
     };
     let one = &one;
-    let in_flight = IN_FLIGHT_PER_THREAD * threads;
+    let in_flight = (IN_FLIGHT_PER_THREAD * threads).min(MAX_IN_FLIGHT);
     let (work_tx, work_rx) = bounded::<(u64, Work)>(in_flight);
     // Unbounded, but never holding more than the tokens let in flight.
     let (done_tx, done_rx) = unbounded::<(u64, Piece)>();
@@ -110,7 +115,7 @@ pub(super) fn run_in_parallel(
                                 Recorded::of_input(&inputs[index], model, one, observer)
                             }
                             Work::Document(handed) => {
-                                Recorded::of_document(handed, model, one, observer)
+                                Recorded::of_document(*handed, model, one, observer)
                             }
                         };
                         if done_tx.send((seq, Piece::Cleaned(cleaned))).is_err() {
@@ -169,8 +174,10 @@ impl Feed<'_> {
                 Summary::default()
             }
             InputFormat::Warc | InputFormat::Jsonl => {
-                let mut hand =
-                    |handed| self.hand(Work::Document(handed)).map_err(|()| OutputClosed);
+                let mut hand = |handed| {
+                    self.hand(Work::Document(Box::new(handed)))
+                        .map_err(|()| OutputClosed)
+                };
                 hand_inputs(inputs, options, self, &mut hand)
             }
         }

@@ -10,6 +10,7 @@ use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
 use crate::io::jsonl::{parse_line_bytes, JsonlError, JsonlLines};
 use crate::io::sink::DocumentMeta;
+use crate::io::spool::{Spool, SpoolReader};
 use crate::io::warc::{http_response_parts, WarcReader};
 use crate::io::Input;
 
@@ -35,36 +36,51 @@ pub(super) struct Handed {
     pub found: bool,
 }
 
-/// A document's bytes as they were read, and the error that ended the reading, if one did:
-/// read back ([`Read`]) they give the same bytes and then the same error.
+/// A document's bytes as they were read (the first [`HELD_BYTES`] in memory, the rest in a
+/// temporary file), and the error that ended the reading, if one did: read back ([`Read`])
+/// they give the same bytes and then the same error.
 pub(super) struct HeldBytes {
-    bytes: Vec<u8>,
-    at: usize,
+    bytes: Option<SpoolReader>,
     error: Option<std::io::Error>,
 }
 
+/// A document's bytes held in memory while it waits for a thread; the rest waits on disk.
+const HELD_BYTES: usize = 256 << 10;
+
 impl HeldBytes {
-    /// Reads `content` to its end (a WARC response or a JSONL field: bounded by the record).
+    /// Reads `content` to its end.
     fn read(content: &mut dyn Read) -> HeldBytes {
-        let mut bytes = Vec::new();
-        let error = content.read_to_end(&mut bytes).err();
-        HeldBytes {
-            bytes,
-            at: 0,
-            error,
-        }
+        let mut spool = Spool::new(HELD_BYTES);
+        let mut buffer = vec![0; 64 << 10];
+        let mut error = loop {
+            match content.read(&mut buffer) {
+                Ok(0) => break None,
+                Ok(n) => {
+                    if let Err(e) = spool.write(&buffer[..n]) {
+                        break Some(e);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => break Some(e),
+            }
+        };
+        let bytes = match spool.into_reader() {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                error.get_or_insert(e);
+                None
+            }
+        };
+        HeldBytes { bytes, error }
     }
 }
 
 impl Read for HeldBytes {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = (self.bytes.len() - self.at).min(buf.len());
-        if n == 0 {
-            return self.error.take().map_or(Ok(0), Err);
+        match self.bytes.as_mut().map_or(Ok(0), |bytes| bytes.read(buf))? {
+            0 => self.error.take().map_or(Ok(0), Err),
+            n => Ok(n),
         }
-        buf[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
     }
 }
 
@@ -527,6 +543,36 @@ impl Batcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reader that gives `bytes`, then fails.
+    struct Failing<'a>(&'a [u8]);
+
+    impl Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("cut short"));
+            }
+            self.0.read(buf)
+        }
+    }
+
+    #[test]
+    fn held_bytes_give_the_bytes_read_then_the_error_that_ended_them() {
+        let bytes: Vec<u8> = (0..600_000u32).map(|i| (i % 251) as u8).collect();
+        let mut held = HeldBytes::read(&mut Failing(&bytes));
+        let mut back = Vec::new();
+        let error = held.read_to_end(&mut back).unwrap_err();
+        assert_eq!(
+            (back.len(), error.to_string()),
+            (bytes.len(), "cut short".into())
+        );
+        assert_eq!(back, bytes, "past the bytes held in memory too");
+        assert_eq!(
+            held.read(&mut [0; 8]).unwrap(),
+            0,
+            "the error is given once"
+        );
+    }
 
     /// Cuts `blocks` into batches as the reader does: their sizes, last batch marked.
     fn batches(blocks: Vec<Block>) -> Vec<(usize, usize, bool)> {
