@@ -122,12 +122,13 @@ pub struct RenderSettings {
 
 impl RenderSettings {
     /// Writing in `layout` (a JSON object's text is written as text: the sink makes the
-    /// object, and says its kept sentences' mean perplexity).
+    /// object). Whether the record a sink makes reports perplexity is the sink's to say
+    /// (`io::sink::RecordFormat::reports_perplexity`), so `report_perplexity` is left unset.
     pub fn of(layout: Layout) -> RenderSettings {
         RenderSettings {
             mode: layout.mode(),
             format: layout.format(),
-            report_perplexity: layout == Layout::Json,
+            report_perplexity: false,
         }
     }
 }

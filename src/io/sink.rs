@@ -305,7 +305,7 @@ pub enum RecordFormat {
 
 impl RecordFormat {
     /// Whether each record says its kept sentences' mean perplexity (so every sentence must be
-    /// measured: `Options::report_perplexity`).
+    /// measured: `RenderSettings::report_perplexity`).
     pub fn reports_perplexity(self) -> bool {
         matches!(
             self,
