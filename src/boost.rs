@@ -227,35 +227,100 @@ impl CompiledForest {
 
     /// The log-odds of `x` (the same as [`Forest::log_odds`]).
     pub fn log_odds(&self, x: &[f32]) -> f32 {
-        self.log_odds_of([x])[0]
+        let columns: Vec<[f32; LANES]> = x.iter().map(|&v| [v; LANES]).collect();
+        self.log_odds_of_lanes(&columns)[0]
     }
 
-    /// The log-odds of each of `N` inputs, the same as [`CompiledForest::log_odds`] of each:
-    /// the walks of the `N` inputs down one tree are interleaved, level by level, so their
-    /// chains of dependent loads overlap instead of following one another.
-    pub fn log_odds_of<const N: usize>(&self, xs: [&[f32]; N]) -> [f32; N] {
+    /// The log-odds of [`LANES`] inputs at once, given by input: `columns[i][k]` is input `i`
+    /// of the `k`-th (each lane's result is [`CompiledForest::log_odds`] of its input).
+    ///
+    /// A forest of shallow trees (up to 4 deep; the learned ones are 3) compares every split of a tree
+    /// for all lanes, one input's column against one threshold (a few vector instructions),
+    /// then finds each lane's leaf level by level from those comparisons, with no loads that
+    /// wait on a comparison; a deeper forest walks each lane down its path.
+    pub fn log_odds_of_lanes(&self, columns: &[[f32; LANES]]) -> [f32; LANES] {
         let (splits, leaves) = ((1usize << self.depth) - 1, 1usize << self.depth);
         let trees = self.leaves.len() / leaves;
-        let mut z = [self.base; N];
+        let mut z = [self.base; LANES];
         for t in 0..trees {
-            let (features, thresholds) =
-                (&self.features[t * splits..], &self.thresholds[t * splits..]);
-            let mut slots = [0usize; N];
-            for _ in 0..self.depth {
-                for (slot, x) in slots.iter_mut().zip(&xs) {
-                    // x < threshold goes left (slot 2i+1), anything else (NaN too) right (2i+2),
-                    // as in `leaf_value`.
-                    #[allow(clippy::neg_cmp_op_on_partial_ord)]
-                    let right = !(x[usize::from(features[*slot])] < thresholds[*slot]);
-                    *slot = 2 * *slot + 1 + usize::from(right);
-                }
-            }
+            let features = &self.features[t * splits..(t + 1) * splits];
+            let thresholds = &self.thresholds[t * splits..(t + 1) * splits];
+            let slots = match self.depth {
+                0 => [0; LANES],
+                1 => shallow_leaves::<1, 1>(features, thresholds, columns),
+                2 => shallow_leaves::<2, 3>(features, thresholds, columns),
+                3 => shallow_leaves::<3, 7>(features, thresholds, columns),
+                4 => shallow_leaves::<4, 15>(features, thresholds, columns),
+                depth => walked_leaves(depth, features, thresholds, columns),
+            };
+            let values = &self.leaves[t * leaves..(t + 1) * leaves];
             for (z, slot) in z.iter_mut().zip(slots) {
-                *z += self.leaves[t * leaves + slot - splits];
+                *z += values[slot as usize];
             }
         }
         z
     }
+}
+
+/// Inputs [`CompiledForest::log_odds_of_lanes`] takes at once.
+pub const LANES: usize = 8;
+
+/// Whether input `x` goes right at a split of `threshold`: it is not below it (NaN too), as
+/// in `leaf_value`.
+#[inline(always)]
+fn goes_right(x: f32, threshold: f32) -> u32 {
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    u32::from(!(x < threshold))
+}
+
+/// The leaf (0..2^DEPTH) each lane reaches in a padded tree of `DEPTH` whose splits, in
+/// breadth-first order, are `features` and `thresholds` (`SPLITS` = 2^DEPTH − 1 of them; a
+/// constant depth unrolls the loops).
+#[inline]
+fn shallow_leaves<const DEPTH: usize, const SPLITS: usize>(
+    features: &[u16],
+    thresholds: &[f32],
+    columns: &[[f32; LANES]],
+) -> [u32; LANES] {
+    // Every split's comparison for every lane.
+    let right: [[u32; LANES]; SPLITS] = std::array::from_fn(|n| {
+        let (column, threshold) = (&columns[usize::from(features[n])], thresholds[n]);
+        column.map(|x| goes_right(x, threshold))
+    });
+    // Level by level, each lane's place in the level (0..2^level) picks its split's answer.
+    let mut place = [0u32; LANES];
+    for level in 0..DEPTH {
+        let first = (1usize << level) - 1;
+        let mut go = [0u32; LANES];
+        for (j, right) in right[first..2 * first + 1].iter().enumerate() {
+            for ((go, &place), &right) in go.iter_mut().zip(&place).zip(right) {
+                *go |= right & u32::from(place == j as u32);
+            }
+        }
+        for (place, go) in place.iter_mut().zip(go) {
+            *place = 2 * *place + go;
+        }
+    }
+    place
+}
+
+/// The leaf each lane reaches, walking its path down a padded tree of any `depth` (the
+/// lanes' walks interleaved level by level, so their chains of dependent loads overlap).
+#[inline]
+fn walked_leaves(
+    depth: usize,
+    features: &[u16],
+    thresholds: &[f32],
+    columns: &[[f32; LANES]],
+) -> [u32; LANES] {
+    let mut slots = [0usize; LANES];
+    for _ in 0..depth {
+        for (k, slot) in slots.iter_mut().enumerate() {
+            let right = goes_right(columns[usize::from(features[*slot])][k], thresholds[*slot]);
+            *slot = 2 * *slot + 1 + right as usize;
+        }
+    }
+    slots.map(|slot| (slot - features.len()) as u32)
 }
 
 /// Depth of a tree (a lone leaf: 0), in one pass from the last node back: every child comes
@@ -502,21 +567,69 @@ mod tests {
         for row in &x {
             assert!((compiled.log_odds(row) - forest.log_odds(row)).abs() < 1e-5);
         }
-        for rows in x.chunks_exact(3) {
-            let each = rows
-                .iter()
-                .map(|r| compiled.log_odds(r))
-                .collect::<Vec<_>>();
-            assert_eq!(
-                compiled.log_odds_of([&rows[0], &rows[1], &rows[2]]),
-                each[..]
-            );
-        }
         assert!(
             (compiled.log_odds(&[f32::NAN, 0.3]) - forest.log_odds(&[f32::NAN, 0.3])).abs() < 1e-5
         );
         // Deterministic.
         assert_eq!(forest, train(&x, &y, &w, &options));
+    }
+
+    /// A tree grown at random, with leaves at every level down to `depth`.
+    fn random_tree(next: &mut impl FnMut() -> u32, depth: usize, tree: &mut Vec<Node>) -> u16 {
+        let at = tree.len();
+        if depth == 0 || next() % 4 == 0 {
+            tree.push(Node::leaf((next() % 1000) as f32 / 100.0 - 5.0));
+        } else {
+            tree.push(Node::leaf(0.0));
+            let (feature, threshold) = ((next() % 5) as u16, (next() % 100) as f32 / 100.0);
+            let left = random_tree(next, depth - 1, tree);
+            let right = random_tree(next, depth - 1, tree);
+            tree[at] = Node::split(feature, threshold, left, right);
+        }
+        at as u16
+    }
+
+    #[test]
+    fn lanes_of_shallow_and_deep_forests_give_each_input_its_log_odds() {
+        let mut state = 0x2545_f491_u32;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        for depth in 0..=7 {
+            let trees = (0..20)
+                .map(|_| {
+                    let mut tree = Vec::new();
+                    random_tree(&mut next, depth, &mut tree);
+                    tree
+                })
+                .collect();
+            let forest = Forest { base: 0.25, trees };
+            assert!(forest.is_valid(5));
+            let compiled = CompiledForest::new(&forest);
+            for _ in 0..50 {
+                let rows: Vec<Vec<f32>> = (0..LANES)
+                    .map(|_| {
+                        (0..5)
+                            .map(|_| match next() % 10 {
+                                0 => f32::NAN,
+                                r => (r as f32 + (next() % 100) as f32) / 110.0,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let columns: Vec<[f32; LANES]> = (0..5)
+                    .map(|i| std::array::from_fn(|k| rows[k][i]))
+                    .collect();
+                let lanes = compiled.log_odds_of_lanes(&columns);
+                for (row, &z) in rows.iter().zip(&lanes) {
+                    assert!((z - forest.log_odds(row)).abs() < 1e-4, "depth {depth}");
+                    assert_eq!(z.to_bits(), compiled.log_odds(row).to_bits());
+                }
+            }
+        }
     }
 
     #[test]

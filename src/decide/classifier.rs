@@ -9,14 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::viterbi::viterbi;
 use super::Choices;
 use crate::block::{Block, ContainerHints, Evidence, PageKind, EVIDENCE_VALUES};
-use crate::boost::{CompiledForest, Forest};
+use crate::boost::{CompiledForest, Forest, LANES};
 use crate::lm::model::LanguageModel;
 
 /// Blocks on each side whose evidence enters a block's decision.
 pub const CONTEXT_RADIUS: usize = 2;
-
-/// Blocks whose classifier inputs the trees take together ([`CompiledForest::log_odds_of`]).
-const BLOCKS_AT_ONCE: usize = 8;
 
 /// Length of the classifier's input: the evidence of the block and of its neighbours.
 pub const INPUTS: usize = EVIDENCE_VALUES * (2 * CONTEXT_RADIUS + 1);
@@ -158,16 +155,25 @@ impl Classifier {
 
     /// The log-odds of keeping each block, plus `shift`, from every block's
     /// [`evidence_values`]: the same as [`Classifier::log_odds`] of each block's
-    /// [`context_input`], taken [`BLOCKS_AT_ONCE`] blocks at a time.
+    /// [`context_input`], taken [`LANES`] blocks at a time.
     fn log_odds_of_blocks(&self, evidence: &[[f32; EVIDENCE_VALUES]], shift: f32) -> Vec<f64> {
         let mut all = Vec::with_capacity(evidence.len());
-        for first in (0..evidence.len()).step_by(BLOCKS_AT_ONCE) {
+        let mut columns = [[0.0; LANES]; INPUTS];
+        for first in (0..evidence.len()).step_by(LANES) {
             // Past the last block, the last block again (its results are not kept).
-            let inputs: [[f32; INPUTS]; BLOCKS_AT_ONCE] = std::array::from_fn(|k| {
+            let inputs: [[f32; INPUTS]; LANES] = std::array::from_fn(|k| {
                 context_input(evidence, (first + k).min(evidence.len() - 1))
             });
-            let log_odds = self.log_odds_of(inputs.each_ref());
-            let blocks = BLOCKS_AT_ONCE.min(evidence.len() - first);
+            let log_odds = match &self.weights.scorer {
+                Scorer::Logistic(logistic) => inputs.map(|x| logistic.log_odds(&x)),
+                Scorer::Trees(_) => {
+                    for (i, column) in columns.iter_mut().enumerate() {
+                        *column = std::array::from_fn(|k| inputs[k][i]);
+                    }
+                    self.compiled.log_odds_of_lanes(&columns)
+                }
+            };
+            let blocks = LANES.min(evidence.len() - first);
             all.extend(log_odds[..blocks].iter().map(|&z| f64::from(z + shift)));
         }
         all
@@ -175,15 +181,9 @@ impl Classifier {
 
     /// P(keep)'s log-odds for the classifier input `x` (before the threshold).
     pub fn log_odds(&self, x: &[f32; INPUTS]) -> f32 {
-        self.log_odds_of([x])[0]
-    }
-
-    /// [`Classifier::log_odds`] of each of `N` inputs (the trees walk them together:
-    /// [`CompiledForest::log_odds_of`]).
-    fn log_odds_of<const N: usize>(&self, xs: [&[f32; INPUTS]; N]) -> [f32; N] {
         match &self.weights.scorer {
-            Scorer::Logistic(logistic) => xs.map(|x| logistic.log_odds(x)),
-            Scorer::Trees(_) => self.compiled.log_odds_of(xs.map(|x| &x[..])),
+            Scorer::Logistic(logistic) => logistic.log_odds(x),
+            Scorer::Trees(_) => self.compiled.log_odds(x),
         }
     }
 }

@@ -10,7 +10,7 @@ use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
 use super::state::State;
-use super::tags::{container_hints, tag_id, Role, Tag};
+use super::tags::{tag_id, BlockAttributes, Role, Tag};
 use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
@@ -130,12 +130,13 @@ fn on_element(
         let mut s = state.borrow_mut();
         match role {
             Role::Block => {
-                if let Some(types) = el.get_attribute("itemtype") {
+                let attributes = BlockAttributes::of(el);
+                if let Some(types) = &attributes.itemtype {
                     s.page.schema.0 |= types
                         .split_ascii_whitespace()
                         .fold(0, |bits, name| bits | SchemaTypes::of_name(name));
                 }
-                s.on_block_start(id, container_hints(el, id));
+                s.on_block_start(id, attributes.container_hints(id));
             }
             Role::Break => s.flush_block(),
             Role::Skip => {

@@ -1,6 +1,6 @@
 //! The tags this stage reacts to: the tag table ([`TAGS`], what each tag does to the text
 //! stream), the lookups of a tag name in it, and what an element's tag and attributes suggest
-//! about the text inside it ([`container_hints`]).
+//! about the text inside it ([`BlockAttributes`]).
 
 use std::sync::OnceLock;
 
@@ -191,46 +191,92 @@ pub(super) fn tag_id_ascii(name: &[u8]) -> Option<Tag> {
         .map(|i| sorted[i].1)
 }
 
-/// What an element's tag name, `class` and `id` suggest about the text inside it.
-pub(super) fn container_hints(el: &Element<'_, '_>, tag: Tag) -> u8 {
-    let mut hints = match tag {
-        Tag::Nav => ContainerHints::NAVIGATION,
-        Tag::Footer => ContainerHints::PERIPHERY,
-        Tag::Aside => ContainerHints::PERIPHERY | ContainerHints::ASIDE,
-        Tag::Article | Tag::Main => ContainerHints::CONTENT,
-        Tag::Figcaption => ContainerHints::ASIDE,
-        Tag::Dialog if !el.has_attribute("open") => ContainerHints::HIDDEN,
-        _ => 0,
-    };
-    for attribute in ["class", "id"] {
-        if let Some(value) = el.get_attribute(attribute) {
-            hints |= ContainerHints::of_names(&value);
+/// The attributes of a block element that say something about its text, read in one pass
+/// over the element's attributes (looking each name up would scan them, and allocate, once a
+/// name). As in lol_html's `get_attribute`, the first of two attributes of one name counts.
+#[derive(Default)]
+pub(super) struct BlockAttributes {
+    class: Option<String>,
+    id: Option<String>,
+    role: Option<String>,
+    style: Option<String>,
+    itemprop: Option<String>,
+    /// schema.org types (`itemtype`): what the element holds.
+    pub(super) itemtype: Option<String>,
+    aria_modal: Option<String>,
+    aria_hidden: Option<String>,
+    hidden: bool,
+    open: bool,
+}
+
+impl BlockAttributes {
+    /// Reads the attributes of `el`.
+    pub(super) fn of(el: &Element<'_, '_>) -> BlockAttributes {
+        let mut found = BlockAttributes::default();
+        for attribute in el.attributes() {
+            let slot = match attribute.name().as_str() {
+                "class" => &mut found.class,
+                "id" => &mut found.id,
+                "role" => &mut found.role,
+                "style" => &mut found.style,
+                "itemprop" => &mut found.itemprop,
+                "itemtype" => &mut found.itemtype,
+                "aria-modal" => &mut found.aria_modal,
+                "aria-hidden" => &mut found.aria_hidden,
+                "hidden" => {
+                    found.hidden = true;
+                    continue;
+                }
+                "open" => {
+                    found.open = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(attribute.value());
+            }
         }
+        found
     }
-    // ARIA landmarks and schema.org's article body say the same in a standard way.
-    if let Some(role) = el.get_attribute("role") {
-        hints |= ContainerHints::of_role(&role);
+
+    /// What the element's tag name and these attributes suggest about the text inside it.
+    pub(super) fn container_hints(&self, tag: Tag) -> u8 {
+        let mut hints = match tag {
+            Tag::Nav => ContainerHints::NAVIGATION,
+            Tag::Footer => ContainerHints::PERIPHERY,
+            Tag::Aside => ContainerHints::PERIPHERY | ContainerHints::ASIDE,
+            Tag::Article | Tag::Main => ContainerHints::CONTENT,
+            Tag::Figcaption => ContainerHints::ASIDE,
+            Tag::Dialog if !self.open => ContainerHints::HIDDEN,
+            _ => 0,
+        };
+        for value in [&self.class, &self.id].into_iter().flatten() {
+            hints |= ContainerHints::of_names(value);
+        }
+        // ARIA landmarks and schema.org's article body say the same in a standard way.
+        if let Some(role) = &self.role {
+            hints |= ContainerHints::of_role(role);
+        }
+        let is_true = |value: &Option<String>| {
+            value
+                .as_deref()
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        };
+        if is_true(&self.aria_modal) {
+            hints |= ContainerHints::HIDDEN;
+        }
+        if self.hidden || is_true(&self.aria_hidden) || self.style.as_deref().is_some_and(hides) {
+            hints |= ContainerHints::COLLAPSED;
+        }
+        if self.itemprop.as_deref().is_some_and(|v| {
+            v.split_ascii_whitespace()
+                .any(|w| w.eq_ignore_ascii_case("articleBody"))
+        }) {
+            hints |= ContainerHints::CONTENT;
+        }
+        hints
     }
-    let is_true = |name: &str| {
-        el.get_attribute(name)
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-    };
-    if is_true("aria-modal") {
-        hints |= ContainerHints::HIDDEN;
-    }
-    if el.has_attribute("hidden")
-        || is_true("aria-hidden")
-        || el.get_attribute("style").is_some_and(|s| hides(&s))
-    {
-        hints |= ContainerHints::COLLAPSED;
-    }
-    if el.get_attribute("itemprop").is_some_and(|v| {
-        v.split_ascii_whitespace()
-            .any(|w| w.eq_ignore_ascii_case("articleBody"))
-    }) {
-        hints |= ContainerHints::CONTENT;
-    }
-    hints
 }
 
 /// Whether a `style` attribute hides its element: `display: none` or `visibility: hidden`,
