@@ -264,8 +264,10 @@ impl State {
             let start = i;
             loop {
                 // Byte steps are fine: UTF-8 continuation bytes never start white space.
+                i = skip_plain_bytes(bytes, i);
                 while i < bytes.len() && space_len(text, i) == 0 {
                     i += 1;
+                    i = skip_plain_bytes(bytes, i);
                 }
                 if bytes.get(i) == Some(&b' ') && i + 1 < bytes.len() && space_len(text, i + 1) == 0
                 {
@@ -681,6 +683,25 @@ static SPACE_CLASS: [u8; 256] = {
     table
 };
 
+/// The first byte from `i` on that is not printable ASCII (above the space), eight bytes at a
+/// time: such bytes never start white space, so a word's letters are passed over quickly (or
+/// the end of `bytes`, when the rest is shorter than eight).
+#[inline]
+fn skip_plain_bytes(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(eight) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(eight.try_into().expect("eight bytes"));
+        // The high bit of each byte below 0x21 (the first one exactly: a borrow only runs up
+        // from a byte below it), or of a byte that is not ASCII.
+        let stops = (x.wrapping_sub(0x21 * ONES) & !x | x) & (0x80 * ONES);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Length of the white-space character starting at byte `i` of `text`, or 0 if there is none.
 #[inline]
 fn space_len(text: &str, i: usize) -> usize {
@@ -715,6 +736,35 @@ fn nfc(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn plain_bytes_are_skipped_up_to_the_first_that_may_start_white_space() {
+        for text in [
+            "",
+            "word",
+            "eight by",
+            "abcdefgh ijk",
+            "abcdefghijklmno\tp",
+            "abcdefghijk\u{a0}x",
+            "!~abcdefghijklmnop",
+            "abcdefgh\x01",
+            "\x7fabcdefghijklmnopqrs z",
+        ] {
+            let bytes = text.as_bytes();
+            for start in 0..=bytes.len() {
+                let stop = skip_plain_bytes(bytes, start);
+                let first = (start..bytes.len())
+                    .find(|&i| !(0x21..0x80).contains(&bytes[i]))
+                    .unwrap_or(bytes.len());
+                // Never past the first such byte; short of it only in the last eight bytes.
+                assert!(stop <= first && stop >= start, "{text:?} from {start}");
+                assert!(
+                    stop == first || bytes.len() - stop < 8,
+                    "{text:?} from {start}"
+                );
+            }
+        }
+    }
+
     use super::*;
     use crate::html::blocks_from_str;
     use crate::html::tests::{blocks, texts};
