@@ -173,9 +173,9 @@ impl Stopwords {
     }
 
     /// Whether the ASCII word `text[word]` is a stopword once lower-cased: the same as
-    /// [`Stopwords::contains_word`], faster where `text` holds 16 bytes from the word's start
-    /// (as inside a block's text): the word is then packed from one 16-byte load, masked to its
-    /// length and lower-cased eight bytes at a time.
+    /// [`Stopwords::contains_word`], faster: a word shorter than 16 bytes is packed from one
+    /// 16-byte load (of the word alone, padded, near the end of `text`), masked to its length
+    /// and lower-cased eight bytes at a time.
     #[inline]
     pub(crate) fn contains_ascii(
         &self,
@@ -184,17 +184,23 @@ impl Stopwords {
         scratch: &mut String,
     ) -> bool {
         let len = word.len();
-        match text.as_bytes().get(word.start..word.start + 16) {
-            Some(sixteen) if len < 16 => {
-                let bytes = u128::from_le_bytes(sixteen.try_into().expect("16 bytes"));
-                let masked = bytes & ((1u128 << (8 * len)) - 1);
-                let key = u128::from(ascii_lowercase_bytes(masked as u64))
-                    | u128::from(ascii_lowercase_bytes((masked >> 64) as u64)) << 64
-                    | (len as u128) << 120;
-                self.contains_short(key)
-            }
-            _ => self.contains_word(&text[word], scratch),
+        if len >= 16 {
+            return self.contains_word(&text[word], scratch);
         }
+        let bytes = match text.as_bytes().get(word.start..word.start + 16) {
+            Some(sixteen) => u128::from_le_bytes(sixteen.try_into().expect("16 bytes")),
+            // Near the end of the text: the word alone, padded.
+            None => {
+                let mut padded = [0u8; 16];
+                padded[..len].copy_from_slice(&text.as_bytes()[word]);
+                u128::from_le_bytes(padded)
+            }
+        };
+        let masked = bytes & ((1u128 << (8 * len)) - 1);
+        let key = u128::from(ascii_lowercase_bytes(masked as u64))
+            | u128::from(ascii_lowercase_bytes((masked >> 64) as u64)) << 64
+            | (len as u128) << 120;
+        self.contains_short(key)
     }
 
     /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
