@@ -234,28 +234,88 @@ impl CompiledForest {
     /// The log-odds of [`LANES`] inputs at once, given by input: `columns[i][k]` is input `i`
     /// of the `k`-th (each lane's result is [`CompiledForest::log_odds`] of its input).
     ///
-    /// A forest of shallow trees (up to 4 deep; the learned ones are 3) compares every split of a tree
-    /// for all lanes, one input's column against one threshold (a few vector instructions),
-    /// then finds each lane's leaf level by level from those comparisons, with no loads that
-    /// wait on a comparison; a deeper forest walks each lane down its path.
+    /// Forests up to 4 deep (the learned ones are 3) are evaluated split by split for all lanes
+    /// ([`CompiledForest::sum_shallow`]), deeper ones path by path.
     pub fn log_odds_of_lanes(&self, columns: &[[f32; LANES]]) -> [f32; LANES] {
+        match self.depth {
+            1 => self.sum_shallow::<1, 1, 2>(columns),
+            2 => self.sum_shallow::<2, 3, 4>(columns),
+            3 => self.sum_shallow::<3, 7, 8>(columns),
+            4 => self.sum_shallow::<4, 15, 16>(columns),
+            _ => self.sum_walked(columns),
+        }
+    }
+
+    /// [`CompiledForest::log_odds_of_lanes`] of a forest `DEPTH` deep (1 to 4), with `SPLITS`
+    /// splits and `LEAVES` leaves a tree: every split of a tree is compared for all lanes, one
+    /// input's column against one threshold (a few vector instructions), then each lane's leaf
+    /// is found level by level from those comparisons, with no load waiting on one.
+    fn sum_shallow<const DEPTH: usize, const SPLITS: usize, const LEAVES: usize>(
+        &self,
+        columns: &[[f32; LANES]],
+    ) -> [f32; LANES] {
+        let mut z = [self.base; LANES];
+        let trees = self
+            .features
+            .chunks_exact(SPLITS)
+            .zip(self.thresholds.chunks_exact(SPLITS))
+            .zip(self.leaves.chunks_exact(LEAVES));
+        for ((features, thresholds), values) in trees {
+            // Four lanes at a time: a split's comparisons fill one SSE register, and a tree's
+            // fit in the sixteen.
+            for half in 0..LANES / 4 {
+                // Every split's comparison for each of the four lanes.
+                let mut right = [[0u32; 4]; SPLITS];
+                for n in 0..SPLITS {
+                    let column = &columns[usize::from(features[n])][4 * half..4 * half + 4];
+                    for k in 0..4 {
+                        right[n][k] = goes_right(column[k], thresholds[n]);
+                    }
+                }
+                // Level by level, each lane's place in the level (0..2^level) picks its
+                // split's answer.
+                let mut place = [0u32; 4];
+                for level in 0..DEPTH {
+                    let first = (1usize << level) - 1;
+                    let mut go = [0u32; 4];
+                    for j in 0..=first {
+                        for k in 0..4 {
+                            go[k] |= right[first + j][k]
+                                & u32::from(place[k] == j as u32).wrapping_neg();
+                        }
+                    }
+                    for k in 0..4 {
+                        place[k] = 2 * place[k] + (go[k] & 1);
+                    }
+                }
+                for k in 0..4 {
+                    z[4 * half + k] += values[place[k] as usize % LEAVES];
+                }
+            }
+        }
+        z
+    }
+
+    /// [`CompiledForest::log_odds_of_lanes`] of a forest of any depth: each lane walks its
+    /// path down each tree (the lanes' walks interleaved level by level, so their chains of
+    /// dependent loads overlap).
+    fn sum_walked(&self, columns: &[[f32; LANES]]) -> [f32; LANES] {
         let (splits, leaves) = ((1usize << self.depth) - 1, 1usize << self.depth);
         let trees = self.leaves.len() / leaves;
         let mut z = [self.base; LANES];
         for t in 0..trees {
             let features = &self.features[t * splits..(t + 1) * splits];
             let thresholds = &self.thresholds[t * splits..(t + 1) * splits];
-            let slots = match self.depth {
-                0 => [0; LANES],
-                1 => shallow_leaves::<1, 1>(features, thresholds, columns),
-                2 => shallow_leaves::<2, 3>(features, thresholds, columns),
-                3 => shallow_leaves::<3, 7>(features, thresholds, columns),
-                4 => shallow_leaves::<4, 15>(features, thresholds, columns),
-                depth => walked_leaves(depth, features, thresholds, columns),
-            };
+            let mut slots = [0usize; LANES];
+            for _ in 0..self.depth {
+                for (k, slot) in slots.iter_mut().enumerate() {
+                    let x = columns[usize::from(features[*slot])][k];
+                    *slot = 2 * *slot + 1 + goes_right(x, thresholds[*slot]) as usize;
+                }
+            }
             let values = &self.leaves[t * leaves..(t + 1) * leaves];
             for (z, slot) in z.iter_mut().zip(slots) {
-                *z += values[slot as usize];
+                *z += values[slot - splits];
             }
         }
         z
@@ -271,56 +331,6 @@ pub const LANES: usize = 8;
 fn goes_right(x: f32, threshold: f32) -> u32 {
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     u32::from(!(x < threshold))
-}
-
-/// The leaf (0..2^DEPTH) each lane reaches in a padded tree of `DEPTH` whose splits, in
-/// breadth-first order, are `features` and `thresholds` (`SPLITS` = 2^DEPTH − 1 of them; a
-/// constant depth unrolls the loops).
-#[inline]
-fn shallow_leaves<const DEPTH: usize, const SPLITS: usize>(
-    features: &[u16],
-    thresholds: &[f32],
-    columns: &[[f32; LANES]],
-) -> [u32; LANES] {
-    // Every split's comparison for every lane.
-    let right: [[u32; LANES]; SPLITS] = std::array::from_fn(|n| {
-        let (column, threshold) = (&columns[usize::from(features[n])], thresholds[n]);
-        column.map(|x| goes_right(x, threshold))
-    });
-    // Level by level, each lane's place in the level (0..2^level) picks its split's answer.
-    let mut place = [0u32; LANES];
-    for level in 0..DEPTH {
-        let first = (1usize << level) - 1;
-        let mut go = [0u32; LANES];
-        for (j, right) in right[first..2 * first + 1].iter().enumerate() {
-            for ((go, &place), &right) in go.iter_mut().zip(&place).zip(right) {
-                *go |= right & u32::from(place == j as u32);
-            }
-        }
-        for (place, go) in place.iter_mut().zip(go) {
-            *place = 2 * *place + go;
-        }
-    }
-    place
-}
-
-/// The leaf each lane reaches, walking its path down a padded tree of any `depth` (the
-/// lanes' walks interleaved level by level, so their chains of dependent loads overlap).
-#[inline]
-fn walked_leaves(
-    depth: usize,
-    features: &[u16],
-    thresholds: &[f32],
-    columns: &[[f32; LANES]],
-) -> [u32; LANES] {
-    let mut slots = [0usize; LANES];
-    for _ in 0..depth {
-        for (k, slot) in slots.iter_mut().enumerate() {
-            let right = goes_right(columns[usize::from(features[*slot])][k], thresholds[*slot]);
-            *slot = 2 * *slot + 1 + right as usize;
-        }
-    }
-    slots.map(|slot| (slot - features.len()) as u32)
 }
 
 /// Depth of a tree (a lone leaf: 0), in one pass from the last node back: every child comes
