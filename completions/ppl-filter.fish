@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -58,6 +58,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d '
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-document-bytes -d 'The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l target-language -d 'Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text\'s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs would share a name (`x.html` and `x.htm`, one file given twice) are refused before anything is written (exit 2)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'

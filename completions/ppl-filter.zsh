@@ -52,6 +52,7 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
 '--max-document-bytes=[The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
+'--target-language=[Keep only the documents whose cleaned text is in LANG\: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text'\''s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats]:LANG:_default' \
 '-o+[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output. Inputs whose outputs would share a name (\`x.html\` and \`x.htm\`, one file given twice) are refused before anything is written (exit 2)]:DIR:_files' \
 '--output-dir=[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output. Inputs whose outputs would share a name (\`x.html\` and \`x.htm\`, one file given twice) are refused before anything is written (exit 2)]:DIR:_files' \
 '--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"

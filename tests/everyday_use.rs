@@ -329,3 +329,82 @@ fn flags_the_inputs_or_format_would_ignore_are_refused() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn target_language_keeps_only_the_documents_in_that_language() {
+    let languages = fixture("pages/languages");
+    let news = fixture("pages/news.html");
+    let (languages, news) = (languages.to_str().unwrap(), news.to_str().unwrap());
+    let german = fixture("pages/languages/de.html");
+    let alone = stdout(&ppl_filter(&["-q", german.to_str().unwrap()], b""));
+    assert!(!alone.trim().is_empty());
+    for name in ["de", "deu", "German"] {
+        for threads in ["-j1", "-j3"] {
+            let args = [
+                "-q",
+                threads,
+                "--target-language",
+                name,
+                "--stats",
+                news,
+                languages,
+            ];
+            let out = ppl_filter(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            assert_eq!(
+                stdout(&out),
+                alone,
+                "{name} {threads}: German only, no separator before"
+            );
+            assert!(
+                stderr(&out).contains("7 documents in another language"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+    // Records and files too: one JSON object, one file.
+    let json = ppl_filter(
+        &[
+            "-q",
+            "--target-language",
+            "de",
+            "-f",
+            "json",
+            news,
+            languages,
+        ],
+        b"",
+    );
+    let json = stdout(&json);
+    let objects: Vec<&str> = json.lines().collect();
+    assert_eq!(objects.len(), 1, "{objects:?}");
+    assert!(objects[0].contains("\"lang\":\"deu\""), "{}", objects[0]);
+    let dir = scratch("target-language");
+    let out = ppl_filter(
+        &[
+            "-q",
+            "--target-language",
+            "de",
+            "-o",
+            dir.to_str().unwrap(),
+            languages,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(written, ["de.txt"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    // A language not told here is refused, naming the flag.
+    let bad = ppl_filter(&["--target-language", "xx", news], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--target-language"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -64,6 +64,40 @@ fn json_has_one_object_per_document_with_its_metadata() {
     assert_eq!(one.stdout, four.stdout);
 }
 
+/// A page that says who wrote it, when, on which site, and what it is about: in meta tags
+/// and in JSON-LD (which only fills what the tags leave empty).
+const PAGE_WITH_METADATA: &str = r#"<html><head><title>Storm reaches the coast</title>
+<meta name="author" content="Jane Reporter">
+<meta property="article:published_time" content="2026-10-02T08:00:00Z">
+<meta name="description" content="A storm reached the coast on Friday.">
+<script type="application/ld+json">{"@type":"NewsArticle","author":{"name":"Someone Else"},
+"publisher":{"@type":"Organization","name":"Coastal Times"}}</script></head>
+<body><article><p>The storm reached the coast on Friday morning and cut the power to thousands
+of homes, officials said on Saturday.</p></article></body></html>"#;
+
+#[test]
+fn json_reports_the_author_date_site_and_description_a_page_gives() {
+    let out = ppl_filter(&["--format", "json"], PAGE_WITH_METADATA.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let object = &parse_lines(&out)[0];
+    assert_eq!(object["author"], "Jane Reporter");
+    assert_eq!(object["date"], "2026-10-02T08:00:00Z");
+    assert_eq!(
+        object["sitename"], "Coastal Times",
+        "from JSON-LD's publisher"
+    );
+    assert_eq!(
+        object["description"],
+        "A storm reached the coast on Friday."
+    );
+    assert_eq!(object["kind"], "article");
+    // A page that gives none of them has them null.
+    let bare = &parse_lines(&ppl_filter(&["--format", "json"], PAGE.as_bytes()))[0];
+    for field in ["author", "date", "sitename", "description"] {
+        assert!(bare[field].is_null(), "{field}: {}", bare[field]);
+    }
+}
+
 #[test]
 fn json_works_for_cleaneval_warc_and_jsonl_inputs() {
     let wrapped = fixture("pages/cleaneval-wrapper.html");

@@ -8,10 +8,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
+use ppl_filter::io::language::LanguageFilter;
 use ppl_filter::io::sink::{DirSink, PartialFile, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::lm::LanguageModel;
-use ppl_filter::pipeline::{self, Observer, Options, Severity, Summary};
+use ppl_filter::pipeline::{self, Observer, Severity, Summary};
 
 use crate::plan::{Output, Plan, Records};
 use crate::report::Reporter;
@@ -50,8 +51,7 @@ fn write(
             let mut total = Summary::default();
             for (input, name) in plan.inputs.iter().zip(names) {
                 let path = dir.join(name);
-                let summary =
-                    clean_to_record_file(input, &path, records, model, &plan.options, observer)?;
+                let summary = clean_to_record_file(input, &path, records, model, plan, observer)?;
                 total.add(&summary);
                 if summary.output_closed {
                     break;
@@ -69,13 +69,24 @@ fn write(
         Output::Files { dir, names } => Box::new(DirSink::new(dir, names.clone())),
         Output::Stream { separator } => Box::new(StreamSink::new(stdout(), separator)),
     };
-    Ok(pipeline::run(
-        &plan.inputs,
-        model,
-        &plan.options,
-        sink.as_mut(),
-        observer,
-    )?)
+    run_into(&plan.inputs, plan, model, sink.as_mut(), observer)
+}
+
+/// Cleans `inputs` into `sink`, through a [`LanguageFilter`] when `--target-language` asks.
+fn run_into(
+    inputs: &[Input],
+    plan: &Plan,
+    model: &'static LanguageModel,
+    sink: &mut dyn Sink,
+    observer: &Reporter,
+) -> anyhow::Result<Summary> {
+    let Some(language) = plan.language else {
+        return Ok(pipeline::run(inputs, model, &plan.options, sink, observer)?);
+    };
+    let mut filter = LanguageFilter::new(sink, language);
+    let mut summary = pipeline::run(inputs, model, &plan.options, &mut filter, observer)?;
+    summary.other_language = filter.left_out();
+    Ok(summary)
 }
 
 /// The end of a run: `--stats`, a word on what was skipped or when nothing was kept, and the
@@ -89,6 +100,7 @@ fn report(plan: &Plan, mut summary: Summary, elapsed: Duration, quiet: bool) -> 
             binary: summary.binary_skipped,
             special: plan.special_skipped,
             records: summary.records_skipped,
+            language: summary.other_language,
         };
         eprintln!("{}", stats_line(&summary, &skipped, elapsed));
     }
@@ -125,6 +137,8 @@ struct Skipped {
     special: u64,
     /// WARC responses with a status other than 2xx, or not HTML.
     records: u64,
+    /// Documents in another language than `--target-language`'s.
+    language: u64,
 }
 
 /// `--stats`: the run's counts on one line.
@@ -134,7 +148,7 @@ fn stats_line(summary: &Summary, skipped: &Skipped, elapsed: std::time::Duration
         n => 100.0 * summary.kept as f64 / n as f64,
     };
     format!(
-        "ppl-filter: stats: {} documents, {} bytes read, {} of {} sentences kept ({share:.1} %); skipped: {} binary files found in directories, {} special files, {} WARC responses (status or type); {} inputs or parts with warnings, {} with errors; {:.2} s",
+        "ppl-filter: stats: {} documents, {} bytes read, {} of {} sentences kept ({share:.1} %); skipped: {} binary files found in directories, {} special files, {} WARC responses (status or type), {} documents in another language; {} inputs or parts with warnings, {} with errors; {:.2} s",
         summary.documents,
         summary.bytes,
         summary.kept,
@@ -142,6 +156,7 @@ fn stats_line(summary: &Summary, skipped: &Skipped, elapsed: std::time::Duration
         skipped.binary,
         skipped.special,
         skipped.records,
+        skipped.language,
         summary.warnings,
         summary.errors,
         elapsed.as_secs_f64()
@@ -162,12 +177,11 @@ fn clean_to_record_file(
     path: &Path,
     records: &Records,
     model: &'static LanguageModel,
-    options: &Options,
+    plan: &Plan,
     observer: &Reporter,
 ) -> anyhow::Result<Summary> {
-    let run = |sink: &mut dyn Sink| {
-        pipeline::run(std::slice::from_ref(input), model, options, sink, observer)
-    };
+    let run =
+        |sink: &mut dyn Sink| run_into(std::slice::from_ref(input), plan, model, sink, observer);
     let file = PartialFile::create(path)?;
     let gz = path.extension().is_some_and(|x| x == "gz");
     let (summary, file) = match records.format {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::CleanArgs;
 use ppl_filter::html::HtmlSettings;
+use ppl_filter::io::language::Language;
 use ppl_filter::io::sink::RecordFormat;
 use ppl_filter::io::walk::{self, Expanded, WalkOptions};
 use ppl_filter::io::{sniff, Input, InputFormat, NamedInput};
@@ -28,6 +29,8 @@ pub struct Plan {
     pub special_skipped: u64,
     /// `--stats`: a line of counts at the end.
     pub stats: bool,
+    /// `--target-language`: only the documents in this language are written.
+    pub language: Option<Language>,
 }
 
 /// Where the output goes.
@@ -104,6 +107,7 @@ impl Plan {
             found,
             special_skipped: expanded.special_skipped,
             stats: args.stats,
+            language: args.target_language,
         })
     }
 }

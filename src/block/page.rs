@@ -21,6 +21,14 @@ pub struct PageInfo {
     pub wrapper_url: Option<String>,
     /// The `title` of a CleanEval `<text>` wrapper.
     pub wrapper_title: Option<String>,
+    /// Who wrote the page, as its metadata says.
+    pub author: Option<String>,
+    /// When the page was published, as its metadata writes it.
+    pub date: Option<String>,
+    /// The name of the site the page belongs to.
+    pub sitename: Option<String>,
+    /// The page's own summary of itself.
+    pub description: Option<String>,
 }
 
 impl PageInfo {

@@ -191,6 +191,13 @@ pub struct CleanArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
     pub max_parser_memory: usize,
 
+    /// Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an
+    /// English name (de, deu, German), told from the text's first 256 KiB by whatlang. The
+    /// others, and those whose language is not told with confidence (too short, mixed), are
+    /// left out whole, counted by --stats.
+    #[arg(long, value_name = "LANG", value_parser = parse_language)]
+    pub target_language: Option<crate::io::language::Language>,
+
     /// Separate documents with a NUL byte instead of an empty line.
     #[arg(short = '0', long)]
     pub null: bool,
@@ -427,4 +434,11 @@ impl FilterArgs {
 /// The clap command, for man pages and completions.
 pub fn command() -> clap::Command {
     <FilterArgs as clap::CommandFactory>::command()
+}
+
+/// `--target-language`: a language whatlang tells, by code or English name.
+fn parse_language(name: &str) -> Result<crate::io::language::Language, String> {
+    crate::io::language::Language::of_name(name).ok_or_else(|| {
+        format!("`{name}` is no language told here: give an ISO 639-1 or 639-3 code (de, deu) or an English name (German)")
+    })
 }

@@ -28,6 +28,7 @@
 //! whatever the sizes of the pieces given to [`BlockParser::write`].
 
 mod json_ld;
+mod meta;
 mod rewriter;
 mod state;
 mod tags;

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use lol_html::html_content::{Element, TextChunk};
 use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, Settings};
 
+use super::meta;
 use super::state::State;
 use super::tags::{tag_id, BlockAttributes, Role, Tag};
 use crate::block::{PageInfo, SchemaTypes};
@@ -44,19 +45,22 @@ pub(super) fn new_rewriter(
         ElementContentHandlers::default()
             .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
-    // What the page says about itself: the first canonical link, Open Graph type and URL, a
-    // CleanEval wrapper. Each setter takes the element's attribute values by name.
+    // What the page says about itself: the first canonical link, its `<meta>` tags, a CleanEval
+    // wrapper. Each setter takes the element's attribute values by name.
     type Value<'v> = &'v dyn Fn(&str) -> Option<String>;
     type Setter = fn(&mut PageInfo, Value);
-    let page_selectors: [(&str, Setter); 4] = [
+    let page_selectors: [(&str, Setter); 3] = [
         ("link[rel~=canonical][href]", |p, value| {
             p.canonical_url = p.canonical_url.take().or_else(|| value("href"));
         }),
-        ("meta[property=\"og:type\"][content]", |p, value| {
-            p.og_type = p.og_type.take().or_else(|| value("content"));
-        }),
-        ("meta[property=\"og:url\"][content]", |p, value| {
-            p.og_url = p.og_url.take().or_else(|| value("content"));
+        // Open Graph's type and URL, author, date, site name, description (`html::meta`).
+        ("meta[content]", |p, value| {
+            for key in ["property", "name", "itemprop"] {
+                if value(key).is_some_and(|k| meta::set_from_meta(p, key, &k, || value("content")))
+                {
+                    break;
+                }
+            }
         }),
         ("text[id]", |p, value| {
             if p.wrapper_url.is_none() {

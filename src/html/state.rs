@@ -507,6 +507,7 @@ impl State {
                 if self.skip_depth == 0 {
                     if let Some(json) = self.json_ld.take() {
                         self.page.schema.0 |= json_ld_types(&json);
+                        super::meta::fill_from_json_ld(&mut self.page, &json);
                     }
                 }
             }

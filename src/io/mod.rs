@@ -8,6 +8,7 @@
 
 pub mod gzip;
 pub mod jsonl;
+pub mod language;
 mod lines;
 pub mod outputs;
 pub mod sink;

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::block::{PageInfo, PageKind};
 use crate::io::jsonl::{json_object, push_json_string_content, Extra, JsonRecord};
+use crate::io::language::Language;
 use crate::io::spool::{Spool, HELD_BYTES};
 use crate::io::warc::{Source, WarcWriter};
 
@@ -97,6 +98,8 @@ pub trait Sink: Send {
 pub struct StreamSink<W: Write + Send> {
     out: W,
     separator: Vec<u8>,
+    /// Whether a document was begun (the next one is preceded by the separator).
+    begun: bool,
 }
 
 impl<W: Write + Send> StreamSink<W> {
@@ -105,6 +108,7 @@ impl<W: Write + Send> StreamSink<W> {
         StreamSink {
             out,
             separator: separator.to_vec(),
+            begun: false,
         }
     }
 
@@ -115,10 +119,11 @@ impl<W: Write + Send> StreamSink<W> {
 }
 
 impl<W: Write + Send> Sink for StreamSink<W> {
-    fn begin(&mut self, index: usize, _meta: &DocumentMeta) -> io::Result<()> {
-        if index > 0 {
+    fn begin(&mut self, _index: usize, _meta: &DocumentMeta) -> io::Result<()> {
+        if self.begun {
             self.out.write_all(&self.separator)?;
         }
+        self.begun = true;
         Ok(())
     }
 
@@ -626,7 +631,8 @@ struct About<'a> {
     record_id: Option<Extra<'a>>,
 }
 
-/// Writes the JSON object of one document (source, url, title, lang, kind, text, counts, and a
+/// Writes the JSON object of one document (source, url, title, author, date, sitename,
+/// description, lang, kind, text, counts, and a
 /// response's record id), its text streamed from the spool; for a document that was not
 /// cleaned, an object with `error` in place of the text and counts.
 fn json_object_of(
@@ -647,15 +653,15 @@ fn json_object_of(
         return out.write_all(b"\n");
     }
     // The language of the text's first bytes (all of it unless it is very long).
-    let held = text.held();
-    let sample = &held[..held.len().min(text.trimmed_len() as usize)];
-    let lang = whatlang::detect(&String::from_utf8_lossy(sample))
-        .filter(whatlang::Info::is_reliable)
-        .map(|info| info.lang().code());
+    let lang = Language::of_spool(text).map(Language::code);
     let before = json_object(&[
         ("source", optional(about.source)),
         ("url", optional(about.url)),
         ("title", optional(stats.page.title())),
+        ("author", optional(stats.page.author.as_deref())),
+        ("date", optional(stats.page.date.as_deref())),
+        ("sitename", optional(stats.page.sitename.as_deref())),
+        ("description", optional(stats.page.description.as_deref())),
         ("lang", optional(lang)),
         ("kind", optional(stats.kind.map(PageKind::name))),
     ]);

@@ -74,6 +74,9 @@ pub struct Summary {
     pub not_cleaned: u64,
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
+    /// Documents left out because their text is not in the language asked for
+    /// (`--target-language`; counted by [`crate::io::language::LanguageFilter`], around the run).
+    pub other_language: u64,
 }
 
 impl Summary {
@@ -86,6 +89,7 @@ impl Summary {
         self.errors += other.errors;
         self.records_skipped += other.records_skipped;
         self.binary_skipped += other.binary_skipped;
+        self.other_language += other.other_language;
         self.bytes += other.bytes;
         self.not_cleaned += other.not_cleaned;
         self.output_closed |= other.output_closed;

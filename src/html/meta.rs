@@ -1,0 +1,246 @@
+//! What a page says about itself beyond its title: who wrote it, when, on which site, and its
+//! summary, from `<meta>` tags (Open Graph, Dublin Core, plain names, microdata) and from
+//! JSON-LD. A field keeps the first value found; JSON-LD only fills the fields the tags left
+//! empty (it comes later in most pages, and the tags are what most sites fill).
+
+use crate::block::PageInfo;
+
+/// A field of [`PageInfo`] a `<meta>` tag can fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    OgType,
+    OgUrl,
+    Author,
+    Date,
+    Sitename,
+    Description,
+}
+
+/// The field a `<meta>` tag's `property`, `name` or `itemprop` (lower-cased) names.
+fn field_of(key: &str) -> Option<Field> {
+    Some(match key {
+        "og:type" => Field::OgType,
+        "og:url" => Field::OgUrl,
+        "author" | "article:author" | "dc.creator" | "dcterms.creator" | "byl"
+        | "parsely-author" | "sailthru.author" | "citation_author" => Field::Author,
+        "article:published_time"
+        | "og:published_time"
+        | "datepublished"
+        | "date"
+        | "dc.date"
+        | "dc.date.issued"
+        | "dcterms.date"
+        | "dcterms.issued"
+        | "pubdate"
+        | "publish-date"
+        | "publish_date"
+        | "parsely-pub-date"
+        | "sailthru.date"
+        | "citation_publication_date" => Field::Date,
+        "og:site_name" | "application-name" | "twitter:site" => Field::Sitename,
+        "description"
+        | "og:description"
+        | "twitter:description"
+        | "dc.description"
+        | "dcterms.description" => Field::Description,
+        _ => return None,
+    })
+}
+
+/// Sets the field named by a `<meta>` tag's `key`, the value of its attribute `attribute`
+/// (`property`, `name` or `itemprop`), to `content` (taken only when needed), unless it has a
+/// value already. True when the key names a field. Open Graph's type and URL are read, as
+/// they always were (the kind of page is learned from them), from `property` alone, exactly
+/// `og:type` and `og:url`.
+pub(super) fn set_from_meta(
+    page: &mut PageInfo,
+    attribute: &str,
+    key: &str,
+    content: impl FnOnce() -> Option<String>,
+) -> bool {
+    let field = match field_of(&key.trim().to_ascii_lowercase()) {
+        Some(Field::OgType | Field::OgUrl)
+            if attribute != "property" || !matches!(key, "og:type" | "og:url") =>
+        {
+            None
+        }
+        field => field,
+    };
+    let Some(field) = field else {
+        return false;
+    };
+    let slot = match field {
+        Field::OgType => &mut page.og_type,
+        Field::OgUrl => &mut page.og_url,
+        Field::Author => &mut page.author,
+        Field::Date => &mut page.date,
+        Field::Sitename => &mut page.sitename,
+        Field::Description => &mut page.description,
+    };
+    if slot.is_none() {
+        *slot = content().and_then(|v| PageInfo::clean(&v));
+    }
+    true
+}
+
+/// Fills the fields still empty from a JSON-LD script's `text`, when it is valid JSON: the
+/// first object (in the script's order, `@graph` lists included) that has each of `author`
+/// (a name, or an object or list of them, names joined by `; `), `datePublished`,
+/// `publisher`'s name (else a `WebSite`'s name) and `description`.
+pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text.trim()) else {
+        return;
+    };
+    let mut objects = Vec::new();
+    collect_objects(&value, &mut objects, 0);
+    let first = |get: &dyn Fn(&serde_json::Map<String, serde_json::Value>) -> Option<String>| {
+        objects
+            .iter()
+            .find_map(|o| get(o))
+            .and_then(|v| PageInfo::clean(&v))
+    };
+    if page.author.is_none() {
+        page.author = first(&|o| o.get("author").and_then(names));
+    }
+    if page.date.is_none() {
+        page.date = first(&|o| o.get("datePublished").and_then(string));
+    }
+    if page.sitename.is_none() {
+        page.sitename = first(&|o| o.get("publisher").and_then(names)).or_else(|| {
+            first(&|o| {
+                is_type(o, "WebSite")
+                    .then(|| o.get("name").and_then(string))
+                    .flatten()
+            })
+        });
+    }
+    if page.description.is_none() {
+        page.description = first(&|o| {
+            (!is_type(o, "WebSite") && !is_type(o, "Organization"))
+                .then(|| o.get("description").and_then(string))
+                .flatten()
+        });
+    }
+}
+
+/// How deep in a JSON-LD document objects are looked for (a page's own description is near
+/// the top; deeper are its parts, comments and offers).
+const MAX_DEPTH: usize = 2;
+
+/// The objects of `value`, itself and those of its `@graph` or of a top-level list.
+fn collect_objects<'a>(
+    value: &'a serde_json::Value,
+    out: &mut Vec<&'a serde_json::Map<String, serde_json::Value>>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match value {
+        serde_json::Value::Array(items) => {
+            for item in items {
+                collect_objects(item, out, depth + 1);
+            }
+        }
+        serde_json::Value::Object(object) => {
+            out.push(object);
+            if let Some(graph) = object.get("@graph") {
+                collect_objects(graph, out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether an object's `@type` is `name` (or a list holding it).
+fn is_type(object: &serde_json::Map<String, serde_json::Value>, name: &str) -> bool {
+    match object.get("@type") {
+        Some(serde_json::Value::String(t)) => t == name,
+        Some(serde_json::Value::Array(ts)) => ts.iter().any(|t| t.as_str() == Some(name)),
+        _ => false,
+    }
+}
+
+/// A string value.
+fn string(value: &serde_json::Value) -> Option<String> {
+    value.as_str().map(str::to_owned)
+}
+
+/// A name: a string, an object's `name`, or a list of them joined by `; `.
+fn names(value: &serde_json::Value) -> Option<String> {
+    let name = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Object(o) => o.get("name").and_then(string),
+        _ => None,
+    };
+    match value {
+        serde_json::Value::Array(items) => {
+            let all: Vec<String> = items.iter().filter_map(name).collect();
+            (!all.is_empty()).then(|| all.join("; "))
+        }
+        other => name(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_tags_fill_each_field_once_whatever_their_case() {
+        let mut page = PageInfo::default();
+        for (key, value) in [
+            ("Author", "Ada Lovelace"),
+            ("author", "Someone Else"),
+            ("article:published_time", "2025-03-01T10:00:00Z"),
+            ("og:site_name", "The  Daily\nExample"),
+            ("description", "  A summary. "),
+            ("viewport", "width=device-width"),
+        ] {
+            set_from_meta(&mut page, "name", key, || Some(value.to_string()));
+        }
+        assert_eq!(page.author.as_deref(), Some("Ada Lovelace"));
+        assert_eq!(page.date.as_deref(), Some("2025-03-01T10:00:00Z"));
+        assert_eq!(page.sitename.as_deref(), Some("The Daily Example"));
+        assert_eq!(page.description.as_deref(), Some("A summary."));
+        assert!(!set_from_meta(&mut page, "name", "viewport", || None));
+        // Open Graph's type: from `property`, exactly.
+        for (attribute, key) in [
+            ("name", "og:type"),
+            ("property", "OG:TYPE"),
+            ("property", " og:type"),
+        ] {
+            assert!(!set_from_meta(&mut page, attribute, key, || Some(
+                "x".into()
+            )));
+        }
+        assert!(set_from_meta(&mut page, "property", "og:type", || Some(
+            "article".into()
+        )));
+        assert_eq!(page.og_type.as_deref(), Some("article"));
+    }
+
+    #[test]
+    fn json_ld_fills_only_what_the_tags_left_empty() {
+        let mut page = PageInfo {
+            description: Some("From the tags.".into()),
+            ..PageInfo::default()
+        };
+        let script = r#"{"@context":"https://schema.org","@graph":[
+            {"@type":"WebSite","name":"Example News","description":"The site."},
+            {"@type":"NewsArticle","headline":"H","description":"From JSON-LD.",
+             "author":[{"@type":"Person","name":"Ann"},{"name":"Bo"}],
+             "datePublished":"2024-12-24","publisher":{"@type":"Organization","name":"Example Media"}}]}"#;
+        fill_from_json_ld(&mut page, script);
+        assert_eq!(page.author.as_deref(), Some("Ann; Bo"));
+        assert_eq!(page.date.as_deref(), Some("2024-12-24"));
+        assert_eq!(page.sitename.as_deref(), Some("Example Media"));
+        assert_eq!(page.description.as_deref(), Some("From the tags."));
+        // A website's name when no publisher is named; broken JSON changes nothing.
+        let mut page = PageInfo::default();
+        fill_from_json_ld(&mut page, r#"[{"@type":"WebSite","name":"Site"}]"#);
+        assert_eq!(page.sitename.as_deref(), Some("Site"));
+        fill_from_json_ld(&mut page, r#"{"author": "X",,}"#);
+        assert_eq!(page.author, None);
+    }
+}

@@ -1,0 +1,257 @@
+//! The language of a document's cleaned text: told by whatlang from its first bytes (the one
+//! rule behind the JSON record's `lang` and `--target-language`), named by ISO 639-1 or 639-3
+//! code or English name, and [`LanguageFilter`], the sink that passes on only the documents in
+//! one language.
+
+use std::io;
+
+use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
+use crate::io::spool::Spool;
+
+/// Bytes of a document's text the language is told from (the first ones).
+pub const SAMPLE_BYTES: usize = 256 * 1024;
+
+/// A language whatlang can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Language(whatlang::Lang);
+
+/// ISO 639-3 codes (whatlang's) with their ISO 639-1 codes.
+const TWO_LETTER: [(&str, &str); 69] = [
+    ("afr", "af"),
+    ("aka", "ak"),
+    ("amh", "am"),
+    ("ara", "ar"),
+    ("aze", "az"),
+    ("bel", "be"),
+    ("ben", "bn"),
+    ("bul", "bg"),
+    ("cat", "ca"),
+    ("ces", "cs"),
+    ("cmn", "zh"),
+    ("dan", "da"),
+    ("deu", "de"),
+    ("ell", "el"),
+    ("eng", "en"),
+    ("epo", "eo"),
+    ("est", "et"),
+    ("fin", "fi"),
+    ("fra", "fr"),
+    ("guj", "gu"),
+    ("heb", "he"),
+    ("hin", "hi"),
+    ("hrv", "hr"),
+    ("hun", "hu"),
+    ("hye", "hy"),
+    ("ind", "id"),
+    ("ita", "it"),
+    ("jav", "jv"),
+    ("jpn", "ja"),
+    ("kan", "kn"),
+    ("kat", "ka"),
+    ("khm", "km"),
+    ("kor", "ko"),
+    ("lat", "la"),
+    ("lav", "lv"),
+    ("lit", "lt"),
+    ("mal", "ml"),
+    ("mar", "mr"),
+    ("mkd", "mk"),
+    ("mya", "my"),
+    ("nep", "ne"),
+    ("nld", "nl"),
+    ("nob", "nb"),
+    ("ori", "or"),
+    ("pan", "pa"),
+    ("pes", "fa"),
+    ("pol", "pl"),
+    ("por", "pt"),
+    ("ron", "ro"),
+    ("rus", "ru"),
+    ("sin", "si"),
+    ("slk", "sk"),
+    ("slv", "sl"),
+    ("sna", "sn"),
+    ("spa", "es"),
+    ("srp", "sr"),
+    ("swe", "sv"),
+    ("tam", "ta"),
+    ("tel", "te"),
+    ("tgl", "tl"),
+    ("tha", "th"),
+    ("tuk", "tk"),
+    ("tur", "tr"),
+    ("ukr", "uk"),
+    ("urd", "ur"),
+    ("uzb", "uz"),
+    ("vie", "vi"),
+    ("yid", "yi"),
+    ("zul", "zu"),
+];
+
+impl Language {
+    /// The language named `name`: an ISO 639-1 code (`de`), an ISO 639-3 code (`deu`), or its
+    /// English name (`German`), in any case; also `nn`/`no` and `fas`/`zho` for the closest
+    /// language told.
+    pub fn of_name(name: &str) -> Option<Language> {
+        let name = name.trim().to_ascii_lowercase();
+        let code = match name.as_str() {
+            "no" | "nn" | "nor" | "nno" => "nob",
+            "fas" => "pes",
+            "zho" => "cmn",
+            two if two.len() == 2 => TWO_LETTER.iter().find(|(_, t)| *t == two)?.0,
+            other => other,
+        };
+        whatlang::Lang::from_code(code)
+            .or_else(|| {
+                whatlang::Lang::all()
+                    .iter()
+                    .copied()
+                    .find(|lang| lang.eng_name().eq_ignore_ascii_case(&name))
+            })
+            .map(Language)
+    }
+
+    /// The ISO 639-3 code (`deu`), as the JSON record's `lang` writes it.
+    pub fn code(self) -> &'static str {
+        self.0.code()
+    }
+
+    /// The ISO 639-1 code (`de`).
+    pub fn two_letter_code(self) -> &'static str {
+        TWO_LETTER
+            .iter()
+            .find(|(three, _)| *three == self.0.code())
+            .map_or(self.0.code(), |(_, two)| two)
+    }
+
+    /// The language of `text` (its first [`SAMPLE_BYTES`]), when whatlang is confident of it.
+    pub fn of_text(text: &[u8]) -> Option<Language> {
+        let sample = &text[..text.len().min(SAMPLE_BYTES)];
+        whatlang::detect(&String::from_utf8_lossy(sample))
+            .filter(whatlang::Info::is_reliable)
+            .map(|info| Language(info.lang()))
+    }
+
+    /// The language of a document's text, held in `text`.
+    pub fn of_spool(text: &Spool) -> Option<Language> {
+        let held = text.held();
+        Language::of_text(&held[..held.len().min(text.trimmed_len() as usize)])
+    }
+}
+
+/// A sink that holds each document's output and hands it to `inner` only when its text is in
+/// `language` (`--target-language`): a document in another language, or whose language is not
+/// told confidently, is left out whole (counted in [`LanguageFilter::left_out`]). A document
+/// that was not cleaned (it could not be read) goes on, so that its record or error is kept.
+/// The held text is bounded as a record's is ([`Spool`]: its first bytes in memory, the rest in
+/// a temporary file).
+pub struct LanguageFilter<'a> {
+    inner: &'a mut dyn Sink,
+    language: Language,
+    /// The current document: its index, where it came from, and its output so far.
+    current: Option<(usize, DocumentMeta)>,
+    text: Spool,
+    left_out: u64,
+}
+
+impl<'a> LanguageFilter<'a> {
+    /// Passes on to `inner` the documents in `language`.
+    pub fn new(inner: &'a mut dyn Sink, language: Language) -> LanguageFilter<'a> {
+        LanguageFilter {
+            inner,
+            language,
+            current: None,
+            text: Spool::new(SAMPLE_BYTES),
+            left_out: 0,
+        }
+    }
+
+    /// Documents left out so far.
+    pub fn left_out(&self) -> u64 {
+        self.left_out
+    }
+}
+
+impl Sink for LanguageFilter<'_> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.text.clear();
+        self.current = Some((index, meta.clone()));
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.text.write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        let Some((index, meta)) = self.current.take() else {
+            return Ok(());
+        };
+        if stats.failure.is_none() && Language::of_spool(&self.text) != Some(self.language) {
+            self.left_out += 1;
+            return Ok(());
+        }
+        self.inner.begin(index, &meta)?;
+        let inner = &mut *self.inner;
+        self.text
+            .each_written_chunk(&mut |chunk| inner.write(chunk))?;
+        self.inner.end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.inner.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::sink::StreamSink;
+
+    #[test]
+    fn languages_are_named_by_either_code_or_english_name() {
+        let german = Language::of_name("de").unwrap();
+        for name in ["DE", "deu", "German", " german "] {
+            assert_eq!(Language::of_name(name), Some(german), "{name}");
+        }
+        assert_eq!(german.code(), "deu");
+        assert_eq!(german.two_letter_code(), "de");
+        assert_eq!(Language::of_name("zh").unwrap().code(), "cmn");
+        for bad in ["", "xx", "klingon", "d"] {
+            assert_eq!(Language::of_name(bad), None, "{bad}");
+        }
+        // Every language told has its two-letter code.
+        for &lang in whatlang::Lang::all() {
+            assert_eq!(
+                Language::of_name(Language(lang).two_letter_code()),
+                Some(Language(lang))
+            );
+        }
+    }
+
+    #[test]
+    fn only_documents_in_the_language_are_passed_on() {
+        let texts = [
+            "Der Hund läuft schnell über die Wiese und bellt laut, weil er sich freut.\n",
+            "The dog runs quickly across the meadow and barks loudly because it is happy.\n",
+            "Die Katze schläft den ganzen Tag auf dem warmen Sofa im Wohnzimmer.\n",
+            "ok\n",
+        ];
+        let mut sink = StreamSink::new(Vec::new(), b"--\n");
+        let mut filter = LanguageFilter::new(&mut sink, Language::of_name("de").unwrap());
+        for (i, text) in texts.iter().enumerate() {
+            let meta = DocumentMeta::Input {
+                source: format!("{i}.html"),
+            };
+            filter.begin(i, &meta).unwrap();
+            for piece in text.as_bytes().chunks(7) {
+                filter.write(piece).unwrap();
+            }
+            filter.end(&DocumentStats::default()).unwrap();
+        }
+        filter.finish().unwrap();
+        assert_eq!(filter.left_out(), 2);
+        let out = String::from_utf8(sink.into_inner()).unwrap();
+        assert_eq!(out, format!("{}--\n{}", texts[0], texts[2]));
+    }
+}
