@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -26,6 +26,11 @@ end
 
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l files-from -d 'Also clean the files listed in FILE, one path per line (`-`: standard input)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s u -l fetch -d 'Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely: see --fetch-delay, --no-robots, --max-filesize' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s i -l fetch-list -d 'Fetch and clean the URLs listed in FILE, one a line (`-`: standard input; empty lines and lines starting with `#` are skipped)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-delay -d 'Seconds between two requests to one host (longer when its robots.txt asks)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-filesize -d 'Skip inputs larger than BYTES: files (by their size; compressed size for .gz) and fetched pages [default: no limit for files, 20000000 for a fetched page]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s g -l glob -d 'In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes; repeatable). Files named on the command line are always cleaned' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
@@ -66,6 +71,7 @@ complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'
 model\t'The embedded language model\'s file (committed packed as `model/en.pack`)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l no-robots -d 'Fetch what a site\'s robots.txt disallows too (it is obeyed by default, for `User-agent: ppl-filter`, else `*`)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'

@@ -18,6 +18,13 @@ _ppl-filter() {
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--files-from=[Also clean the files listed in FILE, one path per line (\`-\`\: standard input)]:FILE:_files' \
+'*-u+[Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely\: see --fetch-delay, --no-robots, --max-filesize]:URL:_default' \
+'*--fetch=[Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely\: see --fetch-delay, --no-robots, --max-filesize]:URL:_default' \
+'-i+[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped)]:FILE:_files' \
+'--fetch-list=[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped)]:FILE:_files' \
+'--fetch-delay=[Seconds between two requests to one host (longer when its robots.txt asks)]:SECONDS:_default' \
+'--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading)]:SECONDS:_default' \
+'--max-filesize=[Skip inputs larger than BYTES\: files (by their size; compressed size for .gz) and fetched pages \[default\: no limit for files, 20000000 for a fetched page\]]:BYTES:_default' \
 '*-g+[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '*--glob=[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
@@ -62,6 +69,7 @@ complete-fish\:"fish completions"
 model\:"The embedded language model'\''s file (committed packed as \`model/en.pack\`)"))' \
 '-q[No progress bar or summary on stderr; problems are still reported]' \
 '--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'--no-robots[Fetch what a site'\''s robots.txt disallows too (it is obeyed by default, for \`User-agent\: ppl-filter\`, else \`*\`)]' \
 '--hidden[In directories, also clean hidden files and walk hidden directories]' \
 '-L[In directories, follow symbolic links to directories]' \
 '--follow[In directories, follow symbolic links to directories]' \

@@ -7,6 +7,8 @@ mod common;
 
 mod docs_in_sync;
 mod everyday_use;
+#[cfg(feature = "fetch")]
+mod fetch;
 mod formats;
 mod fuzz;
 mod ppl_eval;

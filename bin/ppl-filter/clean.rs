@@ -8,13 +8,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
+use ppl_filter::io::fetch::Polite;
 use ppl_filter::io::language::LanguageFilter;
 use ppl_filter::io::sink::{DirSink, PartialFile, RecordFormat, RecordSink, Sink, StreamSink};
 use ppl_filter::io::Input;
 use ppl_filter::lm::LanguageModel;
-use ppl_filter::pipeline::{self, Observer, Severity, Summary};
+use ppl_filter::pipeline::{self, Observer, Options, Problem, Severity, Summary, Trouble};
 
-use crate::plan::{Output, Plan, Records};
+use crate::plan::{Fetch, Output, Plan, Records};
 use crate::report::Reporter;
 
 /// Cleans every input and writes the kept text to standard output, or under --output-dir.
@@ -30,7 +31,10 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     for problem in &plan.found {
         observer.problem(problem);
     }
-    let summary = write(&plan, model, &observer)?;
+    let summary = match &plan.fetch {
+        Some(fetch) => fetch_and_write(&plan, fetch, model, &observer)?,
+        None => write(&plan, model, &observer)?,
+    };
     observer.done();
     Ok(report(&plan, summary, started.elapsed(), global.quiet))
 }
@@ -69,24 +73,90 @@ fn write(
         Output::Files { dir, names } => Box::new(DirSink::new(dir, names.clone())),
         Output::Stream { separator } => Box::new(StreamSink::new(stdout(), separator)),
     };
-    run_into(&plan.inputs, plan, model, sink.as_mut(), observer)
+    run_into(
+        &plan.inputs,
+        plan,
+        &plan.options,
+        model,
+        sink.as_mut(),
+        observer,
+    )
 }
 
-/// Cleans `inputs` into `sink`, through a [`LanguageFilter`] when `--target-language` asks.
+/// Cleans `inputs` into `sink` with `options`, through a [`LanguageFilter`] when
+/// `--target-language` asks.
 fn run_into(
     inputs: &[Input],
     plan: &Plan,
+    options: &Options,
     model: &'static LanguageModel,
     sink: &mut dyn Sink,
     observer: &Reporter,
 ) -> anyhow::Result<Summary> {
     let Some(language) = plan.language else {
-        return Ok(pipeline::run(inputs, model, &plan.options, sink, observer)?);
+        return Ok(pipeline::run(inputs, model, options, sink, observer)?);
     };
     let mut filter = LanguageFilter::new(sink, language);
-    let mut summary = pipeline::run(inputs, model, &plan.options, &mut filter, observer)?;
+    let mut summary = pipeline::run(inputs, model, options, &mut filter, observer)?;
     summary.other_language = filter.left_out();
     Ok(summary)
+}
+
+/// Fetches the pages of `-u` and `-i` one at a time, politely ([`Polite`]), and cleans each
+/// into standard output as it comes: text separated as files' is, or a JSON record each whose
+/// `url` is the page's (after redirects). A page read in its HTTP charset unless `--encoding`
+/// names one; a page not fetched is a warning naming its URL.
+fn fetch_and_write(
+    plan: &Plan,
+    fetch: &Fetch,
+    model: &'static LanguageModel,
+    observer: &Reporter,
+) -> anyhow::Result<Summary> {
+    let mut polite = Polite::new(fetch.limits, fetch.delay, fetch.robots);
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let mut total = Summary::default();
+    for (n, url) in fetch.urls.iter().enumerate() {
+        let fetched = match polite.fetch(url) {
+            Ok(fetched) => fetched,
+            Err(e) => {
+                observer.problem(&Problem::new(
+                    url.clone(),
+                    Trouble::NotFetched(e.to_string()),
+                ));
+                total.warnings += 1;
+                continue;
+            }
+        };
+        let input = [Input::Memory {
+            name: url.clone(),
+            bytes: fetched.bytes.into(),
+        }];
+        let mut options = plan.options.clone();
+        options.read.encoding = options.read.encoding.or(fetched.encoding);
+        let summary = match &plan.output {
+            Output::Records(records) => {
+                let sink = RecordSink::new(&mut out, records.format);
+                let mut sink = configured(sink, records).url(Some(fetched.url));
+                run_into(&input, plan, &options, model, &mut sink, observer)?
+            }
+            Output::Stream { separator } => {
+                if n > 0 && total.documents > total.other_language {
+                    out.write_all(separator)?;
+                }
+                let mut sink = StreamSink::new(&mut out, separator);
+                run_into(&input, plan, &options, model, &mut sink, observer)?
+            }
+            Output::Files { .. } | Output::RecordFiles { .. } => {
+                unreachable!("the plan refuses --output-dir with pages to fetch")
+            }
+        };
+        total.add(&summary);
+        if total.output_closed {
+            break;
+        }
+    }
+    out.flush()?;
+    Ok(total)
 }
 
 /// The end of a run: `--stats`, a word on what was skipped or when nothing was kept, and the
@@ -180,8 +250,16 @@ fn clean_to_record_file(
     plan: &Plan,
     observer: &Reporter,
 ) -> anyhow::Result<Summary> {
-    let run =
-        |sink: &mut dyn Sink| run_into(std::slice::from_ref(input), plan, model, sink, observer);
+    let run = |sink: &mut dyn Sink| {
+        run_into(
+            std::slice::from_ref(input),
+            plan,
+            &plan.options,
+            model,
+            sink,
+            observer,
+        )
+    };
     let file = PartialFile::create(path)?;
     let gz = path.extension().is_some_and(|x| x == "gz");
     let (summary, file) = match records.format {

@@ -3,10 +3,12 @@
 //! anything is read or written.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::CleanArgs;
 use ppl_filter::html::HtmlSettings;
+use ppl_filter::io::fetch::FetchLimits;
 use ppl_filter::io::language::Language;
 use ppl_filter::io::sink::RecordFormat;
 use ppl_filter::io::walk::{self, Expanded, WalkOptions};
@@ -31,7 +33,24 @@ pub struct Plan {
     pub stats: bool,
     /// `--target-language`: only the documents in this language are written.
     pub language: Option<Language>,
+    /// `-u`, `-i`: the pages to fetch (then there is no other input).
+    pub fetch: Option<Fetch>,
 }
+
+/// The pages to fetch, and how.
+pub struct Fetch {
+    /// The URLs, in order.
+    pub urls: Vec<String>,
+    /// Each page's size and time bounds.
+    pub limits: FetchLimits,
+    /// Between two requests to one host (`--fetch-delay`).
+    pub delay: Duration,
+    /// Whether robots.txt is obeyed (not `--no-robots`).
+    pub robots: bool,
+}
+
+/// The size bound of a fetched page when `--max-filesize` is not given.
+const DEFAULT_MAX_FETCHED_BYTES: u64 = 20_000_000;
 
 /// Where the output goes.
 pub enum Output {
@@ -76,9 +95,15 @@ impl Plan {
     /// The plan the flags describe, or why they cannot be followed.
     pub fn from_args(args: CleanArgs) -> anyhow::Result<Plan> {
         let threads = args.threads.unwrap_or_else(pipeline::default_threads);
-        let expanded = find_inputs(&args, threads)?;
+        let fetch = fetch(&args)?;
+        let mut expanded = match fetch {
+            Some(_) => Expanded::default(),
+            None => find_inputs(&args, threads)?,
+        };
+        let too_large = drop_too_large(&mut expanded.inputs, args.max_filesize);
         let kind = match args.input {
             Some(kind) => kind,
+            None if fetch.is_some() => InputFormat::Html,
             None => sniff::kind_of_inputs(expanded.inputs.iter().map(|(input, _)| input))?,
         };
         let records = records(&args, kind)?;
@@ -87,7 +112,8 @@ impl Plan {
         let named = output_names(expanded.inputs, kind, json, records.is_some());
         ppl_filter::io::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
         let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
-        let found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
+        let mut found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
+        found.extend(too_large);
         let output = match (args.output_dir, records) {
             (Some(dir), Some(records)) => Output::RecordFiles {
                 dir,
@@ -108,11 +134,74 @@ impl Plan {
             special_skipped: expanded.special_skipped,
             stats: args.stats,
             language: args.target_language,
+            fetch,
         })
     }
 }
 
 /// The files named and listed (`--files-from`), directories walked.
+/// The pages `-u` and `-i` name, if any; with them, no file may be given, and the output goes
+/// to standard output.
+fn fetch(args: &CleanArgs) -> anyhow::Result<Option<Fetch>> {
+    let mut urls = args.fetch.clone();
+    if let Some(list) = &args.fetch_list {
+        let listed = walk::read_list(list)?;
+        urls.extend(
+            listed
+                .iter()
+                .map(|line| line.to_string_lossy().trim().to_string())
+                .filter(|line| !line.is_empty() && !line.starts_with('#')),
+        );
+        if urls.is_empty() {
+            bail!("{}: lists no URL to fetch", list.display());
+        }
+    }
+    if urls.is_empty() {
+        return Ok(None);
+    }
+    if !args.files.is_empty() || args.files_from.is_some() {
+        bail!("give pages to fetch (-u, -i) or files to read, not both");
+    }
+    if args.output_dir.is_some() {
+        bail!("--output-dir applies to files: fetched pages are written to standard output");
+    }
+    Ok(Some(Fetch {
+        urls,
+        limits: FetchLimits {
+            max_bytes: args.max_filesize.unwrap_or(DEFAULT_MAX_FETCHED_BYTES),
+            timeout: Duration::from_secs_f64(args.fetch_timeout.max(0.001)),
+        },
+        delay: Duration::from_secs_f64(args.fetch_delay),
+        robots: !args.no_robots,
+    }))
+}
+
+/// Takes the files larger than `max` bytes (`--max-filesize`) out of `inputs`, each a problem.
+fn drop_too_large(inputs: &mut Vec<NamedInput>, max: Option<u64>) -> Vec<Problem> {
+    let Some(max) = max else {
+        return Vec::new();
+    };
+    let mut too_large = Vec::new();
+    inputs.retain(|(input, _)| {
+        let size = match input {
+            Input::File(path) | Input::Found(path) => {
+                std::fs::metadata(path).map_or(0, |m| m.len())
+            }
+            Input::Memory { bytes, .. } => bytes.len() as u64,
+            Input::Stream(_) => 0,
+        };
+        let keep = size <= max;
+        if !keep {
+            too_large.push(Problem::new(
+                input.to_string(),
+                Trouble::TooLarge { size, max },
+            ));
+        }
+        keep
+    });
+    too_large
+}
+
 fn find_inputs(args: &CleanArgs, threads: usize) -> anyhow::Result<Expanded> {
     let mut files = args.files.clone();
     if let Some(list) = &args.files_from {

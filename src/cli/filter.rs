@@ -94,6 +94,34 @@ pub struct CleanArgs {
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
 
+    /// Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched
+    /// one at a time, politely: see --fetch-delay, --no-robots, --max-filesize.
+    #[arg(short = 'u', long = "fetch", value_name = "URL")]
+    pub fetch: Vec<String>,
+
+    /// Fetch and clean the URLs listed in FILE, one a line (`-`: standard input; empty lines
+    /// and lines starting with `#` are skipped).
+    #[arg(short = 'i', long = "fetch-list", value_name = "FILE")]
+    pub fetch_list: Option<PathBuf>,
+
+    /// Seconds between two requests to one host (longer when its robots.txt asks).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_seconds)]
+    pub fetch_delay: f64,
+
+    /// Seconds a URL's page may take to fetch (connecting, redirects and reading).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
+    pub fetch_timeout: f64,
+
+    /// Fetch what a site's robots.txt disallows too (it is obeyed by default, for
+    /// `User-agent: ppl-filter`, else `*`).
+    #[arg(long)]
+    pub no_robots: bool,
+
+    /// Skip inputs larger than BYTES: files (by their size; compressed size for .gz) and
+    /// fetched pages [default: no limit for files, 20000000 for a fetched page].
+    #[arg(long, value_name = "BYTES")]
+    pub max_filesize: Option<u64>,
+
     /// In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes;
     /// repeatable). Files named on the command line are always cleaned.
     #[arg(short, long, value_name = "GLOB")]
@@ -441,4 +469,14 @@ fn parse_language(name: &str) -> Result<crate::io::language::Language, String> {
     crate::io::language::Language::of_name(name).ok_or_else(|| {
         format!("`{name}` is no language told here: give an ISO 639-1 or 639-3 code (de, deu) or an English name (German)")
     })
+}
+
+/// Seconds, from 0 to a day.
+fn parse_seconds(value: &str) -> Result<f64, String> {
+    match value.trim().parse::<f64>() {
+        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "`{value}` is not a number of seconds from 0 to 86400"
+        )),
+    }
 }

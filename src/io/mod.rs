@@ -6,6 +6,8 @@
 //! arguments into inputs, walking directories; [`sniff`] tells what an input holds from its
 //! first bytes; [`sink`] says where the output goes.
 
+#[cfg(feature = "fetch")]
+pub mod fetch;
 pub mod gzip;
 pub mod jsonl;
 pub mod language;

@@ -100,6 +100,17 @@ pub enum Trouble {
     /// A directory that cannot be read.
     #[error("cannot read: {0}")]
     Unreadable(String),
+    /// An input larger than `--max-filesize`: skipped.
+    #[error("{size} bytes, larger than --max-filesize ({max}): skipped")]
+    TooLarge {
+        /// Its size.
+        size: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A URL whose page was not fetched (`-u`, `-i`), and why.
+    #[error("not fetched: {0}")]
+    NotFetched(String),
     /// Standard input seems to list files rather than hold a page.
     #[error("every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)")]
     ListsFiles,
@@ -164,7 +175,9 @@ impl Trouble {
             | Trouble::BadLine { .. }
             | Trouble::FieldMissing { .. }
             | Trouble::LineSkipped(_)
-            | Trouble::NoFileInDirectory { .. } => Severity::Warning,
+            | Trouble::NoFileInDirectory { .. }
+            | Trouble::TooLarge { .. }
+            | Trouble::NotFetched(_) => Severity::Warning,
         }
     }
 }

@@ -20,7 +20,7 @@
 //! others.
 
 pub mod api;
-pub mod fetch;
+pub use crate::io::fetch;
 
 use std::future::IntoFuture;
 use std::net::SocketAddr;

@@ -1,8 +1,13 @@
-//! Fetching the page at a URL a visitor typed, within limits: only `http` and `https`, only
+//! Fetching the page at a URL, within limits: only `http` and `https`, at most
+//! [`MAX_REDIRECTS`] redirects, a deadline for the whole fetch and a bound on the page's size.
+//! Redirects are followed here, one at a time: each target's scheme and address are checked
+//! before it is asked for.
+//!
+//! Two callers, two policies. The web demo fetches what a visitor typed ([`fetch`]): only
 //! public addresses (every address a host name resolves to is checked, at every redirect, and
-//! the connection goes to the addresses checked), at most [`MAX_REDIRECTS`] redirects, a
-//! deadline for the whole fetch and a bound on the page's size. Redirects are followed here,
-//! one at a time: each target's scheme and address are checked before it is asked for.
+//! the connection goes to the addresses checked). The command line fetches what its user names
+//! (`-u`, `-i`), local addresses included, politely ([`Polite`]): one request at a time, a
+//! delay between two requests to one host, and what the site's robots.txt allows.
 
 use std::io::{self, Read};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
@@ -42,7 +47,7 @@ pub enum FetchError {
     #[error("{0}")]
     Refused(Refused),
     /// The page is larger than [`FetchLimits::max_bytes`].
-    #[error("the page is larger than {max} bytes (--max-fetch-bytes): not cleaned")]
+    #[error("the page is larger than {max} bytes: not cleaned")]
     TooLarge {
         /// The limit.
         max: u64,
@@ -63,6 +68,9 @@ pub enum FetchError {
     /// More than [`MAX_REDIRECTS`] redirects.
     #[error("the site redirects more than {MAX_REDIRECTS} times")]
     TooManyRedirects,
+    /// The site's robots.txt does not allow this crawler the URL.
+    #[error("the site's robots.txt disallows it (--no-robots fetches it anyway)")]
+    Robots,
     /// The URL is malformed, or the host cannot be resolved, reached or read in time.
     #[error("cannot fetch the page: {0}")]
     Failed(String),
@@ -88,10 +96,25 @@ pub struct Refused {
     pub ip: IpAddr,
 }
 
-/// Fetches the page at `url` (GET), within `limits`.
+/// Fetches the page at `url` (GET), within `limits`, from a public address only (the web demo).
 pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
-    fetch_from(url, limits, is_public)
+    fetch_from(url, limits, is_public, DEMO_AGENT)
 }
+
+/// Fetches the page at `url` (GET), within `limits`, from any address (the command line's
+/// [`Polite`] fetches, as its user names them).
+pub fn fetch_any(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
+    fetch_from(url, limits, |_| true, USER_AGENT)
+}
+
+/// The user agent of the web demo's fetches.
+const DEMO_AGENT: &str = concat!("ppl-filter/", env!("CARGO_PKG_VERSION"), " (web demo)");
+
+/// The user agent of the command line's fetches.
+pub const USER_AGENT: &str = concat!("ppl-filter/", env!("CARGO_PKG_VERSION"));
+
+/// The name a robots.txt's rules are read for (`User-agent: ppl-filter`, else `*`).
+pub const ROBOTS_NAME: &str = "ppl-filter";
 
 /// The redirect statuses followed (as a browser follows them, with a GET).
 const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
@@ -107,6 +130,7 @@ fn fetch_from(
     url: &str,
     limits: FetchLimits,
     allowed: fn(IpAddr) -> bool,
+    user_agent: &str,
 ) -> Result<Fetched, FetchError> {
     if !is_fetched_scheme(url.split_once(':').map_or("", |(scheme, _)| scheme)) {
         return Err(FetchError::Scheme);
@@ -115,11 +139,7 @@ fn fetch_from(
     let agent = ureq::AgentBuilder::new()
         .resolver(Allowed(allowed))
         .redirects(0)
-        .user_agent(concat!(
-            "ppl-filter/",
-            env!("CARGO_PKG_VERSION"),
-            " (web demo)"
-        ))
+        .user_agent(user_agent)
         .build();
     let mut url = url.to_string();
     let mut redirects = 0;
@@ -349,6 +369,99 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
     !refused
 }
 
+/// Fetches pages one at a time as a polite crawler does (the command line's `-u` and `-i`):
+/// each host is asked at most once every `delay` (or its robots.txt's `Crawl-delay`, when
+/// longer), and, unless told not to, only for what its robots.txt allows [`ROBOTS_NAME`]
+/// (RFC 9309, read by the `texting_robots` crate; fetched once a host: a robots.txt that is
+/// missing (4xx) allows everything, one that cannot be fetched (5xx, no answer) nothing).
+pub struct Polite {
+    limits: FetchLimits,
+    delay: Duration,
+    robots: bool,
+    /// When each host (scheme, host and port) was last asked, and its robots.txt's rules.
+    hosts: std::collections::HashMap<String, Host>,
+}
+
+/// What [`Polite`] knows of one host.
+struct Host {
+    last: Instant,
+    /// Its robots.txt's rules (`None`: not read, when robots.txt is ignored).
+    rules: Option<Rules>,
+}
+
+/// A robots.txt's rules for [`ROBOTS_NAME`].
+enum Rules {
+    /// Everything allowed (no robots.txt).
+    All,
+    /// Nothing allowed (robots.txt could not be fetched).
+    Nothing,
+    /// As the file says.
+    Robot(Box<texting_robots::Robot>),
+}
+
+impl Polite {
+    /// A polite fetcher: every page within `limits`, at most one request every `delay` to a
+    /// host, robots.txt obeyed when `robots`.
+    pub fn new(limits: FetchLimits, delay: Duration, robots: bool) -> Polite {
+        Polite {
+            limits,
+            delay,
+            robots,
+            hosts: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Fetches `url`, after its host's robots.txt when it is first asked, waiting as long as
+    /// the host's delay asks.
+    pub fn fetch(&mut self, url: &str) -> Result<Fetched, FetchError> {
+        let parsed =
+            url::Url::parse(url).map_err(|e| FetchError::Failed(format!("not a URL: {e}")))?;
+        if !is_fetched_scheme(parsed.scheme()) {
+            return Err(FetchError::Scheme);
+        }
+        let origin = parsed.origin().ascii_serialization();
+        if !self.hosts.contains_key(&origin) {
+            let rules = self.robots.then(|| self.read_robots(&origin));
+            let last = Instant::now();
+            self.hosts.insert(origin.clone(), Host { last, rules });
+        }
+        let host = self.hosts.get_mut(&origin).expect("inserted above");
+        let allowed = match &host.rules {
+            None | Some(Rules::All) => true,
+            Some(Rules::Nothing) => false,
+            Some(Rules::Robot(robot)) => robot.allowed(parsed.as_str()),
+        };
+        if !allowed {
+            return Err(FetchError::Robots);
+        }
+        let crawl_delay = match &host.rules {
+            Some(Rules::Robot(robot)) => robot
+                .delay
+                .map(|s| Duration::from_secs_f32(s.clamp(0.0, 60.0))),
+            _ => None,
+        };
+        let delay = crawl_delay.map_or(self.delay, |d| d.max(self.delay));
+        let wait = (host.last + delay).saturating_duration_since(Instant::now());
+        std::thread::sleep(wait);
+        let fetched = fetch_any(url, self.limits);
+        host.last = Instant::now();
+        fetched
+    }
+
+    /// The rules of the robots.txt at `origin`.
+    fn read_robots(&self, origin: &str) -> Rules {
+        match fetch_any(&format!("{origin}/robots.txt"), self.limits) {
+            Ok(fetched) => match texting_robots::Robot::new(ROBOTS_NAME, &fetched.bytes) {
+                Ok(robot) => Rules::Robot(Box::new(robot)),
+                // A file that cannot be read as rules allows everything, as a missing one.
+                Err(_) => Rules::All,
+            },
+            Err(FetchError::Status(status)) if (400..500).contains(&status) => Rules::All,
+            Err(_) => Rules::Nothing,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -517,7 +630,7 @@ mod tests {
     #[test]
     fn a_redirect_to_another_scheme_is_not_followed() {
         let url = serve(1, |_, _| redirect("file:///etc/passwd"));
-        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
         assert!(!error.is_refusal(), "{error}");
         assert_eq!(
             error.to_string(),
@@ -526,7 +639,13 @@ mod tests {
         );
         for location in ["gopher://127.0.0.1:70/_x", "ftp://example.com/", "data:,x"] {
             let url = serve(1, |path, _| redirect(&path[1..]));
-            let error = fetch_from(&format!("{url}/{location}"), LIMITS, loopback_v4).unwrap_err();
+            let error = fetch_from(
+                &format!("{url}/{location}"),
+                LIMITS,
+                loopback_v4,
+                USER_AGENT,
+            )
+            .unwrap_err();
             assert!(
                 matches!(error, FetchError::Redirect { .. }),
                 "{location}: {error}"
@@ -546,13 +665,19 @@ mod tests {
             "http://10.0.0.1/",
         ] {
             let url = serve(1, |path, _| redirect(&path[1..]));
-            let error = fetch_from(&format!("{url}/{location}"), LIMITS, loopback_v4).unwrap_err();
+            let error = fetch_from(
+                &format!("{url}/{location}"),
+                LIMITS,
+                loopback_v4,
+                USER_AGENT,
+            )
+            .unwrap_err();
             let message = error.to_string();
             assert!(matches!(error, FetchError::Redirect { .. }), "{message}");
             assert!(message.contains("non-public address"), "{message}");
         }
         // The first URL's own address is the visitor's fault, not the site's.
-        let error = fetch_from("http://10.0.0.1/", LIMITS, loopback_v4).unwrap_err();
+        let error = fetch_from("http://10.0.0.1/", LIMITS, loopback_v4, USER_AGENT).unwrap_err();
         assert!(error.is_refusal(), "{error}");
     }
 
@@ -567,17 +692,17 @@ mod tests {
                 path.len()
             ),
         });
-        let fetched = fetch_from(&format!("{url}/"), LIMITS, loopback_v4).unwrap();
+        let fetched = fetch_from(&format!("{url}/"), LIMITS, loopback_v4, USER_AGENT).unwrap();
         assert_eq!(fetched.url, format!("{url}/b?c=d"));
         assert_eq!(fetched.bytes, b"/b?c=d");
         assert_eq!(fetched.encoding, Some(encoding_rs::UTF_8));
         let url = serve(MAX_REDIRECTS as usize + 1, |_, _| redirect("/again"));
-        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
         assert!(matches!(error, FetchError::TooManyRedirects), "{error}");
         let url = serve(1, |_, _| {
             "HTTP/1.1 302 Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".into()
         });
-        let error = fetch_from(&url, LIMITS, loopback_v4).unwrap_err();
+        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
         assert!(matches!(error, FetchError::Status(302)), "{error}");
     }
 }

@@ -1,0 +1,164 @@
+//! Pages fetched by URL (`-u`, `-i`), as a trafilatura user would give them: one record each
+//! with the page's metadata, robots.txt obeyed unless told not to, a page that cannot be
+//! fetched a warning naming its URL; and `--max-filesize` for files.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+
+use crate::common::{fixture, ppl_filter, stderr, stdout};
+
+const STORY: &str = r#"<html><head><title>Storm reaches the coast</title>
+<meta name="author" content="Jane Reporter">
+<meta property="article:published_time" content="2026-10-02">
+<meta property="og:site_name" content="Coastal Times">
+<meta name="description" content="A storm reached the coast on Friday."></head>
+<body><article><p>The storm reached the coast on Friday morning and cut the power to thousands
+of homes, officials said on Saturday.</p></article></body></html>"#;
+
+/// A site on 127.0.0.1 (its base URL): `/robots.txt` disallows `/private/`, `/story.html` is
+/// [`STORY`], `/news.html` the fixture page, `/private/` a page, anything else 404. The paths
+/// asked for are recorded in order.
+fn site() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&asked);
+    let news = std::fs::read_to_string(fixture("pages/news.html")).unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request = String::new();
+            let _ = reader.read_line(&mut request);
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 2 {
+                line.clear();
+            }
+            let path = request.split(' ').nth(1).unwrap_or("/").to_string();
+            log.lock().unwrap().push(path.clone());
+            let (status, body) = match path.as_str() {
+                "/robots.txt" => ("200 OK", "User-agent: *\nDisallow: /private/\n".to_string()),
+                "/story.html" => ("200 OK", STORY.to_string()),
+                "/news.html" => ("200 OK", news.clone()),
+                "/private/page.html" => ("200 OK", STORY.to_string()),
+                _ => ("404 Not Found", "no such page".to_string()),
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (base, asked)
+}
+
+#[test]
+fn a_list_of_urls_gives_a_record_each_with_the_metadata_its_page_has() {
+    let (base, asked) = site();
+    let list = std::env::temp_dir().join(format!("ppl-fetch-list-{}.txt", std::process::id()));
+    std::fs::write(
+        &list,
+        format!("{base}/story.html\n# a comment\n\n{base}/news.html\n{base}/private/page.html\n{base}/gone.html\n"),
+    )
+    .unwrap();
+    let args = [
+        "-i",
+        list.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fetch-delay",
+        "0",
+    ];
+    let out = ppl_filter(&args, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "two URLs not fetched: {}",
+        stderr(&out)
+    );
+    let records: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2, "{}", stdout(&out));
+    assert_eq!(records[0]["url"], format!("{base}/story.html"));
+    assert_eq!(records[0]["author"], "Jane Reporter");
+    assert_eq!(records[0]["date"], "2026-10-02");
+    assert_eq!(records[0]["sitename"], "Coastal Times");
+    assert_eq!(
+        records[0]["description"],
+        "A storm reached the coast on Friday."
+    );
+    assert!(records[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("The storm reached the coast"));
+    assert_eq!(records[1]["url"], format!("{base}/news.html"));
+    // The text is what the CLI gives for the same bytes read from a file.
+    let from_file = stdout(&ppl_filter(
+        &[fixture("pages/news.html").to_str().unwrap()],
+        b"",
+    ));
+    assert_eq!(records[1]["text"].as_str().unwrap(), from_file.trim_end());
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{base}/private/page.html: not fetched: the site's robots.txt disallows it"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{base}/gone.html: not fetched: the server answered HTTP 404"
+        )),
+        "{err}"
+    );
+    // robots.txt was asked for once, first, and the disallowed page never.
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(asked.first().map(String::as_str), Some("/robots.txt"));
+    assert_eq!(asked.iter().filter(|p| *p == "/robots.txt").count(), 1);
+    assert!(
+        !asked.contains(&"/private/page.html".to_string()),
+        "{asked:?}"
+    );
+    let _ = std::fs::remove_file(&list);
+}
+
+#[test]
+fn robots_txt_can_be_ignored_and_sizes_bounded() {
+    let (base, _) = site();
+    let page = format!("{base}/private/page.html");
+    let out = ppl_filter(&["-u", &page, "--no-robots", "--fetch-delay", "0"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("The storm reached the coast"));
+    let small = ppl_filter(
+        &["-u", &format!("{base}/story.html"), "--max-filesize", "100"],
+        b"",
+    );
+    assert_eq!(small.status.code(), Some(1));
+    assert!(
+        stderr(&small).contains("larger than 100 bytes"),
+        "{}",
+        stderr(&small)
+    );
+    // URLs and files are not mixed, and fetched pages go to standard output.
+    let news = fixture("pages/news.html");
+    let mixed = ppl_filter(&["-u", &page, news.to_str().unwrap()], b"");
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(stderr(&mixed).contains("not both"), "{}", stderr(&mixed));
+    // --max-filesize skips a larger file, with a warning naming it.
+    let out = ppl_filter(
+        &["-q", "--max-filesize", "1000", news.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).is_empty());
+    let out = ppl_filter(&["--max-filesize", "1000", news.to_str().unwrap()], b"");
+    assert!(
+        stderr(&out).contains("larger than --max-filesize (1000): skipped"),
+        "{}",
+        stderr(&out)
+    );
+}
