@@ -395,13 +395,17 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__serve)
-            opts="-m -q -h --bind --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --max-pending --max-blocks --max-answer-bytes --model --quiet --help"
+            opts="-m -q -h --bind --port --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --max-pending --max-blocks --max-answer-bytes --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --bind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --port)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

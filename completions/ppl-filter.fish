@@ -65,12 +65,12 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-document-byte
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l target-language -d 'Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text\'s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s o -l output-dir -d 'Write each input\'s text to its own file under DIR, mirroring the input tree (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs would share a name (`x.html` and `x.htm`, one file given twice) are refused before anything is written (exit 2)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Print the man page or a shell completion script and exit' -r -f -a "man\t'The roff man page'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l generate -d 'Write the man page, a shell completion script or the embedded language model\'s file to standard output and exit' -r -f -a "man\t'The roff man page'
 complete-bash\t'bash completions'
 complete-zsh\t'zsh completions'
 complete-fish\t'fish completions'
 model\t'The embedded language model\'s file (committed packed as `model/en.pack`)'"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l no-robots -d 'Fetch what a site\'s robots.txt disallows too (it is obeyed by default, for `User-agent: ppl-filter`, else `*`)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'
@@ -100,10 +100,10 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l min-unig
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l max-ngrams-in-memory -d 'Most distinct n-grams per order held while counting; rarer ones are pruned beyond it, which bounds memory on corpora larger than RAM' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -l credit -d 'Credit or licence line of the training text, stored in the model header' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand train" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand perplexity" -s h -l help -d 'Print help'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l set -d 'Another training set: its pages and their cleaned text (repeatable)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l sets -d 'A file listing training sets, one `INPUT_DIR GOLD_DIR [WEIGHT]` per line (white-space separated, `#` starts a comment, relative paths are from the file\'s directory)' -r -F
@@ -124,9 +124,10 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l smoothin
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l min-count -d 'Boilerplate model: drop bigrams seen fewer times than this (a smaller classifier file)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l min-unigram-count -d 'Boilerplate model: leave words seen fewer times than this out of its vocabulary' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l bind -d 'The address and port to listen on (port 0: any free port)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l bind -d 'The host name or address to listen on, with or without a port (`localhost:9000`, `0.0.0.0`, `[::1]:8080`); port 0 is any free port' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l port -d 'The port to listen on (instead of the one --bind names) [default: 8080]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads -d 'Requests cleaned at once, each on a thread of its own, 1 to 256 (default: the number of cores)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
@@ -135,7 +136,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-pend
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-blocks -d 'Blocks listed at most in an answer with "blocks": true (the answer says when some were left out)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-answer-bytes -d 'A longer answer is never sent: its blocks are cut to fit, or it is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s q -l quiet -d 'No progress bar or summary on stderr; problems are still reported'
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "train" -d 'Train a word n-gram language model from plain text (or .gz) files'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand help; and not __fish_seen_subcommand_from train perplexity learn serve help" -f -a "perplexity" -d 'Print the perplexity of each SENTENCE (or of each line of standard input)'

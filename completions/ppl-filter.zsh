@@ -62,13 +62,13 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--target-language=[Keep only the documents whose cleaned text is in LANG\: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text'\''s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats]:LANG:_default' \
 '-o+[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output. Inputs whose outputs would share a name (\`x.html\` and \`x.htm\`, one file given twice) are refused before anything is written (exit 2)]:DIR:_files' \
 '--output-dir=[Write each input'\''s text to its own file under DIR, mirroring the input tree (\`a/b.html.gz\` → \`DIR/a/b.txt\`), instead of to standard output. Inputs whose outputs would share a name (\`x.html\` and \`x.htm\`, one file given twice) are refused before anything is written (exit 2)]:DIR:_files' \
-'--generate=[Print the man page or a shell completion script and exit]:GENERATE:((man\:"The roff man page"
+'--generate=[Write the man page, a shell completion script or the embedded language model'\''s file to standard output and exit]:WHAT:((man\:"The roff man page"
 complete-bash\:"bash completions"
 complete-zsh\:"zsh completions"
 complete-fish\:"fish completions"
 model\:"The embedded language model'\''s file (committed packed as \`model/en.pack\`)"))' \
-'-q[No progress bar or summary on stderr; problems are still reported]' \
-'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
+'--quiet[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
 '--no-robots[Fetch what a site'\''s robots.txt disallows too (it is obeyed by default, for \`User-agent\: ppl-filter\`, else \`*\`)]' \
 '--hidden[In directories, also clean hidden files and walk hidden directories]' \
 '-L[In directories, follow symbolic links to directories]' \
@@ -112,8 +112,8 @@ _arguments "${_arguments_options[@]}" : \
 '--credit=[Credit or licence line of the training text, stored in the model header]:TEXT:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
-'-q[No progress bar or summary on stderr; problems are still reported]' \
-'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
+'--quiet[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::corpus -- Text files (one paragraph or sentence per line), plain or .gz:_files' \
@@ -123,8 +123,8 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
-'-q[No progress bar or summary on stderr; problems are still reported]' \
-'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
+'--quiet[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
 '-h[Print help]' \
 '--help[Print help]' \
 '*::sentences -- Sentences to score; none reads one per line from standard input:_default' \
@@ -153,8 +153,8 @@ trees\:"Gradient-boosted shallow trees"))' \
 '--min-unigram-count=[Boilerplate model\: leave words seen fewer times than this out of its vocabulary]:N:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
-'-q[No progress bar or summary on stderr; problems are still reported]' \
-'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
+'--quiet[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 '::input_dir -- Directory of HTML pages (N.html)\: the first training set:_files' \
@@ -163,7 +163,8 @@ trees\:"Gradient-boosted shallow trees"))' \
 ;;
 (serve)
 _arguments "${_arguments_options[@]}" : \
-'--bind=[The address and port to listen on (port 0\: any free port)]:ADDR:_default' \
+'--bind=[The host name or address to listen on, with or without a port (\`localhost\:9000\`, \`0.0.0.0\`, \`\[\:\:1\]\:8080\`); port 0 is any free port]:HOST[:PORT]:_default' \
+'--port=[The port to listen on (instead of the one --bind names) \[default\: 8080\]]:PORT:_default' \
 '--threads=[Requests cleaned at once, each on a thread of its own, 1 to 256 (default\: the number of cores)]:N:_default' \
 '--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
 '--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
@@ -173,8 +174,8 @@ _arguments "${_arguments_options[@]}" : \
 '--max-answer-bytes=[A longer answer is never sent\: its blocks are cut to fit, or it is refused (413)]:BYTES:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
-'-q[No progress bar or summary on stderr; problems are still reported]' \
-'--quiet[No progress bar or summary on stderr; problems are still reported]' \
+'-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
+'--quiet[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \
 '-h[Print help (see more with '\''--help'\'')]' \
 '--help[Print help (see more with '\''--help'\'')]' \
 && ret=0

@@ -581,3 +581,38 @@ fn requests_past_max_pending_are_answered_503_at_once() {
     // The page itself is never refused.
     assert_eq!(server.send("GET", "/", b"").0, 200);
 }
+
+#[test]
+fn a_host_name_and_a_port_say_where_to_listen() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .args([
+            "serve",
+            "--bind",
+            "localhost",
+            "--port",
+            "0",
+            "--threads",
+            "1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ppl-filter serve");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let address = line
+        .trim_end()
+        .strip_prefix("ppl-filter: serving on http://")
+        .and_then(|rest| rest.strip_suffix('/'))
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let address: std::net::SocketAddr = address.parse().unwrap();
+    assert!(
+        address.ip().is_loopback() && address.port() != 0,
+        "{address}"
+    );
+}

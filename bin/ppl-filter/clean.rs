@@ -28,6 +28,12 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         plan.options.read.input_format,
         global.quiet,
     );
+    if plan.reads_a_terminal() && !global.quiet {
+        eprintln!(
+            "ppl-filter: reading a page from the terminal: paste it and end with Ctrl-D, or give \
+             files, directories or URLs (-u URL, -i FILE); ppl-filter --help says more"
+        );
+    }
     for problem in &plan.found {
         observer.problem(problem);
     }

@@ -92,6 +92,15 @@ pub struct Records {
 }
 
 impl Plan {
+    /// Whether the run reads standard input alone and it is a terminal (someone typed
+    /// `ppl-filter` without input, who may not know it waits for a page).
+    pub fn reads_a_terminal(&self) -> bool {
+        use std::io::IsTerminal;
+        self.fetch.is_none()
+            && matches!(&self.inputs[..], [input] if input.is_stdin())
+            && std::io::stdin().is_terminal()
+    }
+
     /// The plan the flags describe, or why they cannot be followed.
     pub fn from_args(args: CleanArgs) -> anyhow::Result<Plan> {
         let threads = args.threads.unwrap_or_else(pipeline::default_threads);

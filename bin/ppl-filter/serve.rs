@@ -13,7 +13,7 @@ pub fn run(args: ServeArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let defaults = ServeSettings::default();
     let threads = args.threads.unwrap_or(defaults.threads);
     let settings = ServeSettings {
-        bind: args.bind,
+        bind: args.address()?,
         threads,
         max_body_bytes: args.max_body_bytes,
         fetch: FetchLimits {

@@ -1,6 +1,7 @@
 // Drives the web demo in headless Chromium: pastes a page into the textarea, presses Clean,
-// waits for the result, checks that kept text and struck-through dropped text are both shown,
-// and saves a screenshot. Run by scripts/demo-screenshot.sh, which starts the server.
+// then tries a URL that fails (no stale result may stay beside the error), pastes the page
+// again (it, not the URL, is cleaned, and the page says so), checks that kept text and
+// struck-through dropped text are both shown, and saves a screenshot. Run by scripts/demo-screenshot.sh, which starts the server.
 //
 // Usage: node screenshot.js URL PAGE.html OUT.png   (playwright-core on NODE_PATH)
 "use strict";
@@ -34,9 +35,24 @@ async function main() {
   try {
     const page = context.pages()[0] || (await context.newPage());
     await page.goto(url);
-    await page.fill("#input", fs.readFileSync(pagePath, "utf8"));
+    const html = fs.readFileSync(pagePath, "utf8");
+    await page.fill("#input", html);
     await page.click("#clean");
     await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
+    // A URL that fails (the server fetches public addresses only): the error leaves no result
+    // of the page cleaned before on show.
+    await page.fill("#url", "http://127.0.0.1:1/");
+    await page.click("#clean");
+    await page.waitForSelector("#status.error", { timeout: 60000 });
+    const stale = (await page.textContent("#kept")).trim();
+    if (stale) throw new Error(`after an error the old result is still shown: ${stale.slice(0, 60)}`);
+    if (await page.$('body[data-cleaned="yes"]')) throw new Error("after an error the page says it is cleaned");
+    // Pasted HTML after a URL was tried: the pasted page is cleaned, and the page says so.
+    await page.fill("#input", html);
+    await page.click("#clean");
+    await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
+    const said = await page.textContent("#summary");
+    if (!said.includes("the pasted HTML")) throw new Error(`not the pasted HTML cleaned: ${said}`);
     const kept = (await page.textContent("#kept")).trim();
     const dropped = await page.$$eval("#blocks s", (nodes) => nodes.map((n) => n.textContent));
     const status = await page.textContent("#status");

@@ -20,15 +20,32 @@ Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run
 
 A closed output (for example `| head`) ends the run quietly with status 0.";
 
+/// Examples, shown by `--help` and as the man page's EXAMPLES.
+pub const EXAMPLES: &str = "\
+Examples:
+  curl -s https://example.org/ | ppl-filter > clean.txt
+  ppl-filter page.html pages/ crawl.warc.gz      files, directories, WARC, JSONL, .gz
+  ppl-filter -o clean/ pages/                    one output file per input
+  ppl-filter --format json -i urls.txt           fetch a list of URLs: a JSON record each
+  ppl-filter --target-language de --stats crawl.warc.gz
+  ppl-filter --favor-precision --format markdown page.html
+  ppl-filter --format mark page.html             every sentence, the dropped ones marked
+  ppl-filter serve --port 9000                   the web demo
+  ppl-filter --generate man > ppl-filter.1       the man page (also complete-bash, -zsh, -fish)";
+
 /// Turns raw web pages into their clean, well-formed text.
 ///
-/// Reads HTML from standard input or each FILE (`-` is standard input; gzip is read
-/// transparently), cuts it into blocks at block-level elements, splits blocks into sentences,
-/// scores sentences' perplexity under a word n-gram model of good English (embedded in the
-/// binary) and writes the sentences it keeps, one block per line. Documents are separated by
-/// an empty line, or written to their own files with --output-dir.
+/// Reads HTML from standard input, each FILE (`-` is standard input; gzip is read
+/// transparently), the responses of a WARC file, the lines of a JSONL file, or pages fetched by
+/// URL (-u, -i); cuts each page into blocks at block-level elements and keeps its main content.
+/// The default method (--method combined) decides each block with a learned classifier (boosted
+/// trees) over what the block shows: its sentences' perplexity under a word n-gram model of
+/// good English (embedded in the binary) and under a model of boilerplate, its words, links and
+/// markup, its neighbours and the page around it; --method perplexity keeps the sentences below
+/// a perplexity threshold (PyPlexity's rule). The kept text is written one block per line;
+/// documents are separated by an empty line, or written to their own files with --output-dir.
 #[derive(Debug, Parser)]
-#[command(name = "ppl-filter", version, after_help = EXIT_CODES)]
+#[command(name = "ppl-filter", version, after_help = EXIT_CODES, after_long_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
 pub struct FilterArgs {
     /// Flags that go before or after a subcommand.
     #[command(flatten)]
@@ -42,8 +59,9 @@ pub struct FilterArgs {
     #[command(flatten)]
     pub clean: CleanArgs,
 
-    /// Print the man page or a shell completion script and exit.
-    #[arg(long, value_enum, hide = true)]
+    /// Write the man page, a shell completion script or the embedded language model's file to
+    /// standard output and exit.
+    #[arg(long, value_enum, value_name = "WHAT")]
     pub generate: Option<crate::cli::Generate>,
 }
 
@@ -56,7 +74,9 @@ pub struct GlobalArgs {
     #[arg(short, long, value_name = "PATH", global = true)]
     pub model: Option<PathBuf>,
 
-    /// No progress bar or summary on stderr; problems are still reported.
+    /// Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped,
+    /// nothing kept); every problem with an input (notes, warnings, errors) is still reported,
+    /// one line each.
     #[arg(short, long, global = true)]
     pub quiet: bool,
 }
@@ -395,9 +415,14 @@ pub struct PerplexityArgs {
 #[cfg(feature = "serve")]
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The address and port to listen on (port 0: any free port).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-    pub bind: std::net::SocketAddr,
+    /// The host name or address to listen on, with or without a port (`localhost:9000`,
+    /// `0.0.0.0`, `[::1]:8080`); port 0 is any free port.
+    #[arg(long, value_name = "HOST[:PORT]", default_value = "127.0.0.1")]
+    pub bind: String,
+
+    /// The port to listen on (instead of the one --bind names) [default: 8080].
+    #[arg(long, value_name = "PORT")]
+    pub port: Option<u16>,
 
     /// Requests cleaned at once, each on a thread of its own, 1 to 256 (default: the number of
     /// cores).
@@ -478,5 +503,88 @@ fn parse_seconds(value: &str) -> Result<f64, String> {
         _ => Err(format!(
             "`{value}` is not a number of seconds from 0 to 86400"
         )),
+    }
+}
+
+/// The port `serve` listens on when neither `--bind` nor `--port` names one.
+pub const DEFAULT_PORT: u16 = 8080;
+
+impl ServeArgs {
+    /// The address to listen on: `--bind`'s host (resolved; its first address) and port, the
+    /// port `--port` names instead, else [`DEFAULT_PORT`].
+    pub fn address(&self) -> std::io::Result<std::net::SocketAddr> {
+        use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
+        let bind = self.bind.trim();
+        let (host, port) = if let Ok(address) = bind.parse::<SocketAddr>() {
+            (address.ip().to_string(), Some(address.port()))
+        } else if let Ok(ip) = bind.trim_matches(['[', ']']).parse::<IpAddr>() {
+            (ip.to_string(), None)
+        } else {
+            match bind.rsplit_once(':') {
+                Some((host, port)) if port.parse::<u16>().is_ok() => {
+                    (host.to_string(), port.parse().ok())
+                }
+                _ => (bind.to_string(), None),
+            }
+        };
+        let port = self.port.or(port).unwrap_or(DEFAULT_PORT);
+        let cannot = |why: String| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("--bind {bind}: {why}"),
+            )
+        };
+        (host.as_str(), port)
+            .to_socket_addrs()
+            .map_err(|e| cannot(crate::io::io_message(&e)))?
+            .next()
+            .ok_or_else(|| cannot("the host has no address".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serve_listens_where_bind_and_port_say() {
+        #[derive(Parser)]
+        struct Serve {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        let address = |bind: &str, port: Option<u16>| {
+            let mut argv = vec!["serve".to_string(), "--bind".into(), bind.into()];
+            argv.extend(
+                port.map(|p| ["--port".to_string(), p.to_string()])
+                    .into_iter()
+                    .flatten(),
+            );
+            Serve::parse_from(argv)
+                .args
+                .address()
+                .map(|a| a.to_string())
+        };
+        assert_eq!(address("127.0.0.1", None).unwrap(), "127.0.0.1:8080");
+        assert_eq!(address("127.0.0.1:9000", None).unwrap(), "127.0.0.1:9000");
+        assert_eq!(
+            address("127.0.0.1:9000", Some(9001)).unwrap(),
+            "127.0.0.1:9001"
+        );
+        assert_eq!(address("[::1]:9000", None).unwrap(), "[::1]:9000");
+        assert_eq!(address("::1", Some(7)).unwrap(), "[::1]:7");
+        let local = address("localhost:9000", None).unwrap();
+        assert!(
+            local == "127.0.0.1:9000" || local == "[::1]:9000",
+            "{local}"
+        );
+        assert!(address("localhost", Some(0)).unwrap().ends_with(":0"));
+        let error = address("no-such-host.invalid", None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("--bind no-such-host.invalid: "),
+            "{error}"
+        );
     }
 }

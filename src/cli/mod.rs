@@ -188,6 +188,14 @@ fn man_page(command: &clap::Command, out: &mut dyn Write) -> std::io::Result<()>
         let sections = String::from_utf8_lossy(&sections).replace(".SH ", ".SS ");
         out.write_all(sections.as_bytes())?;
     }
+    if name == "ppl-filter" {
+        let examples = filter::EXAMPLES.trim_start_matches("Examples:\n");
+        writeln!(
+            out,
+            ".SH EXAMPLES\n.nf\n{}\n.fi",
+            examples.replace('\\', "\\\\")
+        )?;
+    }
     if let Some(status) = command.get_after_help() {
         writeln!(out, ".SH \"EXIT STATUS\"\n.nf\n{status}\n.fi")?;
     }

@@ -138,6 +138,9 @@ enum StreamState {
     Open {
         head: Vec<u8>,
         rest: Box<dyn Read + Send>,
+        /// The stream ended within `head`: `rest` is not read again (a terminal would wait
+        /// for a second Ctrl-D).
+        ended: bool,
     },
     /// Opening failed (reported when it is read).
     Failed(io::ErrorKind, String),
@@ -192,16 +195,18 @@ impl Stream {
                 Ok(rest) => StreamState::Open {
                     head: Vec::new(),
                     rest,
+                    ended: false,
                 },
                 Err(e) => StreamState::Failed(e.kind(), io_message(&e)),
             };
         }
         match &mut *state {
-            StreamState::Open { head, rest } => {
-                if head.len() < n {
+            StreamState::Open { head, rest, ended } => {
+                if head.len() < n && !*ended {
                     let wanted = (n - head.len()) as u64;
                     let mut more = Vec::new();
                     let read = rest.take(wanted).read_to_end(&mut more);
+                    *ended = read.is_ok() && (more.len() as u64) < wanted;
                     head.extend_from_slice(&more);
                     read?;
                 }
@@ -218,7 +223,10 @@ impl Stream {
         let mut state = self.lock();
         match std::mem::replace(&mut *state, StreamState::Taken) {
             StreamState::Closed => self.open_raw(),
-            StreamState::Open { head, rest } => Ok(Box::new(io::Cursor::new(head).chain(rest))),
+            StreamState::Open {
+                head, ended: true, ..
+            } => Ok(Box::new(io::Cursor::new(head))),
+            StreamState::Open { head, rest, .. } => Ok(Box::new(io::Cursor::new(head).chain(rest))),
             StreamState::Failed(kind, message) => Err(io::Error::new(kind, message)),
             StreamState::Taken => Err(already_read()),
         }
@@ -463,8 +471,39 @@ mod tests {
         *stream.lock() = StreamState::Open {
             head: Vec::new(),
             rest: Box::new(Trickle(io::Cursor::new(bytes.to_vec()), reads_of)),
+            ended: false,
         };
         Input::Stream(stream)
+    }
+
+    /// A terminal: its bytes, an end (Ctrl-D), then it would wait again (here: an error).
+    struct Terminal(io::Cursor<Vec<u8>>, bool);
+
+    impl Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1 {
+                return Err(io::Error::other("read again after its end"));
+            }
+            let n = self.0.read(buf)?;
+            self.1 = n == 0;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_stream_that_ended_within_its_head_is_not_read_again() {
+        let stream = Stream::stdin();
+        *stream.lock() = StreamState::Open {
+            head: Vec::new(),
+            rest: Box::new(Terminal(io::Cursor::new(b"<p>typed</p>".to_vec()), false)),
+            ended: false,
+        };
+        let input = Input::Stream(stream);
+        assert_eq!(input.head(4096).unwrap(), b"<p>typed</p>");
+        assert_eq!(input.head(8192).unwrap(), b"<p>typed</p>");
+        let mut read = Vec::new();
+        input.open().unwrap().read_to_end(&mut read).unwrap();
+        assert_eq!(read, b"<p>typed</p>");
     }
 
     #[test]
