@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
-# Builds the Python package (python/: PyO3 bindings, built by maturin from PyPI) into a
-# virtualenv and runs its tests against the ppl-filter binary: what CI runs for the bindings.
-# Works from a fresh clone with Rust installed (and ../shared beside it for the benchmark only).
-# Usage: scripts/check-python.sh [VENV_DIR]   (default python/.venv; made if missing)
+# The Python package as its users get it, what CI runs for the bindings:
+#  1. builds the abi3 wheel with maturin (from PyPI) in a build virtualenv, and checks with
+#     auditwheel that it is manylinux-compatible;
+#  2. installs that wheel in a fresh virtualenv whose PATH has no cargo (the wheel needs no
+#     Rust), with pytest, datasets and datatrove from PyPI;
+#  3. runs the package's tests there against the installed wheel (not the sources in
+#     python/ppl_filter) and the ppl-filter binary, datatrove's pipeline test among them.
+# Works from a fresh clone with Rust installed. The wheel is left in target/wheels/.
+# Usage: scripts/check-python.sh [BUILD_VENV_DIR]   (default python/.venv; made if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=$(realpath -m "${1:-python/.venv}")
+target=$(realpath -m "${CARGO_TARGET_DIR:-target}")
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install -q --upgrade pip
-"$venv/bin/pip" install -q pytest datasets
+"$venv/bin/pip" install -q "maturin>=1.9,<2" auditwheel
 started=$(date +%s)
-"$venv/bin/pip" install -q --force-reinstall --no-deps ./python
-echo "check-python: wheel built and installed in $(( $(date +%s) - started )) s"
-bin=$(realpath -m "${CARGO_TARGET_DIR:-target}/release/ppl-filter")
+rm -rf "$target/wheels"
+"$venv/bin/maturin" build --release --locked -q -m python/Cargo.toml --out "$target/wheels"
+wheel=$(ls "$target"/wheels/ppl_filter-*-abi3-*.whl)
+echo "check-python: built $(basename "$wheel") in $(( $(date +%s) - started )) s"
+if ! "$venv/bin/auditwheel" show "$wheel" | tr '\n' ' ' | grep -q 'consistent with the following platform tag: "manylinux_'; then
+  "$venv/bin/auditwheel" show "$wheel" >&2
+  echo "check-python: the wheel is not manylinux-compatible" >&2
+  exit 1
+fi
+bin="$target/release/ppl-filter"
 if [ ! -x "$bin" ]; then
   cargo build --release --locked
 fi
-# The tests import the installed package, not the sources in python/ppl_filter.
+# A fresh virtualenv, and a PATH without cargo: the wheel installs and runs without Rust.
+fresh=$(mktemp -d)
+trap 'rm -rf "$fresh"' EXIT
+python3 -m venv "$fresh/venv"
+no_cargo="$fresh/venv/bin:/usr/local/bin:/usr/bin:/bin"
+if PATH=$no_cargo command -v cargo >/dev/null; then
+  echo "check-python: cargo is still on the test PATH ($no_cargo)" >&2
+  exit 1
+fi
+PATH=$no_cargo "$fresh/venv/bin/pip" install -q --upgrade pip
+PATH=$no_cargo "$fresh/venv/bin/pip" install -q pytest datasets "datatrove[io]" "$wheel"
 cd python/tests
-PPL_FILTER_BIN="$bin" "$venv/bin/python" -m pytest -q -p no:cacheprovider .
+PATH=$no_cargo PPL_FILTER_BIN="$bin" "$fresh/venv/bin/python" -m pytest -q -p no:cacheprovider .

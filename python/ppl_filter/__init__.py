@@ -12,7 +12,9 @@ Functions: :func:`clean` (one page), :func:`clean_many` (many pages on several t
 :func:`blocks` (a page's blocks with their decision and evidence), :func:`perplexity` (one
 sentence's perplexity). Classes: :class:`Model` and :class:`Classifier` (files to use instead
 of the embedded ones), :class:`Block` and :class:`Sentence`. Exceptions: :class:`Error` and
-its subclasses :class:`InputError`, :class:`ModelError`, :class:`OptionError`.
+its subclasses :class:`InputError`, :class:`ModelError`, :class:`OptionError`. The submodule
+:mod:`ppl_filter.datatrove` is a datatrove extractor step (it needs datatrove; importing
+``ppl_filter`` does not).
 """
 
 from ._native import (

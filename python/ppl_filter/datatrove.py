@@ -1,0 +1,114 @@
+"""A datatrove extractor step: ``PplFilter`` cleans each document's HTML with ppl-filter.
+
+It stands wherever datatrove's ``Trafilatura`` extractor does (the same base class,
+``BaseExtractor``, and the same conventions: ``timeout`` per document, in seconds, the
+extraction run in a sandboxed process, a document whose text comes out empty dropped), so
+swapping one for the other is one line::
+
+    from datatrove.pipeline.extractors import Trafilatura   # before
+    from ppl_filter.datatrove import PplFilter              # after
+
+    pipeline = [WarcReader("crawl/"), PplFilter(), JsonlWriter("clean/")]
+
+A document's metadata is kept and enriched with what ppl-filter tells of the page: ``kind``
+(the kind of page), ``lang`` (ISO 639-3, when sure), and the ``title``, ``author``, ``date``,
+``sitename`` and ``description`` the page gives (a key the document already has is left as
+it is). Importing ``ppl_filter`` never imports datatrove; this module needs it.
+"""
+
+import json
+
+from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
+from datatrove.utils.logging import logger
+from datatrove.utils.typeshelper import StatHints
+
+import ppl_filter
+
+#: What a page's JSON record adds to its document's metadata.
+METADATA = ("kind", "lang", "title", "author", "date", "sitename", "description")
+
+
+class PplFilter(BaseExtractor):
+    """ppl-filter extractor: keeps a page's main content, https://crates.io/crates/ppl-filter
+
+    Args:
+        favor: ``"balanced"`` (the default), ``"precision"`` (keep less: only what is clearly
+            main content) or ``"recall"`` (keep more); as datatrove's Trafilatura extractor
+            favours precision by default, ``favour_precision=True`` is taken for
+            ``favor="precision"``.
+        comments: keep readers' comments too.
+        kind: decide every page as this kind of page (``"article"``, ``"forum"``, ...)
+            instead of the kind it declares (``"auto"``).
+        method: ``"combined"`` (the default) or ``"perplexity"``.
+        timeout: the timeout for extraction, per document, in seconds.
+    """
+
+    name = "⛏ ppl-filter"
+    _requires_dependencies = [("ppl_filter", "ppl-filter")]
+
+    def __init__(
+        self,
+        favor: str = "balanced",
+        comments: bool = False,
+        kind: str = "auto",
+        method: str = "combined",
+        timeout: float = 1,
+        favour_precision: bool = False,
+    ):
+        super().__init__(timeout)
+        self.options = {
+            "favor": "precision" if favour_precision else favor,
+            "comments": comments,
+            "kind": kind,
+            "method": method,
+        }
+        # Options that name nothing are refused here, not once a document.
+        ppl_filter.clean("", **self.options)
+
+    def extract(self, text: str) -> str:
+        """The clean text of the page ``text`` (HTML), as ``ppl-filter`` prints it."""
+        return ppl_filter.clean(text, **self.options)
+
+    def record(self, text: str) -> dict:
+        """The JSON record ``ppl-filter --format json`` writes for the page ``text``."""
+        return json.loads(ppl_filter.clean(text, format="json", **self.options))
+
+    def run(self, data, rank: int = 0, world_size: int = 1):
+        """As ``BaseExtractor.run``: each document extracted in the sandbox within ``timeout``,
+        its text replaced by the clean text and its metadata enriched; a document that times
+        out, fails or comes out empty is dropped and counted."""
+        with ExtractorSandbox(timeout=self.timeout, warmup_text="") as sandbox:
+            for doc in data:
+                self.stat_update(StatHints.total)
+                with self.track_time():
+                    try:
+                        record = sandbox.process_document(doc.text, self.record)
+                        self.stat_update("extracted")
+                    except TimeoutError:
+                        self.stat_update("timeout")
+                        logger.warning("⏰ Timeout while cleaning record text. Skipping record.")
+                        continue
+                    except EOFError:
+                        self.stat_update("broken_process")
+                        logger.warning("Process died unexpectedly, will create new process for next document")
+                        continue
+                    except Exception as e:
+                        self.stat_update("clean_error")
+                        if not self._warned_error:
+                            logger.warning(
+                                f'❌ Error "{e}" while cleaning record text. Skipping record. '
+                                f"This message will only appear once."
+                            )
+                            self._warned_error = True
+                        continue
+
+                doc.text = record.get("text") or ""
+                for key in METADATA:
+                    if record.get(key) is not None:
+                        doc.metadata.setdefault(key, record[key])
+                if doc.text:
+                    self.stat_update(StatHints.forwarded)
+                    self.update_doc_stats(doc)
+                    yield doc
+                else:
+                    self.stat_update(StatHints.dropped)
