@@ -22,18 +22,8 @@ impl Server {
 
     /// A server started with these flags besides the address and `--threads 2`.
     fn start_with(flags: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--threads", "2"])
-            .args(flags)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn ppl-filter serve");
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let args = [&["--bind", "127.0.0.1:0", "--threads", "2"][..], flags].concat();
+        let (child, line) = serve_saying(&args);
         let port = line
             .trim_end()
             .strip_prefix("ppl-filter: serving on http://127.0.0.1:")
@@ -582,18 +572,12 @@ fn requests_past_max_pending_are_answered_503_at_once() {
     assert_eq!(server.send("GET", "/", b"").0, 200);
 }
 
-#[test]
-fn a_host_name_and_a_port_say_where_to_listen() {
+/// `ppl-filter serve` started with `args`, and the first line it writes on stderr (where it
+/// listens).
+fn serve_saying(args: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
-        .args([
-            "serve",
-            "--bind",
-            "localhost",
-            "--port",
-            "0",
-            "--threads",
-            "1",
-        ])
+        .arg("serve")
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -603,6 +587,12 @@ fn a_host_name_and_a_port_say_where_to_listen() {
     BufReader::new(child.stderr.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+#[test]
+fn a_host_name_and_a_port_say_where_to_listen() {
+    let (mut child, line) = serve_saying(&["--bind", "localhost", "--port", "0", "--threads", "1"]);
     let _ = child.kill();
     let _ = child.wait();
     let address = line
