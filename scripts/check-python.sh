@@ -27,6 +27,8 @@ if ! "$venv/bin/auditwheel" show "$wheel" | tr '\n' ' ' | grep -q 'consistent wi
   echo "check-python: the wheel is not manylinux-compatible" >&2
   exit 1
 fi
+# The build virtualenv gets the wheel too: the fuzzer's Python kind imports it from there.
+"$venv/bin/pip" install -q --force-reinstall --no-deps "$wheel"
 bin="$target/release/ppl-filter"
 if [ ! -x "$bin" ]; then
   cargo build --release --locked
