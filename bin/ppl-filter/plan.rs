@@ -148,7 +148,6 @@ impl Plan {
     }
 }
 
-/// The files named and listed (`--files-from`), directories walked.
 /// The pages `-u` and `-i` name, if any; with them, no file may be given, and the output goes
 /// to standard output.
 fn fetch(args: &CleanArgs) -> anyhow::Result<Option<Fetch>> {
@@ -211,6 +210,7 @@ fn drop_too_large(inputs: &mut Vec<NamedInput>, max: Option<u64>) -> Vec<Problem
     too_large
 }
 
+/// The files named and listed (`--files-from`), directories walked.
 fn find_inputs(args: &CleanArgs, threads: usize) -> anyhow::Result<Expanded> {
     let mut files = args.files.clone();
     if let Some(list) = &args.files_from {
