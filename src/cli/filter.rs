@@ -506,12 +506,10 @@ fn parse_seconds(value: &str) -> Result<f64, String> {
     }
 }
 
-/// The port `serve` listens on when neither `--bind` nor `--port` names one.
-pub const DEFAULT_PORT: u16 = 8080;
-
+#[cfg(feature = "serve")]
 impl ServeArgs {
     /// The address to listen on: `--bind`'s host (resolved; its first address) and port, the
-    /// port `--port` names instead, else [`DEFAULT_PORT`].
+    /// port `--port` names instead, else [`crate::serve::DEFAULT_PORT`].
     pub fn address(&self) -> std::io::Result<std::net::SocketAddr> {
         use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
         let bind = self.bind.trim();
@@ -527,7 +525,7 @@ impl ServeArgs {
                 _ => (bind.to_string(), None),
             }
         };
-        let port = self.port.or(port).unwrap_or(DEFAULT_PORT);
+        let port = self.port.or(port).unwrap_or(crate::serve::DEFAULT_PORT);
         let cannot = |why: String| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
@@ -542,7 +540,7 @@ impl ServeArgs {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serve"))]
 mod tests {
     use super::*;
 

@@ -83,13 +83,16 @@ pub struct ServeSettings {
 /// [`ServeSettings::max_pending`] by default, for each of [`ServeSettings::threads`].
 pub const PENDING_PER_THREAD: usize = 4;
 
+/// The port the server listens on when none is named.
+pub const DEFAULT_PORT: u16 = 8080;
+
 impl Default for ServeSettings {
     /// 127.0.0.1:8080, one thread per core, 8 MiB bodies and pages, 10 s per fetch, 4
     /// requests a thread taken in, 5,000 blocks and 32 MiB an answer.
     fn default() -> ServeSettings {
         let threads = crate::pipeline::default_threads();
         ServeSettings {
-            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            bind: SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)),
             threads,
             max_body_bytes: 8 << 20,
             fetch: FetchLimits {
