@@ -378,9 +378,14 @@ pub struct Polite {
     limits: FetchLimits,
     delay: Duration,
     robots: bool,
-    /// When each host (scheme, host and port) was last asked, and its robots.txt's rules.
+    /// When each host (scheme, host and port) was last asked, and its robots.txt's rules: at
+    /// most [`MAX_HOSTS`], the one asked longest ago forgotten first.
     hosts: std::collections::HashMap<String, Host>,
 }
+
+/// Hosts [`Polite`] remembers at once (a list of URLs over millions of hosts must not hold a
+/// robots.txt for each): a host forgotten and asked again has its robots.txt read again.
+const MAX_HOSTS: usize = 10_000;
 
 /// What [`Polite`] knows of one host.
 struct Host {
@@ -421,6 +426,9 @@ impl Polite {
         }
         let origin = parsed.origin().ascii_serialization();
         if !self.hosts.contains_key(&origin) {
+            if self.hosts.len() >= MAX_HOSTS {
+                self.forget_the_longest_idle_host();
+            }
             let rules = self.robots.then(|| self.read_robots(&origin));
             let last = Instant::now();
             self.hosts.insert(origin.clone(), Host { last, rules });
@@ -435,9 +443,10 @@ impl Polite {
             return Err(FetchError::Robots);
         }
         let crawl_delay = match &host.rules {
+            // A delay that is not a number (`Crawl-delay: NaN`) is ignored.
             Some(Rules::Robot(robot)) => robot
                 .delay
-                .map(|s| Duration::from_secs_f32(s.clamp(0.0, 60.0))),
+                .and_then(|s| Duration::try_from_secs_f32(s.clamp(0.0, 60.0)).ok()),
             _ => None,
         };
         let delay = crawl_delay.map_or(self.delay, |d| d.max(self.delay));
@@ -446,6 +455,18 @@ impl Polite {
         let fetched = fetch_any(url, self.limits);
         host.last = Instant::now();
         fetched
+    }
+
+    /// Forgets the host asked longest ago.
+    fn forget_the_longest_idle_host(&mut self) {
+        let idle = self
+            .hosts
+            .iter()
+            .min_by_key(|(_, host)| host.last)
+            .map(|(origin, _)| origin.clone());
+        if let Some(origin) = idle {
+            self.hosts.remove(&origin);
+        }
     }
 
     /// The rules of the robots.txt at `origin`.
@@ -585,6 +606,39 @@ mod tests {
             assert!(matches!(error, FetchError::Refused(_)), "{url}: {error}");
             assert!(error.is_refusal());
         }
+    }
+
+    #[test]
+    fn a_crawl_delay_that_is_not_a_number_is_ignored() {
+        let url = serve(2, |path, _| {
+            let body = match path {
+                "/robots.txt" => "User-agent: *\nCrawl-delay: NaN\n",
+                _ => "<p>page</p>",
+            };
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            )
+        });
+        let mut polite = Polite::new(LIMITS, Duration::ZERO, true);
+        let fetched = polite.fetch(&format!("{url}/page.html")).unwrap();
+        assert_eq!(fetched.bytes, b"<p>page</p>");
+    }
+
+    #[test]
+    fn the_host_asked_longest_ago_is_forgotten_first() {
+        let mut polite = Polite::new(LIMITS, Duration::ZERO, false);
+        let start = Instant::now();
+        for (origin, ago) in [("http://a", 3), ("http://b", 9), ("http://c", 1)] {
+            let last = start - Duration::from_secs(ago);
+            polite
+                .hosts
+                .insert(origin.into(), Host { last, rules: None });
+        }
+        polite.forget_the_longest_idle_host();
+        let mut left: Vec<&String> = polite.hosts.keys().collect();
+        left.sort();
+        assert_eq!(left, ["http://a", "http://c"]);
     }
 
     /// Loopback IPv4 only: the test servers below are reachable, nothing else is.
