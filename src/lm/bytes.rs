@@ -40,19 +40,14 @@ pub(crate) fn offsets_len(bits: u32) -> usize {
 /// The bucket of `key` in a table with `bits` bucket bits: the key's top `bits` bits.
 #[inline]
 pub(crate) fn bucket_of(key: u64, bits: u32) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        (key >> (64 - bits)) as usize
-    }
+    // Without a branch: `key >> 64` would overflow, `(key >> 1) >> 63` is 0.
+    ((key >> 1) >> (63 - bits.min(63))) as usize
 }
 
 /// The fingerprint of `key` in a table with `fp_bytes`-byte fingerprints (2 or 4): the key's
 /// low 16 or 32 bits.
 #[inline]
 pub(crate) fn fingerprint(key: u64, fp_bytes: usize) -> u32 {
-    match fp_bytes {
-        2 => key as u16 as u32,
-        _ => key as u32,
-    }
+    // Without a branch: the low 8·F bits (F = 2 or 4).
+    (key as u32) & (u32::MAX >> (32 - 8 * fp_bytes.clamp(2, 4)))
 }

@@ -45,10 +45,10 @@
 //!
 //! An n-gram's bucket is the top B bits of its key; inside the bucket its
 //! entry is found by searching the sorted fingerprints (any search works;
-//! this reader interpolates, then scans). Keys are thus matched on B + 8·F
-//! bits; the writer picks B so buckets hold about 64 entries, so a lookup of
-//! an absent n-gram matches a wrong entry with probability ≈ 2^(−8·F) per
-//! fingerprint compared (one or two): ≈ E / 2^(B + 8·F) overall. The writer
+//! this reader interpolates, then searches the entries around that guess).
+//! Keys are thus matched on B + 8·F bits; the writer picks B so buckets hold
+//! about 64 entries, so a lookup of an absent n-gram matches a wrong entry when
+//! one in its bucket has the same fingerprint: ≈ E / 2^(B + 8·F). The writer
 //! gives unigrams F = 4 and the higher orders F = 2 by default (the English
 //! bigrams: ≈ 5·10⁻⁴ per absent bigram, in exchange for 4.5 MB; measured in
 //! `model/README.md`). A record holds an entry's

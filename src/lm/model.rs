@@ -4,11 +4,13 @@
 //! order's table [`super::table`], writing [`super::write`]; the items most callers need
 //! from those are re-exported here.
 //!
-//! Scoring speed: almost every lookup is a cache miss into a table of many
-//! megabytes, and often another into its bucket offsets. [`LanguageModel::log2_prob`]
-//! therefore buffers up to 64 token hashes on the stack, computes their n-gram keys, and
-//! prefetches each token's bucket offsets, then its records, a few tokens ahead of scoring
-//! it, so the misses overlap.
+//! Scoring speed: a lookup may miss the cache in a table of many megabytes, and in its
+//! bucket offsets; and whether an n-gram is stored is a coin toss no branch predictor learns.
+//! [`LanguageModel::log2_prob`] therefore buffers up to [`SCORE_CHUNK`] token hashes on the
+//! stack and scores them in passes: all their n-gram keys (prefetching the buckets'
+//! offsets), then all their buckets (prefetching the records), then the scores, so the
+//! misses of one word's lookups overlap the others'; and a lookup searches its bucket without
+//! branches on the data ([`super::table`]).
 //! The prefetch hint (`_mm_prefetch`, x86-64 only, in [`super::table`]) is the
 //! language model's only `unsafe`; it cannot change results.
 
@@ -18,16 +20,16 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::lm::format::{parse, Layout, MAX_ORDER};
+use crate::lm::table::{Bucket, Table};
 use crate::lm::tokenize::{tokenize_with, Token, TokenHasher, TokenKind};
 
 pub(crate) use crate::lm::format::read_model;
 pub use crate::lm::format::ModelError;
 pub use crate::lm::write::narrow_fingerprints;
 
-/// Tokens buffered per chunk in [`LanguageModel::log2_prob`].
-const SCORE_CHUNK: usize = 64;
-/// How many tokens ahead table lines are prefetched.
-const PREFETCH_DISTANCE: usize = 4;
+/// Tokens buffered and scored together by [`LanguageModel::log2_prob`]: most sentences at
+/// once; more would lengthen the buffer that is cleared for every sentence.
+const SCORE_CHUNK: usize = 16;
 
 /// Where the model bytes live. A model file is read into memory, not mapped: a mapped file
 /// truncated by another process while in use would kill this one with SIGBUS.
@@ -72,12 +74,20 @@ enum Lookup {
     Found(usize),
 }
 
-/// Scoring state: keys of the last tokens (index j = key of the last j+1
-/// tokens) and, where already done, their lookup in the order-(j+1) table.
-struct History {
+/// The n-grams that end in one word: their keys (index j = order j+1), their buckets in the
+/// order-(j+1) tables once read, and how many orders there are (`len`, at most the model's).
+#[derive(Clone, Copy, Default)]
+struct Ngrams {
     keys: [u64; MAX_ORDER],
-    lookups: [Lookup; MAX_ORDER],
+    buckets: [Bucket; MAX_ORDER],
     len: usize,
+}
+
+/// Scoring state: the n-grams of the last word (the next word's context) and, where already
+/// done, their lookups.
+struct History {
+    last: Ngrams,
+    lookups: [Lookup; MAX_ORDER],
 }
 
 impl LanguageModel {
@@ -161,115 +171,99 @@ impl LanguageModel {
     }
 
     fn new_history(&self) -> History {
-        let mut keys = [0u64; MAX_ORDER];
-        keys[0] = self.hasher.bos;
+        let mut last = Ngrams {
+            len: 1,
+            ..Ngrams::default()
+        };
+        last.keys[0] = self.hasher.bos;
+        last.buckets[0] = self.layout.tables[0].bucket(self.bytes(), last.keys[0]);
         History {
-            keys,
+            last,
             lookups: [Lookup::NotDone; MAX_ORDER],
-            len: usize::from(self.layout.order > 1),
         }
     }
 
-    /// Keys of the n-grams (orders 1..=n) that end in `word` after the
-    /// context `keys[..len]`; returns them and n. Index j = order j+1.
-    #[inline]
-    fn next_keys(
-        &self,
-        context: &[u64; MAX_ORDER],
-        len: usize,
-        word: u64,
-    ) -> ([u64; MAX_ORDER], usize) {
-        let max_n = (len + 1).min(self.layout.order);
-        let mut keys = [0u64; MAX_ORDER];
-        keys[0] = word;
-        for (key, &c) in keys[1..max_n].iter_mut().zip(context) {
-            *key = self.hasher.combine(c, word);
-        }
-        (keys, max_n)
-    }
-
-    /// log2 P(w | history) by backoff, where `keys[..max_n]` come from
-    /// [`Self::next_keys`] for w; then pushes w onto the history.
-    #[inline]
-    fn score_keys(
-        &self,
-        bytes: &[u8],
-        hist: &mut History,
-        keys: &[u64; MAX_ORDER],
-        max_n: usize,
-    ) -> f64 {
-        let mut lookups = [Lookup::NotDone; MAX_ORDER];
-        let mut backoff = 0.0;
-        let mut prob = self.layout.unk_log2;
-        for j in (0..max_n).rev() {
-            let table = &self.layout.tables[j];
-            if let Some(index) = table.find(bytes, keys[j]) {
-                lookups[j] = Lookup::Found(index);
-                prob = table.prob(bytes, index);
-                break;
-            }
-            lookups[j] = Lookup::Absent;
-            if j > 0 {
-                // Back off: add the backoff weight of the context (cached from the previous step if looked up).
-                let context = &self.layout.tables[j - 1];
-                let found = match hist.lookups[j - 1] {
-                    Lookup::NotDone => context.find(bytes, hist.keys[j - 1]),
-                    Lookup::Absent => None,
-                    Lookup::Found(index) => Some(index),
-                };
-                if let Some(index) = found {
-                    backoff += context.backoff(bytes, index);
-                }
-            }
-        }
-        // Whole fixed-size arrays are copied (a few moves, where a `..keep` slice copy is a
-        // memcpy call); entries from `keep` on are never read.
-        hist.keys = *keys;
-        hist.lookups = lookups;
-        hist.len = max_n.min(self.layout.order - 1);
-        prob + backoff
-    }
-
-    /// Scores one word (no prefetching).
+    /// Scores one word.
     fn score_next(&self, bytes: &[u8], hist: &mut History, word: u64) -> f64 {
-        let (keys, max_n) = self.next_keys(&hist.keys, hist.len, word);
-        self.score_keys(bytes, hist, &keys, max_n)
+        self.score_chunk(bytes, hist, &[word])
     }
 
-    /// Scores `words` in order, in two prefetch stages so the cache misses of a lookup overlap
-    /// those of the next words: the n-gram keys of each word are computed
-    /// [`PREFETCH_DISTANCE`] × 2 words before it is scored and the lines of its buckets'
-    /// offsets prefetched; [`PREFETCH_DISTANCE`] words before, those offsets are read and the
-    /// first record each lookup will read is prefetched (the offsets' stage took about 5 % off
-    /// the default method's time). The keys wait in a small ring.
+    /// Scores `words` in order, continuing `hist`: [`Self::score_words`] for this model's order.
     fn score_chunk(&self, bytes: &[u8], hist: &mut History, words: &[u64]) -> f64 {
-        const RING: usize = 16;
-        const KEYS_AHEAD: usize = 2 * PREFETCH_DISTANCE;
-        const _: () = assert!(RING > KEYS_AHEAD);
-        let mut ring = [([0u64; MAX_ORDER], 0usize); RING];
-        let (mut context, mut len) = (hist.keys, hist.len);
-        let (mut keyed, mut fetched) = (0, 0);
-        let mut sum = 0.0;
-        for i in 0..words.len() {
-            while keyed < words.len() && keyed <= i + KEYS_AHEAD {
-                let (keys, n) = self.next_keys(&context, len, words[keyed]);
-                for (table, &key) in self.layout.tables.iter().zip(&keys[..n]) {
-                    table.prefetch_offsets(bytes, key);
-                }
-                // Entries of `context` from `len` on are never read.
-                (context, len) = (keys, n.min(self.layout.order - 1));
-                ring[keyed % RING] = (keys, n);
-                keyed += 1;
+        match self.layout.order {
+            1 => self.score_words::<1>(bytes, hist, words),
+            2 => self.score_words::<2>(bytes, hist, words),
+            3 => self.score_words::<3>(bytes, hist, words),
+            _ => self.score_words::<MAX_ORDER>(bytes, hist, words),
+        }
+    }
+
+    /// Scores up to [`SCORE_CHUNK`] `words` of a model of order `N`, in three passes so that
+    /// the cache misses of one word's lookups overlap those of the others: every word's n-gram
+    /// keys, prefetching their buckets' offsets; then the buckets, prefetching the records each
+    /// lookup will read first; then the scores, by the backoff rule.
+    #[inline(always)]
+    fn score_words<const N: usize>(&self, bytes: &[u8], hist: &mut History, words: &[u64]) -> f64 {
+        let tables: &[Table; N] = self.layout.tables[..N]
+            .try_into()
+            .expect("a model of order N has N tables");
+        let mut chunk = [Ngrams::default(); SCORE_CHUNK];
+        let chunk = &mut chunk[..words.len()];
+        let mut context = &hist.last;
+        for (ngrams, &word) in chunk.iter_mut().zip(words) {
+            let n = (context.len + 1).min(N);
+            ngrams.keys[0] = word;
+            for j in 1..n {
+                ngrams.keys[j] = self.hasher.combine(context.keys[j - 1], word);
             }
-            while fetched < keyed && fetched <= i + PREFETCH_DISTANCE {
-                let (keys, n) = &ring[fetched % RING];
-                for (table, &key) in self.layout.tables.iter().zip(&keys[..*n]) {
-                    table.prefetch(bytes, key);
-                }
-                fetched += 1;
+            ngrams.len = n;
+            for (table, &key) in tables.iter().zip(&ngrams.keys[..n]) {
+                table.prefetch_offsets(bytes, key);
             }
-            let (keys, n) = &ring[i % RING];
-            sum += self.score_keys(bytes, hist, keys, *n);
+            context = ngrams;
+        }
+        for ngrams in chunk.iter_mut() {
+            for (j, table) in tables.iter().enumerate().take(ngrams.len) {
+                ngrams.buckets[j] = table.bucket(bytes, ngrams.keys[j]);
+                table.prefetch(bytes, ngrams.keys[j], ngrams.buckets[j]);
+            }
+        }
+        let (mut sum, mut last_lookups) = (0.0, hist.lookups);
+        for (i, ngrams) in chunk.iter().enumerate() {
+            let last = i.checked_sub(1).map_or(&hist.last, |i| &chunk[i]);
+            let mut lookups = [Lookup::NotDone; MAX_ORDER];
+            let mut backoff = 0.0;
+            let mut prob = self.layout.unk_log2;
+            for j in (0..ngrams.len).rev() {
+                let table = &tables[j];
+                if let Some(index) = table.find_in(bytes, ngrams.keys[j], ngrams.buckets[j]) {
+                    lookups[j] = Lookup::Found(index);
+                    prob = table.prob(bytes, index);
+                    break;
+                }
+                lookups[j] = Lookup::Absent;
+                if j > 0 {
+                    // Back off: add the context's backoff weight (its lookup is the last word's,
+                    // if that was done).
+                    let context = &tables[j - 1];
+                    let found = match last_lookups[j - 1] {
+                        Lookup::NotDone => {
+                            context.find_in(bytes, last.keys[j - 1], last.buckets[j - 1])
+                        }
+                        Lookup::Absent => None,
+                        Lookup::Found(index) => Some(index),
+                    };
+                    if let Some(index) = found {
+                        backoff += context.backoff(bytes, index);
+                    }
+                }
+            }
+            last_lookups = lookups;
+            sum += prob + backoff;
+        }
+        if let Some(last) = chunk.last() {
+            hist.last = *last;
+            hist.lookups = last_lookups;
         }
         sum
     }
