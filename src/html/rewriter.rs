@@ -45,41 +45,6 @@ pub(super) fn new_rewriter(
         ElementContentHandlers::default()
             .element(move |el: &mut Element<'_, '_>| on_start_tag(&element_state, el)),
     ));
-    // What the page says about itself: the first canonical link, its `<meta>` tags, a CleanEval
-    // wrapper. Each setter takes the element's attribute values by name.
-    type Value<'v> = &'v dyn Fn(&str) -> Option<String>;
-    type Setter = fn(&mut PageInfo, Value);
-    let page_selectors: [(&str, Setter); 3] = [
-        ("link[rel~=canonical][href]", |p, value| {
-            p.canonical_url = p.canonical_url.take().or_else(|| value("href"));
-        }),
-        // Open Graph's type and URL, author, date, site name, description (`html::meta`).
-        ("meta[content]", |p, value| {
-            for key in ["property", "name", "itemprop"] {
-                if value(key).is_some_and(|k| meta::set_from_meta(p, key, &k, || value("content")))
-                {
-                    break;
-                }
-            }
-        }),
-        ("text[id]", |p, value| {
-            if p.wrapper_url.is_none() {
-                p.wrapper_url = value("id");
-                p.wrapper_title = value("title");
-            }
-        }),
-    ];
-    for (selector, set) in page_selectors {
-        let page_state = Rc::clone(state);
-        lol_settings = lol_settings.append_element_content_handler((
-            std::borrow::Cow::Owned(selector.parse::<Selector>().expect("a valid selector")),
-            ElementContentHandlers::default().element(move |el: &mut Element<'_, '_>| {
-                let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
-                set(&mut page_state.borrow_mut().page, &value);
-                Ok(())
-            }),
-        ));
-    }
     let text_state = Rc::clone(state);
     let settings = lol_settings.append_document_content_handler(
         lol_html::DocumentContentHandlers::default().text(move |chunk: &mut TextChunk| {
@@ -126,6 +91,10 @@ fn on_element(
     id: Tag,
 ) -> lol_html::HandlerResult {
     let role = id.role();
+    if role == Role::Page {
+        on_page_element(&mut state.borrow_mut().page, el, id);
+        return count_end_tag(state, el);
+    }
     if role == Role::Title && state.borrow().skip_depth > 0 {
         // An `<svg>`'s `<title/>` names a drawing, not the page, and may be self-closing.
         return count_end_tag(state, el);
@@ -166,6 +135,7 @@ fn on_element(
                     s.start_skip(id);
                 }
             }
+            Role::Page => {}
         }
     }
     if !el.can_have_content() {
@@ -173,6 +143,37 @@ fn on_element(
         return Ok(());
     }
     on_end_of(state, el, id)
+}
+
+/// What the page says about itself, where a first value is kept: the canonical link, its
+/// `<meta>` tags (Open Graph's type and URL, author, date, site name, description: see
+/// `html::meta`), a CleanEval wrapper's URL and title.
+fn on_page_element(page: &mut PageInfo, el: &Element<'_, '_>, id: Tag) {
+    let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
+    match id {
+        Tag::HeadLink => {
+            let canonical = el
+                .get_attribute("rel")
+                .is_some_and(|rel| rel.split_ascii_whitespace().any(|t| t == "canonical"));
+            if canonical && page.canonical_url.is_none() {
+                page.canonical_url = value("href");
+            }
+        }
+        Tag::Meta if el.has_attribute("content") => {
+            for key in ["property", "name", "itemprop"] {
+                if value(key)
+                    .is_some_and(|k| meta::set_from_meta(page, key, &k, || value("content")))
+                {
+                    break;
+                }
+            }
+        }
+        Tag::Text if el.has_attribute("id") && page.wrapper_url.is_none() => {
+            page.wrapper_url = value("id");
+            page.wrapper_title = value("title");
+        }
+        _ => {}
+    }
 }
 
 /// A start tag replayed to a new parser ([`State::replay_for_restart`]): its start was handled
@@ -204,7 +205,7 @@ fn on_end_of(
         s.open = s.open.saturating_sub(1);
         match role {
             Role::Block => s.on_block_end(id),
-            Role::Break => {}
+            Role::Break | Role::Page => {}
             Role::Skip | Role::NoScript => s.end_role(role),
             Role::Annotation => s.in_annotation = false,
             Role::Link => s.link_depth = 0,

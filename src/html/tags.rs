@@ -26,6 +26,9 @@ pub(super) enum Role {
     /// `<rt>`, `<rp>`: a ruby annotation (furigana) or its fallback parenthesis, shown above
     /// the base text, not in it: dropped up to its end tag or the block's end.
     Annotation,
+    /// `<link>`, `<meta>`, a CleanEval `<text>` wrapper: what the page says about itself (its
+    /// canonical URL, author, date...); transparent to the text.
+    Page,
 }
 
 /// Declares [`Tag`], one variant a tag, and [`TAGS`], each tag's name and role by its number.
@@ -124,6 +127,9 @@ tags! {
     Noframes = "noframes" => Skip,
     A = "a" => Link,
     Title = "title" => Title,
+    HeadLink = "link" => Page,
+    Meta = "meta" => Page,
+    Text = "text" => Page,
 }
 
 impl Tag {
