@@ -8,8 +8,7 @@
 //! Summary: Lev macro = mean of pages, Lev micro = 100·(1 − Σd / Σmax); P/R/F micro from
 //! summed counts, macro = mean of per-page figures (edge cases in [`super::prf`]).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 use super::lcs::lcs_len;
@@ -95,44 +94,8 @@ pub fn score_tokens<'a>(cleaned: &[&'a str], gold: &[&'a str]) -> PageScore {
     }
 }
 
-/// FxHash-style hasher: tokens are not adversarial and SipHash dominated interning.
-#[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
-
-impl FastHasher {
-    #[inline]
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 59));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type TokenIds<'a> = HashMap<&'a str, u32, BuildHasherDefault<FastHasher>>;
+/// Token ids by token. FxHash: tokens are not adversarial and SipHash dominated interning.
+type TokenIds<'a> = FxHashMap<&'a str, u32>;
 
 /// Maps tokens to dense ids, adding unseen ones.
 fn intern<'a>(ids: &mut TokenIds<'a>, toks: &[&'a str]) -> Vec<u32> {

@@ -1,6 +1,6 @@
 //! The evidence that depends on the blocks before a block in its document.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::block::Block;
 
@@ -19,7 +19,7 @@ const PROSE_LINK_DENSITY: f64 = 0.3;
 /// bounded set of text hashes and two counters.
 #[derive(Debug, Default)]
 pub struct DocumentContext {
-    seen: HashSet<u64>,
+    seen: FxHashSet<u64>,
     prose_words: usize,
     since_prose: usize,
 }
