@@ -161,14 +161,25 @@ impl Classifier {
         let mut columns = [[0.0; LANES]; INPUTS];
         for first in (0..evidence.len()).step_by(LANES) {
             // Past the last block, the last block again (its results are not kept).
-            let inputs: [[f32; INPUTS]; LANES] = std::array::from_fn(|k| {
-                context_input(evidence, (first + k).min(evidence.len() - 1))
-            });
+            let lane_block = |k: usize| (first + k).min(evidence.len() - 1);
             let log_odds = match &self.weights.scorer {
-                Scorer::Logistic(logistic) => inputs.map(|x| logistic.log_odds(&x)),
+                Scorer::Logistic(logistic) => std::array::from_fn::<_, LANES, _>(|k| {
+                    logistic.log_odds(&context_input(evidence, lane_block(k)))
+                }),
                 Scorer::Trees(_) => {
-                    for (i, column) in columns.iter_mut().enumerate() {
-                        *column = std::array::from_fn(|k| inputs[k][i]);
+                    // The inputs by column, written straight from the rows.
+                    for k in 0..LANES {
+                        for (at, row) in context_rows(evidence, lane_block(k)) {
+                            let inputs = &mut columns[at..at + EVIDENCE_VALUES];
+                            match row {
+                                Some(row) => {
+                                    for (column, &value) in inputs.iter_mut().zip(row) {
+                                        column[k] = value;
+                                    }
+                                }
+                                None => inputs.iter_mut().for_each(|column| column[k] = 0.0),
+                            }
+                        }
                     }
                     self.compiled.log_odds_of_lanes(&columns)
                 }
@@ -207,15 +218,29 @@ pub fn evidence_values(blocks: &[Block]) -> Vec<[f32; EVIDENCE_VALUES]> {
     blocks.iter().map(|b| b.evidence.values()).collect()
 }
 
+/// The classifier input's layout, its one definition: the evidence rows of the blocks from
+/// [`CONTEXT_RADIUS`] before `at` to as many after, each with the index of its first input
+/// (`None` outside the slice: those inputs are padding, 0.0).
+fn context_rows(
+    evidence: &[[f32; EVIDENCE_VALUES]],
+    at: usize,
+) -> impl Iterator<Item = (usize, Option<&[f32; EVIDENCE_VALUES]>)> {
+    (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize)
+        .enumerate()
+        .map(move |(slot, offset)| {
+            let row = at.checked_add_signed(offset).and_then(|i| evidence.get(i));
+            (slot * EVIDENCE_VALUES, row)
+        })
+}
+
 /// The classifier input of the block at `at`, from every block's [`evidence_values`] (padding
 /// outside the slice).
 pub fn context_input(evidence: &[[f32; EVIDENCE_VALUES]], at: usize) -> [f32; INPUTS] {
     let mut x = [0.0; INPUTS];
-    for (slot, offset) in (-(CONTEXT_RADIUS as isize)..=CONTEXT_RADIUS as isize).enumerate() {
-        let Some(e) = at.checked_add_signed(offset).and_then(|i| evidence.get(i)) else {
-            continue;
-        };
-        x[slot * EVIDENCE_VALUES..(slot + 1) * EVIDENCE_VALUES].copy_from_slice(e);
+    for (first, row) in context_rows(evidence, at) {
+        if let Some(row) = row {
+            x[first..first + EVIDENCE_VALUES].copy_from_slice(row);
+        }
     }
     x
 }
@@ -279,6 +304,26 @@ fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], keep: &mut [bool]) {
 mod tests {
     use super::*;
     use crate::block::BlockKind;
+
+    #[test]
+    fn blocks_taken_lanes_at_a_time_score_as_each_block_alone() {
+        // The trees read the inputs by column, written from the evidence rows; each block's
+        // log-odds must be those of its own input, for any number of blocks (lanes left over,
+        // padding at both ends).
+        let classifier = embedded();
+        let value = |i: usize, v: usize| ((i * 31 + v * 17) % 23) as f32 / 7.0 - 1.0;
+        for blocks in 0..=2 * LANES + 1 {
+            let evidence: Vec<[f32; EVIDENCE_VALUES]> = (0..blocks)
+                .map(|i| std::array::from_fn(|v| value(i, v)))
+                .collect();
+            let together = classifier.log_odds_of_blocks(&evidence, 0.5);
+            assert_eq!(together.len(), blocks);
+            for (i, &z) in together.iter().enumerate() {
+                let alone = classifier.log_odds(&context_input(&evidence, i)) + 0.5;
+                assert_eq!(z, f64::from(alone), "block {i} of {blocks}");
+            }
+        }
+    }
 
     #[test]
     fn a_page_with_nothing_kept_keeps_its_likeliest_blocks_of_a_few_words() {
