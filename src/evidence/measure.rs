@@ -148,6 +148,17 @@ impl Shape {
             }
             let start = i;
             let (mut digits, mut letters, mut any) = (0, 0, 0u8);
+            // Eight bytes at a time while they last, then byte by byte.
+            while let Some(eight) = bytes.get(i..i + 8) {
+                let word = WordBytes::of(u64::from_le_bytes(eight.try_into().expect("8 bytes")));
+                digits += word.digits;
+                letters += word.letters;
+                any |= word.any;
+                i += word.len;
+                if word.len < 8 {
+                    break;
+                }
+            }
             while let Some(&b) = bytes.get(i).filter(|&&b| b != b' ') {
                 digits += usize::from(b.is_ascii_digit());
                 letters += usize::from(b.is_ascii_alphabetic());
@@ -206,6 +217,46 @@ impl Shape {
     }
 }
 
+/// What the eight bytes of `x` (in text order, lowest first) hold before the first space: how
+/// many bytes that is, their ASCII digits and letters, and their high bits (`any`: a byte that
+/// is not ASCII shows there, and the counts are then not to be used).
+struct WordBytes {
+    len: usize,
+    digits: usize,
+    letters: usize,
+    any: u8,
+}
+
+impl WordBytes {
+    #[inline]
+    fn of(x: u64) -> WordBytes {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x80 * ONES;
+        // The high bit of each byte within `lo..=hi`, for bytes below 0x80 (a byte from 0x80
+        // may carry into the ones after it; those are then not counted).
+        let within = |x: u64, lo: u8, hi: u8| {
+            let at_least_lo = x.wrapping_add(u64::from(0x80 - lo) * ONES);
+            let above_hi = x.wrapping_add(u64::from(0x7f - hi) * ONES);
+            at_least_lo & !above_hi & HIGH
+        };
+        // The first space exactly: a borrow only runs up from a zero byte.
+        let spaced = x ^ (u64::from(b' ') * ONES);
+        let spaces = spaced.wrapping_sub(ONES) & !spaced & HIGH;
+        let len = (spaces.trailing_zeros() / 8) as usize;
+        let word = if len == 8 {
+            u64::MAX
+        } else {
+            (1 << (8 * len)) - 1
+        };
+        WordBytes {
+            len,
+            digits: (within(x, b'0', b'9') & word).count_ones() as usize,
+            letters: (within(x | (0x20 * ONES), b'a', b'z') & word).count_ones() as usize,
+            any: if x & word & HIGH == 0 { 0 } else { 0x80 },
+        }
+    }
+}
+
 /// Whether the text ends like prose: `.`, `!`, `?` or `:`, maybe followed by closing quotes or brackets.
 fn ends_like_sentence(text: &str) -> bool {
     let end = text.trim_end_matches(['"', '\'', ')', '\u{201d}', '\u{2019}', ']']);
@@ -215,6 +266,31 @@ fn ends_like_sentence(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eight_bytes_at_a_time_count_as_one_at_a_time() {
+        // Every byte value at every position, among letters, digits, spaces and bytes above
+        // 0x7f: the word's length, and its counts when it is ASCII.
+        let fill = b"aZ9 .\x80\xffq";
+        for position in 0..8 {
+            for value in 0..=255u8 {
+                for f in 0..fill.len() {
+                    let mut eight: [u8; 8] = std::array::from_fn(|k| fill[(k + f) % fill.len()]);
+                    eight[position] = value;
+                    let got = WordBytes::of(u64::from_le_bytes(eight));
+                    let len = eight.iter().position(|&b| b == b' ').unwrap_or(8);
+                    let word = &eight[..len];
+                    assert_eq!(got.len, len, "{eight:?}");
+                    assert_eq!(got.any.is_ascii(), word.is_ascii(), "{eight:?}");
+                    if word.is_ascii() {
+                        let digits = word.iter().filter(|b| b.is_ascii_digit()).count();
+                        let letters = word.iter().filter(|b| b.is_ascii_alphabetic()).count();
+                        assert_eq!((got.digits, got.letters), (digits, letters), "{eight:?}");
+                    }
+                }
+            }
+        }
+    }
     use crate::lm::model::embedded;
     use crate::segment;
 
