@@ -75,6 +75,40 @@ fn pack_mapped(word: &str, map: impl Fn(u8) -> u8) -> Option<u128> {
 }
 
 /// Hashes a packed word by folding and multiplying (Fibonacci hashing).
+/// An ASCII word of a text as the lists look it up, made once for any number of lists.
+pub(crate) enum PackedWord<'a> {
+    /// Shorter than 16 bytes: packed and lower-cased.
+    Short(u128),
+    /// The word itself.
+    Long(&'a str),
+}
+
+/// The ASCII word `text[word]` packed for [`Stopwords::contains_packed`]: a word shorter than 16
+/// bytes is packed from one 16-byte load (of the word alone, padded, near the end of `text`),
+/// masked to its length and lower-cased eight bytes at a time.
+#[inline]
+pub(crate) fn pack_ascii_word(text: &str, word: Range<usize>) -> PackedWord<'_> {
+    let len = word.len();
+    if len >= 16 {
+        return PackedWord::Long(&text[word]);
+    }
+    let bytes = match text.as_bytes().get(word.start..word.start + 16) {
+        Some(sixteen) => u128::from_le_bytes(sixteen.try_into().expect("16 bytes")),
+        // Near the end of the text: the word alone, padded.
+        None => {
+            let mut padded = [0u8; 16];
+            padded[..len].copy_from_slice(&text.as_bytes()[word]);
+            u128::from_le_bytes(padded)
+        }
+    };
+    let masked = bytes & ((1u128 << (8 * len)) - 1);
+    PackedWord::Short(
+        u128::from(ascii_lowercase_bytes(masked as u64))
+            | u128::from(ascii_lowercase_bytes((masked >> 64) as u64)) << 64
+            | (len as u128) << 120,
+    )
+}
+
 #[derive(Default)]
 struct PackedHasher(u64);
 
@@ -172,35 +206,14 @@ impl Stopwords {
         (stop, words)
     }
 
-    /// Whether the ASCII word `text[word]` is a stopword once lower-cased: the same as
-    /// [`Stopwords::contains_word`], faster: a word shorter than 16 bytes is packed from one
-    /// 16-byte load (of the word alone, padded, near the end of `text`), masked to its length
-    /// and lower-cased eight bytes at a time.
+    /// Whether the ASCII word packed by [`pack_ascii_word`] is a stopword once lower-cased: the
+    /// same as [`Stopwords::contains_word`] of the word, faster.
     #[inline]
-    pub(crate) fn contains_ascii(
-        &self,
-        text: &str,
-        word: Range<usize>,
-        scratch: &mut String,
-    ) -> bool {
-        let len = word.len();
-        if len >= 16 {
-            return self.contains_word(&text[word], scratch);
+    pub(crate) fn contains_packed(&self, word: &PackedWord, scratch: &mut String) -> bool {
+        match *word {
+            PackedWord::Short(key) => self.contains_short(key),
+            PackedWord::Long(word) => self.contains_word(word, scratch),
         }
-        let bytes = match text.as_bytes().get(word.start..word.start + 16) {
-            Some(sixteen) => u128::from_le_bytes(sixteen.try_into().expect("16 bytes")),
-            // Near the end of the text: the word alone, padded.
-            None => {
-                let mut padded = [0u8; 16];
-                padded[..len].copy_from_slice(&text.as_bytes()[word]);
-                u128::from_le_bytes(padded)
-            }
-        };
-        let masked = bytes & ((1u128 << (8 * len)) - 1);
-        let key = u128::from(ascii_lowercase_bytes(masked as u64))
-            | u128::from(ascii_lowercase_bytes((masked >> 64) as u64)) << 64
-            | (len as u128) << 120;
-        self.contains_short(key)
     }
 
     /// Whether the whitespace token `word` is a stopword once lower-cased (`scratch` holds the
@@ -271,7 +284,7 @@ mod tests {
                     let text = if after == 0 { text.trim_end() } else { &text };
                     let range = 6..6 + word.len();
                     assert_eq!(
-                        list.contains_ascii(text, range, &mut scratch),
+                        list.contains_packed(&pack_ascii_word(text, range), &mut scratch),
                         alone,
                         "{word:?} followed by {after}"
                     );

@@ -8,7 +8,7 @@
 
 use crate::block::{Block, BlockKind, ContainerHints, Evidence, Sentence};
 use crate::lm::model::{perplexity, LanguageModel};
-use crate::stopwords::Stopwords;
+use crate::stopwords::{pack_ascii_word, Stopwords};
 
 /// Scores every sentence of the block under `model` (its perplexity).
 pub fn score(block: &mut Block, model: &LanguageModel) {
@@ -176,11 +176,12 @@ impl Shape {
                 shape.separators += usize::from(digits + letters == 0);
                 // The lists share no word (a word found in one is not looked up in the other),
                 // and every foreign word holds a letter (`scripts/make-stopwords-foreign.sh`).
-                if stopwords.contains_ascii(text, start..i, &mut lower) {
+                let word = pack_ascii_word(text, start..i);
+                if stopwords.contains_packed(&word, &mut lower) {
                     shape.stopwords += 1;
                 } else if letters > 0 {
                     shape.foreign_stopwords +=
-                        usize::from(foreign.contains_ascii(text, start..i, &mut lower));
+                        usize::from(foreign.contains_packed(&word, &mut lower));
                 }
             } else {
                 let word = &text[start..i];
