@@ -129,6 +129,9 @@ impl Table {
     #[inline]
     pub(crate) fn prefetch(&self, bytes: &[u8], key: u64, bucket: Bucket) {
         let (lo, len) = (bucket.lo as usize, (bucket.hi - bucket.lo) as usize);
+        if len == 0 {
+            return;
+        }
         let start = if len <= WINDOW {
             0
         } else {
@@ -139,7 +142,7 @@ impl Table {
         prefetch_line(bytes, first + self.record_len * WINDOW.min(len) - 1);
     }
 
-    /// Asks the CPU to start loading the bucket offsets `prefetch(key)` and `find(key)` read.
+    /// Asks the CPU to start loading the bucket offsets [`Self::bucket`] reads for `key`.
     #[inline]
     pub(crate) fn prefetch_offsets(&self, bytes: &[u8], key: u64) {
         prefetch_line(bytes, self.offset_at(key));
