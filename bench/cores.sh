@@ -75,15 +75,18 @@ names = {}
 for t in run["threads"]:
     names.setdefault(t["name"], []).append(100 * t["ticks"] / total)
 busiest = max((t["ticks"] for t in run["threads"]), default=0) * 100 / total
+# The workers of the pool share the documents; any other thread (reader, writer, the main one) is a
+# serial stage, and by Amdahl the run scales at most to 100 over its share.
+serial = max((t["ticks"] for t in run["threads"] if t["name"] != "ppl-worker"), default=0) * 100 / total
 shares = ", ".join(f"{n} {len(s)} × {max(s):.0f} %" if len(s) > 1 else f"{n} {s[0]:.0f} %"
                    for n, s in sorted(names.items(), key=lambda kv: -max(kv[1])))
 mbps = size / 1e6 / run["wall_s"]
-print(f"| {label} | {jobs} | {mbps:.1f} | {busiest:.1f} % | {shares} |")
+print(f"| {label} | {jobs} | {mbps:.1f} | {busiest:.1f} % | {serial:.1f} % | {shares} |")
 ' "$label" "$jobs" "$bytes"
 }
 
-echo "| input | -j | MB/s | busiest thread | threads (name: count × largest share of CPU time) |"
-echo "|---|---:|---:|---:|---|"
+echo "| input | -j | MB/s | busiest thread | busiest serial thread | threads (name: count × largest share of CPU time) |"
+echo "|---|---:|---:|---:|---:|---|"
 for jobs in $JOBS; do
     case_row "$files files" "$jobs" "$tmp/pages"
 done

@@ -483,7 +483,11 @@ if [[ "$CORES" != 0 ]]; then
     out "## Cores"
     out ""
     out "Each thread's share of the process's CPU time (bench/threads.py): the busiest thread's share"
-    out "caps how many cores a run could use (at 15 %, six or more)."
+    out "caps how many cores a run could use (at 15 %, six or more). The workers of the pool share the"
+    out "documents; the busiest serial thread (reader, writer, main) is what Amdahl's law caps a run by."
+    out "With more workers than cores, the kernel may run some workers more than others (three of"
+    out "eight on one core, five on the other), and they take more documents: the workers' shares then"
+    out "tell the scheduler, not the program."
     out ""
     if cores_table=$(DATA="$DATA" PPL_FILTER="$ppl" RUNS="$RUNS" bash bench/cores.sh 2>> "$tmp/stderr.log"); then
         out "$cores_table"
