@@ -2,7 +2,7 @@
 # bench/cores.sh — how ppl-filter scales with cores: for -j 1, 2, 4, 8 and 16, the throughput
 # and how the process's CPU time is shared among its threads (bench/threads.py), over the
 # CleanEval pages (COPIES copies of tune and dev) as many files, as the responses of one WARC
-# file, and as one stream on stdin.
+# file (plain, and gzipped a member a record), and as one stream on stdin.
 #
 # These machines have few cores, so MB/s stops growing at their count; the busiest thread's
 # share of the CPU time says how far a run could scale on more (a thread holding 15 % lets six
@@ -52,6 +52,14 @@ with open(out, "wb") as warc:
                 f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
         warc.write(head.encode() + http + b"\r\n\r\n")
 PY
+# The same WARC compressed as crawlers write it: one gzip member per record.
+python3 - "$tmp/pages.warc" "$tmp/pages.warc.gz" <<'PY'
+import gzip, sys
+records = open(sys.argv[1], "rb").read().split(b"WARC/1.1\r\n")[1:]
+with open(sys.argv[2], "wb") as out:
+    for record in records:
+        out.write(gzip.compress(b"WARC/1.1\r\n" + record, compresslevel=6))
+PY
 files=$(find "$tmp/pages" -type f | wc -l)
 bytes=$(wc -c < "$tmp/stream.html")
 
@@ -92,6 +100,9 @@ for jobs in $JOBS; do
 done
 for jobs in $JOBS; do
     case_row "one WARC of $files responses" "$jobs" "$tmp/pages.warc"
+done
+for jobs in $JOBS; do
+    case_row "one WARC.gz of $files responses (a gzip member each)" "$jobs" "$tmp/pages.warc.gz"
 done
 for jobs in $JOBS; do
     case_row "one stream of $((bytes / 1000000)) MB (stdin)" "$jobs" --stdin "$tmp/stream.html"
