@@ -39,26 +39,21 @@ for c in $(seq -w "$COPIES"); do
     done
 done
 cat "$tmp"/pages/*.html > "$tmp/stream.html"
-# The same pages as the HTML responses of one WARC file, in the same order.
-python3 - "$tmp/pages" "$tmp/pages.warc" <<'PY'
-import os, sys
-pages, out = sys.argv[1], sys.argv[2]
-with open(out, "wb") as warc:
+# The same pages as the HTML responses of one WARC file, in the same order, and that WARC
+# compressed as crawlers write it: one gzip member a record.
+python3 - "$tmp/pages" "$tmp/pages.warc" "$tmp/pages.warc.gz" <<'PY'
+import gzip, os, sys
+pages, out, out_gz = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(out, "wb") as warc, open(out_gz, "wb") as warc_gz:
     for n, name in enumerate(sorted(os.listdir(pages))):
         body = open(os.path.join(pages, name), "rb").read()
         http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
         head = (f"WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{n:012d}>\r\n"
                 f"WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: http://example.com/{name}\r\n"
                 f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n")
-        warc.write(head.encode() + http + b"\r\n\r\n")
-PY
-# The same WARC compressed as crawlers write it: one gzip member per record.
-python3 - "$tmp/pages.warc" "$tmp/pages.warc.gz" <<'PY'
-import gzip, sys
-records = open(sys.argv[1], "rb").read().split(b"WARC/1.1\r\n")[1:]
-with open(sys.argv[2], "wb") as out:
-    for record in records:
-        out.write(gzip.compress(b"WARC/1.1\r\n" + record, compresslevel=6))
+        record = head.encode() + http + b"\r\n\r\n"
+        warc.write(record)
+        warc_gz.write(gzip.compress(record, compresslevel=6))
 PY
 files=$(find "$tmp/pages" -type f | wc -l)
 bytes=$(wc -c < "$tmp/stream.html")
