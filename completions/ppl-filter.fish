@@ -27,7 +27,7 @@ end
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l files-from -d 'Also clean the files listed in FILE, one path per line (`-`: standard input)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s u -l fetch -d 'Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely: see --fetch-delay, --no-robots, --max-filesize' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s i -l fetch-list -d 'Fetch and clean the URLs listed in FILE, one a line (`-`: standard input; empty lines and lines starting with `#` are skipped)' -r -F
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s i -l fetch-list -d 'Fetch and clean the URLs listed in FILE, one a line (`-`: standard input; empty lines and lines starting with `#` are skipped), read as they are fetched; a URL listed twice is fetched once' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-delay -d 'Seconds between two requests to one host (longer when its robots.txt asks)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-filesize -d 'Skip inputs larger than BYTES: files (by their size; compressed size for .gz) and fetched pages [default: no limit for files, 20000000 for a fetched page]' -r

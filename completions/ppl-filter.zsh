@@ -20,8 +20,8 @@ _ppl-filter() {
 '--files-from=[Also clean the files listed in FILE, one path per line (\`-\`\: standard input)]:FILE:_files' \
 '*-u+[Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely\: see --fetch-delay, --no-robots, --max-filesize]:URL:_default' \
 '*--fetch=[Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched one at a time, politely\: see --fetch-delay, --no-robots, --max-filesize]:URL:_default' \
-'-i+[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped)]:FILE:_files' \
-'--fetch-list=[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped)]:FILE:_files' \
+'-i+[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped), read as they are fetched; a URL listed twice is fetched once]:FILE:_files' \
+'--fetch-list=[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped), read as they are fetched; a URL listed twice is fetched once]:FILE:_files' \
 '--fetch-delay=[Seconds between two requests to one host (longer when its robots.txt asks)]:SECONDS:_default' \
 '--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading)]:SECONDS:_default' \
 '--max-filesize=[Skip inputs larger than BYTES\: files (by their size; compressed size for .gz) and fetched pages \[default\: no limit for files, 20000000 for a fetched page\]]:BYTES:_default' \

@@ -82,7 +82,19 @@ fn a_list_of_urls_gives_a_record_each_with_the_metadata_its_page_has() {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    assert_eq!(records.len(), 2, "{}", stdout(&out));
+    // A record for every URL, those not fetched with their `error`, as files that cannot be
+    // opened get.
+    assert_eq!(records.len(), 4, "{}", stdout(&out));
+    assert_eq!(records[2]["url"], format!("{base}/private/page.html"));
+    assert!(records[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("robots.txt disallows it"));
+    assert_eq!(records[3]["source"], format!("{base}/gone.html"));
+    assert_eq!(
+        records[3]["error"],
+        "not fetched: the server answered HTTP 404"
+    );
     assert_eq!(records[0]["url"], format!("{base}/story.html"));
     assert_eq!(records[0]["author"], "Jane Reporter");
     assert_eq!(records[0]["date"], "2026-10-02");
@@ -161,4 +173,138 @@ fn robots_txt_can_be_ignored_and_sizes_bounded() {
         "{}",
         stderr(&out)
     );
+}
+
+/// A port on 127.0.0.1 where nothing listens.
+fn closed_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn a_page_an_error_and_an_unreachable_host_give_a_record_each_named_for_what_happened() {
+    let (base, _) = site();
+    let unreachable = format!("http://127.0.0.1:{}/page.html", closed_port());
+    let args = [
+        "-f",
+        "json",
+        "--fetch-delay",
+        "0",
+        "--fetch-timeout",
+        "5",
+        "-u",
+        &format!("{base}/story.html"),
+        "-u",
+        &format!("{base}/gone.html"),
+        "-u",
+        &unreachable,
+    ];
+    let out = ppl_filter(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let records: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3, "{}", stdout(&out));
+    assert!(records[0]["text"].as_str().unwrap().contains("The storm"));
+    assert!(records[0].get("error").is_none());
+    assert_eq!(records[2]["url"], unreachable.as_str());
+    for record in &records[1..] {
+        let error = record["error"].as_str().unwrap();
+        assert!(error.starts_with("not fetched: "), "{error}");
+        assert!(!error.contains("disallow"), "{error}");
+    }
+    assert!(!stderr(&out).contains("disallow"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_pipe_closed_after_the_first_byte_ends_the_fetching_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let (base, asked) = site();
+    let story = format!("{base}/story.html");
+    let news = format!("{base}/news.html");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ppl-filter"))
+        .args([
+            "--fetch-delay",
+            "0",
+            "-u",
+            &story,
+            "-u",
+            &news,
+            "-u",
+            &story,
+        ])
+        .args(["-u", &format!("{news}?again")])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe is closed here, as `| head -c 1` closes it.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    // The run stopped at the closed pipe, before the last page.
+    let asked = asked.lock().unwrap().clone();
+    assert!(
+        !asked.contains(&"/news.html?again".to_string()),
+        "{asked:?}"
+    );
+}
+
+#[test]
+fn a_list_is_fetched_once_a_url_with_no_separator_for_pages_left_out() {
+    let (base, asked) = site();
+    // Read from standard input, a URL named three times is asked for once.
+    let list = format!("{base}/story.html\n{base}/gone.html\n{base}/story.html\n{base}/news.html\n{base}/story.html\n");
+    let out = ppl_filter(&["-q", "--fetch-delay", "0", "-i", "-"], list.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(
+        asked.iter().filter(|p| *p == "/story.html").count(),
+        1,
+        "{asked:?}"
+    );
+    // Both pages' text, one empty line between them, none before or after.
+    let text = stdout(&out);
+    let pages: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(pages.len(), 2, "{text:?}");
+    assert!(pages[0].starts_with("The storm"), "{text:?}");
+    // A page left out by --target-language writes no separator either.
+    let out = ppl_filter(
+        &[
+            "-q",
+            "--fetch-delay",
+            "0",
+            "--target-language",
+            "fr",
+            "-i",
+            "-",
+        ],
+        list.as_bytes(),
+    );
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn a_url_with_control_characters_is_shown_escaped() {
+    let url = format!(
+        "http://127.0.0.1:{}/\u{1b}]0;title\u{7}\u{1b}[2J",
+        closed_port()
+    );
+    let out = ppl_filter(
+        &["--fetch-delay", "0", "--fetch-timeout", "5", "-u", &url],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.contains("\\u{1b}]0;title"), "{err:?}");
 }

@@ -10,10 +10,14 @@ use std::time::{Duration, Instant};
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
 use ppl_filter::io::fetch::Polite;
 use ppl_filter::io::language::LanguageFilter;
-use ppl_filter::io::sink::{DirSink, PartialFile, RecordFormat, RecordSink, Sink, StreamSink};
+use ppl_filter::io::sink::{
+    DirSink, DocumentMeta, DocumentStats, PartialFile, RecordFormat, RecordSink, Sink, StreamSink,
+};
 use ppl_filter::io::Input;
 use ppl_filter::lm::LanguageModel;
 use ppl_filter::pipeline::{self, Observer, Options, Problem, Severity, Summary, Trouble};
+
+use anyhow::bail;
 
 use crate::plan::{Fetch, Output, Plan, Records};
 use crate::report::Reporter;
@@ -22,7 +26,7 @@ use crate::report::Reporter;
 pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let model = ppl_filter::lm::load_model(global.model.as_deref())?;
-    let plan = Plan::from_args(args)?;
+    let mut plan = Plan::from_args(args)?;
     let observer = Reporter::new(
         plan.inputs.len(),
         plan.options.read.input_format,
@@ -37,7 +41,7 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     for problem in &plan.found {
         observer.problem(problem);
     }
-    let summary = match &plan.fetch {
+    let summary = match plan.fetch.take() {
         Some(fetch) => fetch_and_write(&plan, fetch, model, &observer)?,
         None => write(&plan, model, &observer)?,
     };
@@ -109,51 +113,76 @@ fn run_into(
 }
 
 /// Fetches the pages of `-u` and `-i` one at a time, politely ([`Polite`]), and cleans each
-/// into standard output as it comes: text separated as files' is, or a JSON record each whose
-/// `url` is the page's (after redirects). A page read in its HTTP charset unless `--encoding`
-/// names one; a page not fetched is a warning naming its URL.
+/// into standard output as it comes: text separated as files' is (one stream for them all, so
+/// a page left out writes no separator), or a JSON record each whose `url` is the page's (after
+/// redirects). A page is read in its HTTP charset unless `--encoding` names one. A URL not
+/// fetched is a warning naming it, and with `--format json` a record with its `error`, as a
+/// file that cannot be opened gets.
 fn fetch_and_write(
     plan: &Plan,
-    fetch: &Fetch,
+    fetch: Fetch,
     model: &'static LanguageModel,
     observer: &Reporter,
 ) -> anyhow::Result<Summary> {
-    let mut polite = Polite::new(fetch.limits, fetch.delay, fetch.robots);
-    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let Fetch {
+        mut urls,
+        limits,
+        delay,
+        robots,
+    } = fetch;
+    let mut polite = Polite::new(limits, delay, robots);
+    let out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let mut to = match &plan.output {
+        Output::Stream { separator } => FetchedTo::Stream(StreamSink::new(out, separator)),
+        Output::Records(records) => FetchedTo::Records(out, records),
+        Output::Files { .. } | Output::RecordFiles { .. } => {
+            unreachable!("the plan refuses --output-dir with pages to fetch")
+        }
+    };
     let mut total = Summary::default();
-    for (n, url) in fetch.urls.iter().enumerate() {
-        let fetched = match polite.fetch(url) {
-            Ok(fetched) => fetched,
-            Err(e) => {
+    while let Some(url) = urls.next() {
+        let url = match url {
+            Ok(url) => url,
+            Err(e) if e.is_skip() => {
                 observer.problem(&Problem::new(
-                    url.clone(),
-                    Trouble::NotFetched(e.to_string()),
+                    urls.list_name(),
+                    Trouble::Unreadable(e.to_string()),
                 ));
                 total.warnings += 1;
                 continue;
             }
+            Err(e) => return Err(e.into()),
         };
-        let input = [Input::Memory {
-            name: url.clone(),
-            bytes: fetched.bytes.into(),
-        }];
-        let mut options = plan.options.clone();
-        options.read.encoding = options.read.encoding.or(fetched.encoding);
-        let summary = match &plan.output {
-            Output::Records(records) => {
-                let sink = RecordSink::new(&mut out, records.format);
-                let mut sink = configured(sink, records).url(Some(fetched.url));
-                run_into(&input, plan, &options, model, &mut sink, observer)?
-            }
-            Output::Stream { separator } => {
-                if n > 0 && total.documents > total.other_language {
-                    out.write_all(separator)?;
+        let summary = match polite.fetch(&url) {
+            Ok(fetched) => {
+                let mut options = plan.options.clone();
+                options.read.encoding = options.read.encoding.or(fetched.encoding);
+                let input = [Input::Memory {
+                    name: url,
+                    bytes: fetched.bytes.into(),
+                }];
+                match &mut to {
+                    FetchedTo::Stream(sink) => {
+                        run_into(&input, plan, &options, model, sink, observer)?
+                    }
+                    FetchedTo::Records(out, records) => {
+                        let sink = RecordSink::new(out, records.format);
+                        let mut sink = configured(sink, records).url(Some(fetched.url));
+                        run_into(&input, plan, &options, model, &mut sink, observer)?
+                    }
                 }
-                let mut sink = StreamSink::new(&mut out, separator);
-                run_into(&input, plan, &options, model, &mut sink, observer)?
             }
-            Output::Files { .. } | Output::RecordFiles { .. } => {
-                unreachable!("the plan refuses --output-dir with pages to fetch")
+            Err(e) => {
+                let problem = Problem::new(url, Trouble::NotFetched(e.to_string()));
+                observer.problem(&problem);
+                let mut summary = Summary {
+                    warnings: 1,
+                    ..Summary::default()
+                };
+                if let FetchedTo::Records(out, records) = &mut to {
+                    summary.output_closed = write_failure(out, records, &problem)?;
+                }
+                summary
             }
         };
         total.add(&summary);
@@ -161,8 +190,51 @@ fn fetch_and_write(
             break;
         }
     }
-    out.flush()?;
+    if urls.distinct() == 0 {
+        bail!("{}: lists no URL to fetch", urls.list_name());
+    }
+    let flushed = match &mut to {
+        FetchedTo::Stream(sink) => sink.finish(),
+        FetchedTo::Records(out, _) => out.flush(),
+    };
+    match flushed {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => total.output_closed = true,
+        flushed => flushed?,
+    }
     Ok(total)
+}
+
+/// Where fetched pages go: one text stream, or a record each.
+enum FetchedTo<'a> {
+    Stream(StreamSink<BufWriter<io::Stdout>>),
+    Records(BufWriter<io::Stdout>, &'a Records),
+}
+
+/// Writes the JSON record of a URL not fetched (`source`, `url`, `error`); true when the
+/// output was closed (`| head`).
+fn write_failure(
+    out: &mut BufWriter<io::Stdout>,
+    records: &Records,
+    problem: &Problem,
+) -> io::Result<bool> {
+    let url = problem.input.clone();
+    let mut sink = configured(RecordSink::new(out, records.format), records).url(Some(url));
+    let failed = DocumentStats {
+        failure: Some(problem.message()),
+        ..DocumentStats::default()
+    };
+    let written = sink
+        .begin(
+            0,
+            &DocumentMeta::Input {
+                source: problem.input.clone(),
+            },
+        )
+        .and_then(|()| sink.end(&failed));
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(true),
+        written => written.map(|()| false),
+    }
 }
 
 /// The end of a run: `--stats`, a word on what was skipped or when nothing was kept, and the

@@ -1,6 +1,6 @@
 //! `ppl-filter`: parses the command line and hands each mode to the library, one file per mode:
 //! `clean.rs` (the main job, its flags made a plan by `plan.rs`), `train.rs`, `learn.rs`, `perplexity.rs`, `serve.rs` (the web
-//! demo); `report.rs` prints problems and progress on stderr. Errors reach here typed, with
+//! demo); `report.rs` prints problems and progress on stderr; `urls.rs` reads the URLs to fetch. Errors reach here typed, with
 //! their causes, and are printed as one line. Exit codes: 0 success, 1 some inputs
 //! damaged/empty/binary, 2 an error (see `--help`).
 
@@ -12,6 +12,7 @@ mod report;
 #[cfg(feature = "serve")]
 mod serve;
 mod train;
+mod urls;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -17,6 +17,8 @@ use ppl_filter::output::{Layout, OutputMode};
 use ppl_filter::pipeline::{self, Options, Problem, Trouble};
 use ppl_filter::pipeline::{ReadSettings, RenderSettings};
 
+use crate::urls::{UrlList, Urls};
+
 /// What a cleaning run does.
 pub struct Plan {
     /// The inputs, in the order they are cleaned.
@@ -39,8 +41,8 @@ pub struct Plan {
 
 /// The pages to fetch, and how.
 pub struct Fetch {
-    /// The URLs, in order.
-    pub urls: Vec<String>,
+    /// The URLs, in order, each once; a list read as they are fetched.
+    pub urls: Urls,
     /// Each page's size and time bounds.
     pub limits: FetchLimits,
     /// Between two requests to one host (`--fetch-delay`).
@@ -151,20 +153,7 @@ impl Plan {
 /// The pages `-u` and `-i` name, if any; with them, no file may be given, and the output goes
 /// to standard output.
 fn fetch(args: &CleanArgs) -> anyhow::Result<Option<Fetch>> {
-    let mut urls = args.fetch.clone();
-    if let Some(list) = &args.fetch_list {
-        let listed = walk::read_list(list)?;
-        urls.extend(
-            listed
-                .iter()
-                .map(|line| line.to_string_lossy().trim().to_string())
-                .filter(|line| !line.is_empty() && !line.starts_with('#')),
-        );
-        if urls.is_empty() {
-            bail!("{}: lists no URL to fetch", list.display());
-        }
-    }
-    if urls.is_empty() {
+    if args.fetch.is_empty() && args.fetch_list.is_none() {
         return Ok(None);
     }
     if !args.files.is_empty() || args.files_from.is_some() {
@@ -173,6 +162,8 @@ fn fetch(args: &CleanArgs) -> anyhow::Result<Option<Fetch>> {
     if args.output_dir.is_some() {
         bail!("--output-dir applies to files: fetched pages are written to standard output");
     }
+    let list = args.fetch_list.as_deref().map(UrlList::open).transpose()?;
+    let urls = Urls::new(args.fetch.clone(), list);
     Ok(Some(Fetch {
         urls,
         limits: FetchLimits {

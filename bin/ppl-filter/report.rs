@@ -1,7 +1,8 @@
-//! What a run tells the person at the terminal: problems as one line each on stderr, and a
-//! progress bar when stderr is a terminal.
+//! What a run tells the person at the terminal: problems as one line each on stderr (control
+//! characters escaped), and a progress bar when stderr is a terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ppl_filter::errors::printable;
 use ppl_filter::io::InputFormat;
 use ppl_filter::pipeline::{Observer, Problem};
 
@@ -45,7 +46,11 @@ impl Reporter {
 
 impl Observer for Reporter {
     fn problem(&self, problem: &Problem) {
-        let print = || eprintln!("ppl-filter: {}: {}", problem.input, problem.trouble);
+        // A name or URL from a list, a page or a redirect may hold escape sequences: shown inert.
+        let print = || {
+            let input = printable(&problem.input);
+            eprintln!("ppl-filter: {input}: {}", printable(&problem.message()));
+        };
         match &self.bar {
             Some(bar) => bar.suspend(print),
             None => print(),

@@ -120,7 +120,8 @@ pub struct CleanArgs {
     pub fetch: Vec<String>,
 
     /// Fetch and clean the URLs listed in FILE, one a line (`-`: standard input; empty lines
-    /// and lines starting with `#` are skipped).
+    /// and lines starting with `#` are skipped), read as they are fetched; a URL listed twice
+    /// is fetched once.
     #[arg(short = 'i', long = "fetch-list", value_name = "FILE")]
     pub fetch_list: Option<PathBuf>,
 
