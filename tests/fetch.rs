@@ -276,6 +276,15 @@ fn a_list_is_fetched_once_a_url_with_no_separator_for_pages_left_out() {
     let pages: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(pages.len(), 2, "{text:?}");
     assert!(pages[0].starts_with("The storm"), "{text:?}");
+    // A line too long to be a URL is skipped with a warning, and the list read on.
+    let long = format!("{}\n{base}/story.html\n", "x".repeat(100_000));
+    let out = ppl_filter(&["-q", "--fetch-delay", "0", "-i", "-"], long.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("The storm"), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "ppl-filter: -: not fetched: line 1: longer than 65536 bytes, not a URL"
+    );
     // A page left out by --target-language writes no separator either.
     let out = ppl_filter(
         &[

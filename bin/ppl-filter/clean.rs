@@ -144,10 +144,8 @@ fn fetch_and_write(
         let url = match url {
             Ok(url) => url,
             Err(e) if e.is_skip() => {
-                observer.problem(&Problem::new(
-                    urls.list_name(),
-                    Trouble::Unreadable(e.to_string()),
-                ));
+                let skipped = Trouble::NotFetched(e.to_string());
+                observer.problem(&Problem::new(urls.list_name(), skipped));
                 total.warnings += 1;
                 continue;
             }

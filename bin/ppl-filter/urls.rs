@@ -43,7 +43,7 @@ pub enum ListError {
         source: io::Error,
     },
     /// A line too long to be a URL: skipped, the list read on.
-    #[error("line {line} is longer than {MAX_URL_LINE_BYTES} bytes, not a URL: skipped")]
+    #[error("line {line}: longer than {MAX_URL_LINE_BYTES} bytes, not a URL")]
     TooLong {
         /// Its number, from 1.
         line: u64,
@@ -223,7 +223,7 @@ mod tests {
         let got = all(urls);
         assert_eq!(got.len(), 3, "{got:?}");
         assert_eq!(got[0], "http://a/");
-        assert!(got[1].contains("line 2 is longer than"), "{}", got[1]);
+        assert!(got[1].contains("line 2: longer than"), "{}", got[1]);
         assert_eq!(got[2], "http://b/");
     }
 
