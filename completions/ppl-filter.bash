@@ -395,7 +395,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__serve)
-            opts="-m -q -h --bind --port --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --max-pending --max-blocks --max-answer-bytes --model --quiet --help"
+            opts="-m -q -h --bind --port --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --body-timeout --max-pending --max-connections --max-connections-per-client --idle-timeout --max-blocks --max-answer-bytes --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,7 +425,23 @@ _ppl__filter() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --body-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-pending)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections-per-client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -132,9 +132,13 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads 
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading), 1 to 3600' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-pending -d 'Requests taken in at once (being read, waiting or cleaned); more are answered 503 at once (default: 4 for each of --threads)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l body-timeout -d 'Seconds a request\'s body may take to come, 1 to 3600; one not complete by then is answered 408 and its connection closed. A request is taken in (--max-pending) only once its body has come' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-pending -d 'Requests taken in at once, their bodies come (waiting or cleaned); more are answered 503 at once (default: 4 for each of --threads)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-connections -d 'Connections open at once, idle ones included; one more is closed at once' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-connections-per-client -d 'Connections open at once from one client (an IPv4 address or an IPv6 /64); one more is closed at once' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l idle-timeout -d 'Seconds, 1 to 3600, within which a connection\'s next request head must have come, after it opened or after its last answer; else it is closed (idle, or sending slowly)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-blocks -d 'Blocks listed at most in an answer with "blocks": true (the answer says when some were left out)' -r
-complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-answer-bytes -d 'A longer answer is never sent: its blocks are cut to fit, or it is refused (413)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-answer-bytes -d 'A longer answer is never sent: its blocks are cut to fit, or it is refused (413), the page\'s cleaning stopped as soon as its text passes this' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s m -l model -d 'Language model file to use instead of the embedded English model (learn with the one you will clean with)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s q -l quiet -d 'Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each'
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'

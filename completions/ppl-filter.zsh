@@ -169,9 +169,13 @@ _arguments "${_arguments_options[@]}" : \
 '--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
 '--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
 '--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading), 1 to 3600]:SECS:_default' \
-'--max-pending=[Requests taken in at once (being read, waiting or cleaned); more are answered 503 at once (default\: 4 for each of --threads)]:N:_default' \
+'--body-timeout=[Seconds a request'\''s body may take to come, 1 to 3600; one not complete by then is answered 408 and its connection closed. A request is taken in (--max-pending) only once its body has come]:SECS:_default' \
+'--max-pending=[Requests taken in at once, their bodies come (waiting or cleaned); more are answered 503 at once (default\: 4 for each of --threads)]:N:_default' \
+'--max-connections=[Connections open at once, idle ones included; one more is closed at once]:N:_default' \
+'--max-connections-per-client=[Connections open at once from one client (an IPv4 address or an IPv6 /64); one more is closed at once]:N:_default' \
+'--idle-timeout=[Seconds, 1 to 3600, within which a connection'\''s next request head must have come, after it opened or after its last answer; else it is closed (idle, or sending slowly)]:SECS:_default' \
 '--max-blocks=[Blocks listed at most in an answer with "blocks"\: true (the answer says when some were left out)]:N:_default' \
-'--max-answer-bytes=[A longer answer is never sent\: its blocks are cut to fit, or it is refused (413)]:BYTES:_default' \
+'--max-answer-bytes=[A longer answer is never sent\: its blocks are cut to fit, or it is refused (413), the page'\''s cleaning stopped as soon as its text passes this]:BYTES:_default' \
 '-m+[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '--model=[Language model file to use instead of the embedded English model (learn with the one you will clean with)]:PATH:_files' \
 '-q[Hide the progress bar and the end-of-run remarks on stderr (WARC responses skipped, nothing kept); every problem with an input (notes, warnings, errors) is still reported, one line each]' \

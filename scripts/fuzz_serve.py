@@ -8,13 +8,19 @@ deep nesting, lone surrogates, NUL bytes, trailing garbage, invalid UTF-8), huge
 fields, `"blocks": true` on pathological HTML, URLs of other schemes and of loopback, private
 and embedded-IPv4 addresses in every spelling (all pointing at the sentinel's port), very long
 URLs and paths, wrong methods and paths, malformed HTTP, and bodies that stop short of their
-Content-Length. Only 127.0.0.1 and ::1 are ever spoken to: the URLs hold no host name but
-`localhost`, and no address the server would fetch.
+Content-Length. Some cases ("slow") first open several connections that hold the server a
+byte at a time (a body trickled, a head trickled, a chunked body trickled, or nothing sent at
+all), then send an ordinary request, which must get its proper answer all the same; some of
+them then wait past --body-timeout and --idle-timeout for the tricklers to be answered 408 or
+closed. The tricklers are closed at the end of their case. Only 127.0.0.1 and ::1 are ever
+spoken to: the URLs hold no host name but `localhost`, and no address the server would fetch.
 
 A case fails when
   * the server has died, or wrote anything on stderr (a panic, a log line),
   * the answer is not a well-formed HTTP response, or does not come within the timeout,
-  * its status is 500 (or another 5xx than 502 and 503), or not one the request may get,
+  * its status is 500 (or another 5xx than 502 and 503), or not one the request may get (an
+    ordinary request sent while tricklers hold connections may not get 503),
+  * a trickled body is not answered 408 (or a trickled head closed) once its time is up,
   * a 4xx or 5xx from the application is not one line of JSON `{"error": "..."}`,
   * a 200 from /clean is not `{"text", "problems"[, "blocks", "blocks_truncated"]}` with at
     most --max-blocks blocks, or an answer is longer than --max-answer-bytes,
@@ -48,7 +54,17 @@ SERVE_FLAGS = [
     "--max-answer-bytes", str(MAX_ANSWER_BYTES),
     "--max-body-bytes", str(MAX_BODY_BYTES),
     "--fetch-timeout", "3",
+    "--body-timeout", "2",
+    "--idle-timeout", "2",
 ]
+# What --body-timeout and --idle-timeout are set to.
+BODY_TIMEOUT = 2.0
+IDLE_TIMEOUT = 2.0
+# The most connections a slow case holds (below the server's 32 a client, with room for the
+# ordinary request and a stalled connection of an earlier case not yet closed).
+MAX_TRICKLERS = 24
+# A trickler sends a byte this often.
+TRICKLE_EVERY = 0.25
 # The server's resident memory never passes this.
 MAX_RSS_BYTES = 512 << 20
 # No answer within this is a hang.
@@ -157,10 +173,16 @@ class Target:
         connections_before = len(self.sentinel.connections)
         failures = []
         answer = None
+        tricklers = Tricklers(self.port, expect["tricklers"]) if "tricklers" in expect else None
         try:
+            if tricklers is not None:
+                time.sleep(expect["hold"])
             answer = exchange(self.port, request, expect)
         except Exception as e:  # a hang, a reset before any answer, a malformed answer
             failures.append(f"{kind}: {type(e).__name__}: {e}")
+        finally:
+            if tricklers is not None:
+                failures += tricklers.finish(expect["wait_out"])
         if answer is not None:
             failures += check(kind, expect, *answer)
         # A panic's lines may come a moment after the answer.
@@ -178,6 +200,90 @@ class Target:
         if failures:
             write_repro(case_dir, self.binary, kind, request, answer, failures)
         return failures
+
+
+class Tricklers:
+    """Connections that hold the server a byte at a time, each as its mode says: "body" (the
+    head of a POST, then its body a byte at a time), "chunked" (the same, chunked), "head" (a
+    head a byte at a time) or "idle" (nothing sent). A thread trickles until `finish`."""
+
+    def __init__(self, port, modes):
+        self.modes = modes
+        self.opened = time.monotonic()
+        self.sockets = []
+        self.stop = threading.Event()
+        for mode in modes:
+            s = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
+            if mode == "body":
+                s.sendall(http("POST", "/clean", b'{"html": "', length=100000))
+            elif mode == "chunked":
+                s.sendall(b"POST /perplexity HTTP/1.1\r\nHost: localhost\r\n"
+                          b"Transfer-Encoding: chunked\r\n\r\n")
+            self.sockets.append(s)
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+        self.thread.start()
+
+    def _trickle(self):
+        head = b"POST /clean HTTP/1.1\r\nHost: localhost\r\nX-Slow: " + b"a" * 10000
+        sent = 0
+        # Bounded: stopped by `finish`, and by ANSWER_TIMEOUT whatever happens.
+        while not self.stop.wait(TRICKLE_EVERY):
+            if time.monotonic() - self.opened > ANSWER_TIMEOUT:
+                return
+            for mode, s in zip(self.modes, self.sockets):
+                byte = {"body": b"a", "chunked": b"1\r\na\r\n", "head": head[sent:sent + 1],
+                        "idle": b""}[mode]
+                try:
+                    s.sendall(byte)
+                except OSError:
+                    pass  # answered and closed
+            sent += 1
+
+    def finish(self, wait_out):
+        """Stops trickling and closes the connections; with `wait_out`, first waits until
+        their time is up and says which were not answered 408 (bodies) or closed (heads, idle
+        connections)."""
+        failures = []
+        if wait_out:
+            # Past both deadlines, with a margin for a busy machine.
+            until = self.opened + max(BODY_TIMEOUT, IDLE_TIMEOUT) + 1.5
+            time.sleep(max(0.0, until - time.monotonic()))
+        self.stop.set()
+        self.thread.join()
+        for mode, s in zip(self.modes, self.sockets):
+            if wait_out:
+                failures += self._timed_out(mode, s)
+            s.close()
+        return failures[:3]
+
+    @staticmethod
+    def _timed_out(mode, s):
+        """Whether `s` was answered 408 (a body) or closed (anything else) by now."""
+        s.settimeout(5.0)
+        data = b""
+        try:
+            while True:
+                chunk = s.recv(1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        except socket.timeout:
+            return [f"slow: a trickled {mode} connection still open after its time was up "
+                    f"({len(data)} bytes answered)"]
+        except OSError:
+            pass  # reset: closed
+        if mode in ("body", "chunked"):
+            if not data.startswith(b"HTTP/1.1 408 "):
+                return [f"slow: a trickled {mode} was answered {data[:60]!r}, not 408"]
+            try:
+                status, headers, body = parse(data)
+                if list(json.loads(body)) != ["error"]:
+                    return [f"slow: a 408 whose body is not {{\"error\": ...}}: {body[:200]!r}"]
+            except (ValueError, TypeError) as e:
+                return [f"slow: a bad 408: {e}: {data[:200]!r}"]
+        elif data:
+            return [f"slow: a trickled {mode} connection was answered {data[:60]!r}"]
+        return []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,7 +380,7 @@ def random_json(rng, depth=0):
 def generate(rng, port):
     """One hostile request: (kind, raw bytes, what may come back)."""
     kind = rng.choice(["blocks", "clean", "url", "json", "raw-json", "perplexity", "method",
-                       "stall", "malformed", "long-path"])
+                       "stall", "malformed", "long-path", "slow"])
     # What may come back: statuses, whether the answer must be JSON, whether one is expected.
     expect = {"statuses": {200, 400, 413}, "json": True, "answer": True, "path": "/clean",
               "blocks": False}
@@ -364,6 +470,27 @@ def generate(rng, port):
         expect["json"] = False
         expect["answer"] = False
         expect["statuses"] = {200, 400, 413, 431}
+    elif kind == "slow":
+        # Connections held a byte at a time, then an ordinary request, which is answered as
+        # ever: never 503, never held up.
+        n = rng.choice([1, 4, 8, 9, 16, MAX_TRICKLERS])
+        modes = rng.choice([["body"], ["head"], ["chunked"], ["idle"],
+                            ["body", "head", "chunked", "idle"]])
+        expect["tricklers"] = [rng.choice(modes) for _ in range(n)]
+        expect["hold"] = rng.choice([0.0, 0.5, 1.0])
+        expect["wait_out"] = rng.random() < 0.3
+        expect["busy_ok"] = False
+        path, body, statuses = rng.choice([
+            ("/clean", {"html": "<p>The town council voted on Tuesday to approve a plan that "
+                                "will restore the banks of the river.</p>"}, {200}),
+            ("/clean", {"text": "Hello there.", "blocks": True}, {200}),
+            ("/perplexity", {"sentence": "The cat sat on the mat."}, {200}),
+            ("/clean", {"url": "file:///etc/passwd"}, {400}),
+        ])
+        raw = http("POST", path, json.dumps(body).encode())
+        expect["path"] = path
+        expect["statuses"] = statuses
+        expect["blocks"] = body.get("blocks", False)
     else:  # long-path
         path = "/" + rng.choice(["a", "%00", "%2e%2e/", "\u00e9".encode().decode("latin-1")]) * \
             rng.choice([10, 1000, 20000])
@@ -454,7 +581,7 @@ def check(kind, expect, status, headers, body):
     failures = []
     if status == 500 or (status >= 500 and status not in (502, 503)):
         failures.append(f"{kind}: status {status}")
-    elif status not in expect["statuses"] | {503}:
+    elif status not in expect["statuses"] | ({503} if expect.get("busy_ok", True) else set()):
         failures.append(f"{kind}: status {status}, expected one of {sorted(expect['statuses'])}")
     if len(body) > MAX_ANSWER_BYTES:
         failures.append(f"{kind}: an answer of {len(body)} bytes (--max-answer-bytes "

@@ -4,6 +4,8 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::common::{self, fixture, ppl_filter, stdout};
@@ -98,30 +100,39 @@ impl Drop for Server {
 /// Reads an answer's head and then as many bytes as its Content-Length says (the server may
 /// keep the connection open, so reading to the end could wait).
 fn read_answer(stream: &mut TcpStream) -> (u16, String) {
+    try_read_answer(stream).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// As [`read_answer`], or why there is none (the connection was closed, the answer is bad).
+fn try_read_answer(stream: &mut TcpStream) -> Result<(u16, String), String> {
     let mut reader = BufReader::new(stream);
     let mut status_line = String::new();
-    reader.read_line(&mut status_line).unwrap();
+    reader
+        .read_line(&mut status_line)
+        .map_err(|e| e.to_string())?;
     let status = status_line
         .split(' ')
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("bad status line {status_line:?}"));
+        .ok_or_else(|| format!("bad status line {status_line:?}"))?;
     let mut length = 0;
     loop {
         let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
+        reader.read_line(&mut line).map_err(|e| e.to_string())?;
         if line.trim_end().is_empty() {
             break;
         }
         if let Some((name, value)) = line.split_once(':') {
             if name.eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse().unwrap();
+                length = value.trim().parse().map_err(|_| format!("bad {line:?}"))?;
             }
         }
     }
     let mut body = vec![0; length];
-    reader.read_exact(&mut body).unwrap();
-    (status, String::from_utf8(body).unwrap())
+    reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+    String::from_utf8(body)
+        .map(|body| (status, body))
+        .map_err(|e| e.to_string())
 }
 
 fn news() -> String {
@@ -533,43 +544,266 @@ fn blocks_of_a_huge_page_take_little_memory() {
 #[test]
 fn requests_past_max_pending_are_answered_503_at_once() {
     let server = Server::start_with(&["--max-pending", "1"]);
-    // A request taken in whose body never ends holds the one place.
+    // A request whose body never ends is not taken in: it holds no place.
     let mut stalled = server.connect();
     stalled
         .write_all(b"POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{")
         .unwrap();
-    // It is taken in once its head is read; until then, the next may be.
-    let mut tries = 0..10_000;
-    let (status, text) = loop {
-        let (status, text) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
-        if status == 503 {
-            break (status, text);
-        }
-        assert_eq!(status, 200, "{text}");
-        assert!(
-            tries.next().is_some(),
-            "the stalled request is never taken in"
-        );
-    };
-    assert_eq!(status, 503);
+    let (status, _) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
+    assert_eq!(status, 200);
+    // A page that takes a while to clean holds the one place while it is cleaned.
+    // 7 MB, under --max-body-bytes.
+    let busy = json!({ "html": paragraphs(900_000) }).to_string();
+    let (status, text) = std::thread::scope(|scope| {
+        let cleaning = scope.spawn(|| server.send("POST", "/clean", busy.as_bytes()));
+        let mut tries = 0..10_000;
+        let refused = loop {
+            let (status, text) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
+            if status == 503 || cleaning.is_finished() {
+                break (status, text);
+            }
+            assert_eq!(status, 200, "{text}");
+            assert!(tries.next().is_some(), "the page is never taken in");
+        };
+        assert_eq!(cleaning.join().unwrap().0, 200);
+        refused
+    });
+    assert_eq!(
+        status, 503,
+        "the page was cleaned before a request was refused: {text}"
+    );
     let answer: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         answer["error"],
         "the server is busy (1 requests under way, --max-pending): try again"
     );
-    drop(stalled);
-    // The place is given back when the stalled request goes.
-    let mut tries = 0..10_000;
-    loop {
-        let (status, _) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
-        if status == 200 {
-            break;
-        }
-        assert_eq!(status, 503);
-        assert!(tries.next().is_some(), "the place is never given back");
-    }
+    // The place is given back once the page is answered.
+    let (status, _) = server.send("POST", "/perplexity", b"{\"sentence\": \"Hi.\"}");
+    assert_eq!(status, 200);
     // The page itself is never refused.
     assert_eq!(server.send("GET", "/", b"").0, 200);
+    drop(stalled);
+}
+
+/// Connections that send the head of `POST /clean` and then its body one byte a second, as long
+/// as they are held; closed when dropped.
+struct Tricklers {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Tricklers {
+    /// `n` connections to `server`, all from 127.0.0.1.
+    fn open(server: &Server, n: usize) -> Tricklers {
+        let head = b"POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                     Content-Length: 100000\r\n\r\n{";
+        let mut streams: Vec<TcpStream> = (0..n)
+            .map(|_| {
+                let mut stream = server.connect();
+                stream.write_all(head).unwrap();
+                stream
+            })
+            .collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        // Bounded: a minute at most, whatever happens to the test.
+        let thread = std::thread::spawn(move || {
+            for _ in 0..60 {
+                for _ in 0..10 {
+                    if stopped.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                for stream in &mut streams {
+                    // A connection the server closed is no matter here.
+                    let _ = stream.write_all(b" ");
+                }
+            }
+        });
+        Tricklers {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Tricklers {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// POSTs a short page to `/clean` and checks it is answered correctly, and promptly.
+fn cleaned_promptly(server: &Server) {
+    let html = "<p>The town council voted on Tuesday to approve a plan that will restore the \
+                banks of the river.</p>";
+    let started = Instant::now();
+    let (status, answer) = server.post("/clean", &json!({ "html": html }));
+    // A guard against being held up behind slow clients, not a measure of speed.
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{answer}");
+    assert!(took < Duration::from_secs(5), "answered after {took:?}");
+    let output = ppl_filter(&[], html.as_bytes());
+    assert_eq!(answer["text"], stdout(&output));
+}
+
+#[test]
+fn clients_trickling_their_bodies_lock_no_one_out() {
+    // --threads 2: 8 requests taken in at most.
+    let server = Server::start();
+    let eight = Tricklers::open(&server, 8);
+    std::thread::sleep(Duration::from_millis(1500));
+    cleaned_promptly(&server);
+    // As many again: twice --max-pending.
+    let sixteen = Tricklers::open(&server, 8);
+    std::thread::sleep(Duration::from_millis(1500));
+    cleaned_promptly(&server);
+    let (status, _) = server.post("/perplexity", &json!({"sentence": "Still here."}));
+    assert_eq!(status, 200);
+    drop((eight, sixteen));
+}
+
+#[test]
+fn a_body_that_does_not_come_in_time_is_answered_408() {
+    let server = Server::start_with(&["--body-timeout", "1"]);
+    let mut stream = server.connect();
+    stream
+        .write_all(b"POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n{")
+        .unwrap();
+    let started = Instant::now();
+    // The body trickles in, a byte every 200 ms: coming, but not in time.
+    let mut writer = stream.try_clone().unwrap();
+    let trickling = std::thread::spawn(move || {
+        for _ in 0..50 {
+            std::thread::sleep(Duration::from_millis(200));
+            if writer.write_all(b" ").is_err() {
+                return;
+            }
+        }
+    });
+    let (status, text) = read_answer(&mut stream);
+    let took = started.elapsed();
+    assert_eq!(status, 408, "{text}");
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        answer["error"],
+        "the request body did not come within 1 s (--body-timeout)"
+    );
+    assert!(
+        took >= Duration::from_millis(900),
+        "answered after {took:?}"
+    );
+    // The connection is closed: the rest of the body is not waited for.
+    let mut rest = Vec::new();
+    let closed = stream.read_to_end(&mut rest);
+    assert!(closed.is_err() || rest.is_empty(), "{closed:?}");
+    trickling.join().unwrap();
+    // A body that comes in time is answered.
+    let (status, _) = server.post("/perplexity", &json!({"sentence": "In time."}));
+    assert_eq!(status, 200);
+}
+
+/// A connection to the server from `source`, an address of this machine (all of 127.0.0.0/8
+/// is loopback on Linux).
+fn connect_from(server: &Server, source: [u8; 4]) -> TcpStream {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind((source, 0).into()).unwrap();
+        socket
+            .connect(([127, 0, 0, 1], server.port).into())
+            .await
+            .unwrap()
+    });
+    let stream = stream.into_std().unwrap();
+    stream.set_nonblocking(false).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    stream
+}
+
+/// Whether the server answers `GET /` on `stream`, kept alive (false: it closed the
+/// connection).
+fn answers(stream: &mut TcpStream) -> bool {
+    let sent = stream.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    sent.is_ok() && matches!(try_read_answer(stream), Ok((200, _)))
+}
+
+#[test]
+fn connections_past_the_bound_of_a_client_are_closed_and_others_served() {
+    let server = Server::start_with(&["--max-connections-per-client", "3"]);
+    let mut held: Vec<TcpStream> = (0..3).map(|_| server.connect()).collect();
+    for stream in &mut held {
+        assert!(answers(stream));
+    }
+    let mut fourth = server.connect();
+    assert!(!answers(&mut fourth), "a fourth connection of 127.0.0.1");
+    // Another client is served all the same.
+    let mut other = connect_from(&server, [127, 0, 0, 2]);
+    assert!(answers(&mut other), "127.0.0.2");
+    // A connection closed gives its place back.
+    drop(held.pop());
+    let mut tries = 0..100;
+    loop {
+        if answers(&mut server.connect()) {
+            break;
+        }
+        assert!(tries.next().is_some(), "the place is never given back");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn connections_past_the_bound_in_all_are_closed() {
+    let server = Server::start_with(&["--max-connections", "2"]);
+    let mut one = connect_from(&server, [127, 0, 0, 3]);
+    let mut two = connect_from(&server, [127, 0, 0, 4]);
+    assert!(answers(&mut one) && answers(&mut two));
+    assert!(!answers(&mut connect_from(&server, [127, 0, 0, 5])));
+}
+
+/// How long the server takes to close `stream`, which sends nothing more (a guard of 30 s).
+fn closed_after(stream: &mut TcpStream, since: Instant) -> Duration {
+    let mut rest = Vec::new();
+    // A reset is a close too.
+    let _ = stream.read_to_end(&mut rest);
+    since.elapsed()
+}
+
+#[test]
+fn idle_connections_and_slow_heads_are_closed_after_the_idle_timeout() {
+    let server = Server::start_with(&["--idle-timeout", "1"]);
+    // Kept alive after an answer, then idle.
+    let mut idle = server.connect();
+    assert!(answers(&mut idle));
+    let answered = Instant::now();
+    let took = closed_after(&mut idle, answered);
+    assert!(took >= Duration::from_millis(900), "closed after {took:?}");
+    assert!(took < Duration::from_secs(10), "closed after {took:?}");
+    // A head sent a byte every 200 ms never ends in time.
+    let mut slow = server.connect();
+    let mut writer = slow.try_clone().unwrap();
+    let opened = Instant::now();
+    let trickling = std::thread::spawn(move || {
+        for &byte in b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            if writer.write_all(&[byte]).is_err() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    });
+    let took = closed_after(&mut slow, opened);
+    assert!(took >= Duration::from_millis(900), "closed after {took:?}");
+    assert!(took < Duration::from_secs(10), "closed after {took:?}");
+    trickling.join().unwrap();
 }
 
 /// `ppl-filter serve` started with `args`, and the first line it writes on stderr (where it

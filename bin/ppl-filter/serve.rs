@@ -16,6 +16,7 @@ pub fn run(args: ServeArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         bind: args.address()?,
         threads,
         max_body_bytes: args.max_body_bytes,
+        body_timeout: Duration::from_secs(args.body_timeout),
         fetch: FetchLimits {
             max_bytes: args.max_fetch_bytes,
             timeout: Duration::from_secs(args.fetch_timeout),
@@ -23,6 +24,9 @@ pub fn run(args: ServeArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         max_pending: args
             .max_pending
             .unwrap_or(threads.saturating_mul(PENDING_PER_THREAD)),
+        max_connections: args.max_connections,
+        max_connections_per_client: args.max_connections_per_client,
+        idle_timeout: Duration::from_secs(args.idle_timeout),
         max_blocks: args.max_blocks,
         max_answer_bytes: args.max_answer_bytes,
     };

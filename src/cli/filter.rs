@@ -444,18 +444,43 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub fetch_timeout: u64,
 
-    /// Requests taken in at once (being read, waiting or cleaned); more are answered 503 at
-    /// once (default: 4 for each of --threads).
+    /// Seconds a request's body may take to come, 1 to 3600; one not complete by then is
+    /// answered 408 and its connection closed. A request is taken in (--max-pending) only once
+    /// its body has come.
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: u64,
+
+    /// Requests taken in at once, their bodies come (waiting or cleaned); more are answered
+    /// 503 at once (default: 4 for each of --threads).
     #[arg(long, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
     pub max_pending: Option<usize>,
+
+    /// Connections open at once, idle ones included; one more is closed at once.
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
+    pub max_connections: usize,
+
+    /// Connections open at once from one client (an IPv4 address or an IPv6 /64); one more is
+    /// closed at once.
+    #[arg(long, value_name = "N", default_value_t = 32,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
+    pub max_connections_per_client: usize,
+
+    /// Seconds, 1 to 3600, within which a connection's next request head must have come, after
+    /// it opened or after its last answer; else it is closed (idle, or sending slowly).
+    #[arg(long, value_name = "SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub idle_timeout: u64,
 
     /// Blocks listed at most in an answer with "blocks": true (the answer says when some
     /// were left out).
     #[arg(long, value_name = "N", default_value_t = 5_000)]
     pub max_blocks: usize,
 
-    /// A longer answer is never sent: its blocks are cut to fit, or it is refused (413).
+    /// A longer answer is never sent: its blocks are cut to fit, or it is refused (413), the
+    /// page's cleaning stopped as soon as its text passes this.
     #[arg(long, value_name = "BYTES", default_value_t = 32 << 20)]
     pub max_answer_bytes: usize,
 }

@@ -2,8 +2,10 @@
 //! with words ([`Named`]), one page or many cleaned exactly as the command line cleans a file
 //! ([`clean_pages`]: each page is an [`Input::Memory`] run through [`run`]), and a page's blocks
 //! with their decision and evidence ([`decided_blocks`], or one at a time: [`each_decided_block`]).
+//! [`clean_page_within`] cleans a page no further than a bound on its output.
 
 use std::cell::Cell;
+use std::io;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +17,7 @@ use super::{
 };
 use crate::block::Block;
 use crate::decide::{Choices, Classifier, Decider, Favor, Method, MethodKind, Policy};
-use crate::io::sink::{RecordFormat, RecordSink, Sink, StreamSink};
+use crate::io::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
 use crate::output::Layout;
@@ -249,6 +251,37 @@ pub fn clean_page(
     model: &LanguageModel,
     options: &PageOptions,
 ) -> Result<Cleaned, RunError> {
+    // No output held in memory reaches `usize::MAX` bytes: the bound is never met.
+    clean_page_within(page, model, options, usize::MAX).map_err(|error| match error {
+        PageError::Run(error) => error,
+        PageError::TooLong { .. } => RunError::Output(io::Error::other(error.to_string())),
+    })
+}
+
+/// Why a page was not cleaned within a bound on its output ([`clean_page_within`]).
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    /// The run failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The output would be longer than the bound: cleaning stopped as soon as it passed it.
+    #[error("the cleaned page would be longer than {max} bytes")]
+    TooLong {
+        /// The bound.
+        max: usize,
+    },
+}
+
+/// Cleans one page as [`clean_page`] does, stopping as soon as its output would pass
+/// `max_output_bytes` ([`PageError::TooLong`]): however much text the page holds or inflates
+/// to, no more than `max_output_bytes` of output is ever held, nor, with `json` output, of the
+/// text its one record is written from.
+pub fn clean_page_within(
+    page: &Page,
+    model: &LanguageModel,
+    options: &PageOptions,
+    max_output_bytes: usize,
+) -> Result<Cleaned, PageError> {
     let input = Input::Memory {
         name: page.name.clone(),
         bytes: Arc::clone(&page.bytes),
@@ -264,18 +297,102 @@ pub fn clean_page(
             .unwrap_or_else(|e| e.into_inner())
             .push(problem.clone())
     };
-    let output = if options.json {
-        let mut sink =
-            RecordSink::new(Vec::new(), RecordFormat::JsonlObjects).url(page.url.clone());
-        run_into(&input, model, &run_options, &mut sink, &observer)?;
-        sink.into_inner()
+    let mut output = Capped::new(max_output_bytes);
+    let ran = if options.json {
+        // A record is written whole once its page ends: its text is bounded on the way in.
+        let mut records =
+            RecordSink::new(&mut output, RecordFormat::JsonlObjects).url(page.url.clone());
+        let mut text = CappedText {
+            sink: &mut records,
+            room: max_output_bytes,
+            over: false,
+        };
+        let ran = run_into(&input, model, &run_options, &mut text, &observer);
+        if text.over {
+            return Err(PageError::TooLong {
+                max: max_output_bytes,
+            });
+        }
+        ran
     } else {
-        let mut sink = StreamSink::new(Vec::new(), b"");
-        run_into(&input, model, &run_options, &mut sink, &observer)?;
-        sink.into_inner()
+        let mut sink = StreamSink::new(&mut output, b"");
+        run_into(&input, model, &run_options, &mut sink, &observer)
     };
+    if output.over {
+        return Err(PageError::TooLong {
+            max: max_output_bytes,
+        });
+    }
+    ran?;
     let problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(Cleaned { output, problems })
+    Ok(Cleaned {
+        output: output.bytes,
+        problems,
+    })
+}
+
+/// Output held in memory that refuses to grow past `max` bytes: the write that would take it
+/// past fails (and the run stops there) and `over` says why.
+struct Capped {
+    bytes: Vec<u8>,
+    max: usize,
+    over: bool,
+}
+
+impl Capped {
+    fn new(max: usize) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            max,
+            over: false,
+        }
+    }
+}
+
+impl io::Write for Capped {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if bytes.len() > self.max - self.bytes.len() {
+            self.over = true;
+            return Err(io::Error::other("over the bound on a page's output"));
+        }
+        self.bytes.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A sink that takes at most `room` bytes of text more: the write that would pass it fails
+/// (and the run stops there), and `over` says why.
+struct CappedText<'a> {
+    sink: &'a mut dyn Sink,
+    room: usize,
+    over: bool,
+}
+
+impl Sink for CappedText<'_> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.sink.begin(index, meta)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if bytes.len() > self.room {
+            self.over = true;
+            return Err(io::Error::other("over the bound on a page's text"));
+        }
+        self.room -= bytes.len();
+        self.sink.write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        self.sink.end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.sink.finish()
+    }
 }
 
 /// One input through [`run`] into `sink`.
@@ -376,6 +493,59 @@ mod tests {
         assert!(!cleaned.output.is_empty());
         assert_eq!(cleaned.output, expected);
         assert!(cleaned.failure().is_none(), "{:?}", cleaned.problems);
+    }
+
+    #[test]
+    fn the_output_is_bounded_at_its_last_byte() {
+        let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
+        for format in ["text", "json"] {
+            let options = Named {
+                format,
+                ..Named::default()
+            }
+            .options()
+            .unwrap();
+            let whole = clean_page(&page, embedded(), &options).unwrap().output;
+            let fits = clean_page_within(&page, embedded(), &options, whole.len()).unwrap();
+            assert_eq!(fits.output, whole, "{format}");
+            let over = clean_page_within(&page, embedded(), &options, whole.len() - 1);
+            let max = whole.len() - 1;
+            assert!(
+                matches!(over, Err(PageError::TooLong { max: m }) if m == max),
+                "{format}: {over:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn cleaning_stops_at_the_bound_whatever_the_page_inflates_to() {
+        use std::io::Write;
+        // 1 MiB of paragraphs as one gzip member of a few kB, repeated: 2 GiB once inflated.
+        let paragraph = "<p>The town council voted on Tuesday to approve a plan.</p>\n";
+        let mut member = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        for _ in 0..(1 << 20) / paragraph.len() {
+            member.write_all(paragraph.as_bytes()).unwrap();
+        }
+        let member = member.finish().unwrap();
+        let bomb = member.repeat(2048);
+        assert!(bomb.len() < 32 << 20);
+        let started = std::time::Instant::now();
+        for format in ["text", "json"] {
+            let options = Named {
+                format,
+                ..Named::default()
+            }
+            .options()
+            .unwrap();
+            let cleaned = clean_page_within(&page("<page>", &bomb), embedded(), &options, 64 << 10);
+            assert!(
+                matches!(cleaned, Err(PageError::TooLong { max: 65536 })),
+                "{format}: {cleaned:?}"
+            );
+        }
+        // A guard against reading all of it (minutes, and 2 GiB of output), not a measure of
+        // speed: cleaning stops after about 64 kB of text.
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
     }
 
     #[test]

@@ -7,22 +7,35 @@
 //! private addresses. [`Server::bind`] listens, [`Server::run`] answers until Ctrl-C or
 //! SIGTERM, then lets the requests under way finish.
 //!
-//! The HTTP side is [axum] on a [tokio] runtime: the connections are asynchronous, while the
-//! work itself (cleaning a page, fetching a URL) is blocking and runs on tokio's blocking
-//! threads, at most [`ServeSettings::threads`] requests at once. A request body is bounded by
-//! [`ServeSettings::max_body_bytes`]: one announcing more is refused (413) before any of it is
-//! read, and a body left unread is never drained into memory (the connection is closed).
-//! At most [`ServeSettings::max_pending`] requests are taken in at once (being read, waiting
-//! for a thread or worked on); one more is answered 503 at once, its body unread. An answer is
-//! at most [`ServeSettings::max_answer_bytes`] long and lists at most
-//! [`ServeSettings::max_blocks`] blocks, which are decided and written one at a time, never
-//! all held at once. The default address is this machine (127.0.0.1); `--bind` opens it to
-//! others.
+//! The HTTP side is [axum]'s router, served by [hyper] (HTTP/1.1) on a [tokio] runtime: the
+//! connections are asynchronous, while the work itself (cleaning a page, fetching a URL) is
+//! blocking and runs on tokio's blocking threads, at most [`ServeSettings::threads`] requests
+//! at once. What a client may hold is bounded, so that a few slow or idle clients cannot lock
+//! others out:
+//!
+//! - connections: at most [`ServeSettings::max_connections`] open, at most
+//!   [`ServeSettings::max_connections_per_client`] of one client; one more is closed at once.
+//!   A connection whose next request head has not fully come [`ServeSettings::idle_timeout`]
+//!   after it opened or after its last answer (idle, or sending its head slowly) is closed
+//!   (hyper's header read timeout).
+//! - a request's body: at most [`ServeSettings::max_body_bytes`] (one announcing more is
+//!   refused, 413, before any of it is read, and a body left unread is never drained into
+//!   memory: the connection is closed), and complete within [`ServeSettings::body_timeout`],
+//!   else it is answered 408 and the connection closed.
+//! - requests taken in: only a request whose body has come is taken in, at most
+//!   [`ServeSettings::max_pending`] at once (waiting for a thread or worked on); one more is
+//!   answered 503 at once.
+//! - an answer: at most [`ServeSettings::max_answer_bytes`] long, and listing at most
+//!   [`ServeSettings::max_blocks`] blocks, which are decided and written one at a time, never
+//!   all held at once; a page is cleaned no further than its text fits
+//!   ([`pages::clean_page_within`]), whatever it inflates to.
+//!
+//! The default address is this machine (127.0.0.1); `--bind` opens it to others.
 
 pub mod api;
+mod connections;
 pub use crate::io::fetch;
 
-use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,18 +43,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Bytes, HttpBody};
-use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Request, State};
-use axum::http::request::Parts;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
-use crate::pipeline::pages::{self, Named, Page};
+use crate::pipeline::pages::{self, Named, Page, PageError};
 use crate::pipeline::InputFormat;
-use api::{ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
+use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
+use connections::Connections;
 use fetch::{FetchError, FetchLimits};
 
 /// After Ctrl-C or SIGTERM, how long the requests under way have to be answered.
@@ -58,6 +73,14 @@ const PAGE_POLICY: &str =
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'";
 
 /// Where the server listens and what it accepts.
+///
+/// Memory is bounded by these settings, whatever the clients send or the pages inflate to:
+/// request bodies being read take at most `max_connections` × `max_body_bytes` (one body at a
+/// time per connection, 2 GiB by default, and only as much as arrives within `body_timeout`);
+/// the pages being cleaned, at most `threads` of them, each take its body or its fetched page
+/// (`fetch.max_bytes`), at most `max_answer_bytes` of cleaned text and an answer of at most
+/// `max_answer_bytes`; requests taken in but waiting for a thread, at most `max_pending`, each
+/// hold its body.
 #[derive(Clone, Debug)]
 pub struct ServeSettings {
     /// The address and port to listen on (port 0: any free port).
@@ -67,16 +90,30 @@ pub struct ServeSettings {
     pub threads: usize,
     /// A larger request body is refused (413).
     pub max_body_bytes: u64,
+    /// How long a request's body may take to come, from the end of its head; a body not
+    /// complete by then is answered 408 and its connection closed. Until its body has come a
+    /// request is not taken in (`max_pending`).
+    pub body_timeout: Duration,
     /// What fetching a URL may take.
     pub fetch: FetchLimits,
-    /// Requests taken in at once (their bodies being read, waiting for a thread, or being
+    /// Requests taken in at once (their bodies read, waiting for a thread, or being
     /// answered); one more is answered 503 at once, with `Retry-After: 1`.
     pub max_pending: usize,
+    /// Connections open at once, idle ones included; one more is closed as soon as it is
+    /// accepted.
+    pub max_connections: usize,
+    /// Connections open at once from one client (an IPv4 address, or an IPv6 /64 network);
+    /// one more is closed as soon as it is accepted.
+    pub max_connections_per_client: usize,
+    /// A connection is closed when the head of its next request has not fully come this long
+    /// after it opened or after its last answer was written: idle (kept alive) connections
+    /// and heads sent slowly hold no place for longer.
+    pub idle_timeout: Duration,
     /// An answer never lists more blocks than this (`"blocks": true`); the answer says when
     /// some were left out (`"blocks_truncated": true`).
     pub max_blocks: usize,
     /// An answer is never longer: the blocks are cut to fit, and a page whose text alone would
-    /// not fit is refused (413).
+    /// not fit is refused (413) as soon as its text passes this, its cleaning stopped there.
     pub max_answer_bytes: usize,
 }
 
@@ -87,19 +124,24 @@ pub const PENDING_PER_THREAD: usize = 4;
 pub const DEFAULT_PORT: u16 = 8080;
 
 impl Default for ServeSettings {
-    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies and pages, 10 s per fetch, 4
-    /// requests a thread taken in, 5,000 blocks and 32 MiB an answer.
+    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies (within 10 s) and pages, 10 s per
+    /// fetch, 4 requests a thread taken in, 256 connections (32 a client, closed after 10 s
+    /// idle), 5,000 blocks and 32 MiB an answer.
     fn default() -> ServeSettings {
         let threads = crate::pipeline::default_threads();
         ServeSettings {
             bind: SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)),
             threads,
             max_body_bytes: 8 << 20,
+            body_timeout: Duration::from_secs(10),
             fetch: FetchLimits {
                 max_bytes: 8 << 20,
                 timeout: Duration::from_secs(10),
             },
             max_pending: threads.saturating_mul(PENDING_PER_THREAD),
+            max_connections: 256,
+            max_connections_per_client: 32,
+            idle_timeout: Duration::from_secs(10),
             max_blocks: 5_000,
             max_answer_bytes: 32 << 20,
         }
@@ -124,9 +166,6 @@ pub enum ServeError {
     /// The runtime's threads cannot be started.
     #[error("cannot start the server's threads")]
     Runtime(#[source] std::io::Error),
-    /// The server stopped on an error of its listening socket.
-    #[error("the server stopped")]
-    Serve(#[source] std::io::Error),
 }
 
 /// A server listening, not yet answering.
@@ -174,12 +213,22 @@ impl Server {
             // Installed before the first answer: from then on, Ctrl-C and SIGTERM stop the
             // server cleanly.
             let stop = stop_signal().map_err(ServeError::Signal)?;
-            let listener = tokio::net::TcpListener::from_std(self.listener).map_err(|source| {
-                ServeError::Bind {
-                    addr: self.addr,
-                    source,
-                }
-            })?;
+            let mut listener =
+                tokio::net::TcpListener::from_std(self.listener).map_err(|source| {
+                    ServeError::Bind {
+                        addr: self.addr,
+                        source,
+                    }
+                })?;
+            let connections = Connections::new(
+                self.settings.max_connections.max(1),
+                self.settings.max_connections_per_client.max(1),
+            );
+            let mut http = hyper::server::conn::http1::Builder::new();
+            // The head of each request, the first or the next one on a connection kept alive,
+            // must come within the idle timeout.
+            http.timer(TokioTimer::new())
+                .header_read_timeout(self.settings.idle_timeout);
             let app = App {
                 answered: Arc::new(AtomicBool::new(false)),
                 admission: Arc::new(Semaphore::new(self.settings.max_pending.max(1))),
@@ -198,27 +247,44 @@ impl Server {
                     }
                 }
             });
+            let service = TowerToHyperService::new(router(app));
+            // Every connection holds a receiver: once they are all dropped, every connection
+            // is closed.
             let (stopping, stopped) = tokio::sync::watch::channel(false);
-            tokio::spawn(async move {
-                stop.await;
-                let _ = stopping.send(true);
-            });
-            let signalled = |mut stopped: tokio::sync::watch::Receiver<bool>| async move {
-                let _ = stopped.wait_for(|stopped| *stopped).await;
-            };
-            let serving = axum::serve(listener, router(app))
-                .with_graceful_shutdown(signalled(stopped.clone()))
-                .into_future();
-            // A client that holds a request open (headers or body never finished) would hold
-            // the shutdown off for ever: past the grace period the server stops all the same.
-            let grace = async {
-                signalled(stopped).await;
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            };
-            tokio::select! {
-                served = serving => served.map_err(ServeError::Serve),
-                () = grace => Ok(()),
+            let mut stop = std::pin::pin!(stop);
+            loop {
+                let (stream, client) = tokio::select! {
+                    // Retries on its own after an error (a connection reset before it was
+                    // accepted, too many files open).
+                    accepted = axum::serve::Listener::accept(&mut listener) => accepted,
+                    () = &mut stop => break,
+                };
+                // One connection too many is closed at once, unread.
+                let Some(counted) = connections.admit(client.ip()) else {
+                    continue;
+                };
+                let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+                let mut stopped = stopped.clone();
+                tokio::spawn(async move {
+                    // Counted until the connection is closed.
+                    let _counted = counted;
+                    let mut connection = std::pin::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => return,
+                        _ = stopped.wait_for(|stopped| *stopped) => {}
+                    }
+                    // Stopping: the request under way, if any, is answered, then the
+                    // connection closed.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                });
             }
+            let _ = stopping.send(true);
+            drop(stopped);
+            // A client that holds a request open (its body never finished) would hold the
+            // shutdown off for ever: past the grace period the server stops all the same.
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, stopping.closed()).await;
+            Ok(())
         })?;
         // A page still being cleaned past the grace period is not waited for either.
         runtime.shutdown_timeout(Duration::from_secs(1));
@@ -266,13 +332,18 @@ struct App {
 }
 
 impl App {
-    /// Runs `work`, blocking work answering with JSON, on a blocking thread once a permit is
-    /// free; `admitted` is given back once it is done. A panic in `work`, a bug, is answered
-    /// with a 500 and the server goes on.
-    async fn answer_blocking<F>(&self, admitted: Admitted, work: F) -> Response
+    /// Takes the request in (one of [`ServeSettings::max_pending`], or a 503 at once), then
+    /// runs `work`, blocking work answering with JSON, on a blocking thread once a permit is
+    /// free; the request's place is given back once it is done. A panic in `work`, a bug, is
+    /// answered with a 500 and the server goes on.
+    async fn answer_blocking<F>(&self, work: F) -> Response
     where
         F: FnOnce(&ServeSettings, &LanguageModel) -> Result<String, ApiError> + Send + 'static,
     {
+        let admitted = match self.admit() {
+            Ok(admitted) => admitted,
+            Err(busy) => return busy.into_response(),
+        };
         let internal =
             || ApiError::new(500, "internal error while answering (see the server's log)");
         // The semaphore is never closed, so a permit always comes.
@@ -295,6 +366,22 @@ impl App {
             // The panic's message went to stderr.
             Err(_) => internal().into_response(),
         }
+    }
+
+    /// One of [`ServeSettings::max_pending`] places, held until the request is answered; a
+    /// 503 when none is left.
+    fn admit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        Arc::clone(&self.admission)
+            .try_acquire_owned()
+            .map_err(|_| {
+                ApiError::new(
+                    503,
+                    format!(
+                        "the server is busy ({} requests under way, --max-pending): try again",
+                        self.settings.max_pending
+                    ),
+                )
+            })
     }
 }
 
@@ -345,52 +432,16 @@ async fn get_page() -> Response {
         .into_response()
 }
 
-/// `POST /clean`.
-async fn post_clean(
-    State(app): State<App>,
-    admitted: Admitted,
-    LimitedBody(body): LimitedBody,
-) -> Response {
-    app.answer_blocking(admitted, move |settings, model| {
-        clean(&body, settings, model)
-    })
-    .await
+/// `POST /clean`: taken in once its body has come.
+async fn post_clean(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
+    app.answer_blocking(move |settings, model| clean(&body, settings, model))
+        .await
 }
 
-/// `POST /perplexity`.
-async fn post_perplexity(
-    State(app): State<App>,
-    admitted: Admitted,
-    LimitedBody(body): LimitedBody,
-) -> Response {
-    app.answer_blocking(admitted, move |settings, model| {
-        perplexity(&body, settings, model)
-    })
-    .await
-}
-
-/// A request taken in: one of [`ServeSettings::max_pending`], held until it is answered.
-/// Taken before the body is read; when none is left, the answer is 503 at once.
-struct Admitted {
-    /// Given back when the request is answered.
-    _permit: OwnedSemaphorePermit,
-}
-
-impl FromRequestParts<App> for Admitted {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(_: &mut Parts, app: &App) -> Result<Admitted, ApiError> {
-        match Arc::clone(&app.admission).try_acquire_owned() {
-            Ok(permit) => Ok(Admitted { _permit: permit }),
-            Err(_) => Err(ApiError::new(
-                503,
-                format!(
-                    "the server is busy ({} requests under way, --max-pending): try again",
-                    app.settings.max_pending
-                ),
-            )),
-        }
-    }
+/// `POST /perplexity`: taken in once its body has come.
+async fn post_perplexity(State(app): State<App>, LimitedBody(body): LimitedBody) -> Response {
+    app.answer_blocking(move |settings, model| perplexity(&body, settings, model))
+        .await
 }
 
 /// Any other path.
@@ -404,7 +455,8 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 }
 
 /// A request's body, at most [`ServeSettings::max_body_bytes`]: refused (413) at once when its
-/// Content-Length announces more, or as soon as more has come of a chunked body.
+/// Content-Length announces more, or as soon as more has come of a chunked body; and complete
+/// within [`ServeSettings::body_timeout`], else answered 408 (and the connection closed).
 struct LimitedBody(Bytes);
 
 impl FromRequest<App> for LimitedBody {
@@ -423,7 +475,18 @@ impl FromRequest<App> for LimitedBody {
             return Err(too_large());
         }
         // `Bytes` reads at most the `DefaultBodyLimit` set in `router`.
-        match Bytes::from_request(request, app).await {
+        let timeout = app.settings.body_timeout;
+        let Ok(read) = tokio::time::timeout(timeout, Bytes::from_request(request, app)).await
+        else {
+            return Err(ApiError::new(
+                408,
+                format!(
+                    "the request body did not come within {} s (--body-timeout)",
+                    timeout.as_secs_f64()
+                ),
+            ));
+        };
+        match read {
             Ok(bytes) => Ok(LimitedBody(bytes)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 Err(too_large())
@@ -437,14 +500,20 @@ impl FromRequest<App> for LimitedBody {
 }
 
 impl IntoResponse for ApiError {
-    /// `{"error": "…"}` with the error's status (and `Retry-After: 1` with a 503).
+    /// `{"error": "…"}` with the error's status (and `Retry-After: 1` with a 503; and
+    /// `Connection: close` with a 408, whose body is not waited for any longer).
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let mut response = json_response(status, self.body());
+        let headers = response.headers_mut();
         if status == StatusCode::SERVICE_UNAVAILABLE {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+            headers.insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        }
+        if status == StatusCode::REQUEST_TIMEOUT {
+            headers.insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
         }
         response
     }
@@ -489,8 +558,14 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
             page(fetched.bytes.into(), Some(fetched.url), fetched.encoding)
         }
     };
-    let cleaned = pages::clean_page(&page, model, &options)
-        .map_err(|e| ApiError::new(500, crate::errors::one_line(&e)))?;
+    // A text longer than the answer may be could not be sent: cleaning stops once it is.
+    let cleaned = pages::clean_page_within(&page, model, &options, settings.max_answer_bytes)
+        .map_err(|e| match e {
+            PageError::TooLong { .. } => ApiError::from(AnswerTooLarge {
+                max: settings.max_answer_bytes,
+            }),
+            PageError::Run(e) => ApiError::new(500, crate::errors::one_line(&e)),
+        })?;
     let mut answer = BoundedJson::new(settings.max_answer_bytes);
     // Room is kept for the end of the answer, whatever comes before it.
     answer.raw("{\"text\":", BLOCKS_END.len())?;
