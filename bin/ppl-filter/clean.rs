@@ -133,6 +133,10 @@ fn fetch_and_write(
                 continue;
             }
         };
+        if let Some(cut) = &fetched.cut {
+            observer.problem(&Problem::new(url.clone(), Trouble::Cut(cut.to_string())));
+            total.warnings += 1;
+        }
         let input = [Input::Memory {
             name: url.clone(),
             bytes: fetched.bytes.into(),
