@@ -993,7 +993,19 @@ mod tests {
 
     #[test]
     fn a_body_cut_short_is_kept_as_far_as_it_came_and_said_to_be_cut() {
-        let url = serve_raw(5, |path, _| {
+        let url = serve_raw(6, |path, _| {
+            if path == "/deflated" {
+                // A whole deflate stream in a chunked body without its last chunk.
+                let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
+                std::io::Write::write_all(&mut z, b"<p>only this").unwrap();
+                let data = z.finish().unwrap();
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\
+                     Transfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+                    data.len()
+                );
+                return [head.as_bytes(), &data, b"\r\n"].concat();
+            }
             let answer: &[u8] = match path {
                 "/short" => b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n<p>only this",
                 "/in-chunk" => {
@@ -1022,7 +1034,7 @@ mod tests {
                 announced: 100
             })
         );
-        for path in ["/in-chunk", "/between"] {
+        for path in ["/in-chunk", "/between", "/deflated"] {
             let cut = fetch(path);
             assert_eq!(cut.bytes, b"<p>only this", "{path}");
             assert_eq!(cut.cut, Some(Cut::Unfinished), "{path}");

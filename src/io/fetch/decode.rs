@@ -6,6 +6,7 @@
 //! deadline covers decoding as it covers reading.
 
 use std::io::{self, BufRead, BufReader, Read};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use flate2::{Decompress, FlushDecompress, Status};
@@ -20,6 +21,9 @@ const MAX_CODINGS: usize = 4;
 const MAX_GZIP_LAYERS: usize = 4;
 /// Bytes decoded per step.
 const STEP: usize = 64 * 1024;
+/// The most bytes of a body read after its compressed stream ended, to find how the body
+/// ends.
+const MAX_AFTER_END: u64 = 64 * 1024;
 
 /// A content coding this fetcher decodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +68,9 @@ pub(super) fn read_decoded(
     deadline: Instant,
 ) -> (Vec<u8>, Option<Cut>) {
     let end = body.end();
-    let mut reader: Box<dyn BufRead + Send> = Box::new(BufReader::with_capacity(STEP, body));
+    let body = Shared(Arc::new(Mutex::new(body)));
+    let mut reader: Box<dyn BufRead + Send> =
+        Box::new(BufReader::with_capacity(STEP, body.clone()));
     for coding in codings.iter().rev() {
         reader = match coding {
             Coding::Gzip => Box::new(BufReader::with_capacity(
@@ -111,6 +117,12 @@ pub(super) fn read_decoded(
         }
         Err(e) => failure = Some(e),
     }
+    // A compressed stream that ended before its body did: the rest of the body is read (a
+    // little of it), so that a body cut after the stream's end is said to be cut too.
+    if cut.is_none() && failure.is_none() {
+        let mut rest = body.take(MAX_AFTER_END);
+        let _ = io::copy(&mut rest, &mut io::sink());
+    }
     // What the body said of its end comes before what a decoder made of it: a decoder that
     // meets a body's cut says its data is damaged.
     let body_cut = end.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -118,6 +130,17 @@ pub(super) fn read_decoded(
         .or(body_cut)
         .or_else(|| failure.map(|e| Cut::Damaged(crate::io::io_message(&e))));
     (page, cut)
+}
+
+/// A body shared between the decoders that read it and [`read_decoded`], which reads what
+/// they leave.
+#[derive(Clone)]
+struct Shared(Arc<Mutex<Body>>);
+
+impl Read for Shared {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).read(buf)
+    }
 }
 
 /// `reader` with every layer of gzip inflated that its bytes start with (as
