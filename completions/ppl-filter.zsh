@@ -23,8 +23,8 @@ _ppl-filter() {
 '-i+[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped), read as they are fetched; a URL listed twice is fetched once]:FILE:_files' \
 '--fetch-list=[Fetch and clean the URLs listed in FILE, one a line (\`-\`\: standard input; empty lines and lines starting with \`#\` are skipped), read as they are fetched; a URL listed twice is fetched once]:FILE:_files' \
 '--fetch-delay=[Seconds between two requests to one host (longer when its robots.txt asks)]:SECONDS:_default' \
-'--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading)]:SECONDS:_default' \
-'--max-filesize=[Skip inputs larger than BYTES\: files (by their size; compressed size for .gz) and fetched pages \[default\: no limit for files, 20000000 for a fetched page\]]:BYTES:_default' \
+'--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects, reading and decoding); a page whose end has not come by then is cleaned as far as it came, with a warning]:SECONDS:_default' \
+'--max-filesize=[Skip files larger than BYTES (by their size; compressed size for .gz), and cut a fetched page at BYTES once decoded, with a warning \[default\: no limit for files, 20000000 for a fetched page\]]:BYTES:_default' \
 '*-g+[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '*--glob=[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"

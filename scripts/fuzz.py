@@ -23,7 +23,7 @@ response record is missing from the output or the JSONL output has a different n
 than the input.
 
 Besides these five kinds, the edges have targets of their own, each a module next to this file
-(`scripts/fuzz_<name>.py` for pipes, outputs, serve and python; see MODULES): a module is
+(`scripts/fuzz_<name>.py` for pipes, outputs, serve, python and fetch; see MODULES): a module is
 imported when its file exists and its optional `available(binary)` says yes, one `Target` is
 made per worker that needs it (a Target serves one case at a time), each of its cases gets an
 empty directory OUT_DIR/<case>-<kind>/ (kept, with FAILURE.txt, when the case fails) and a
@@ -68,8 +68,8 @@ KIND_WEIGHTS = (35, 25, 18, 11, 11)
 # cases go to the edges, which are new (the mutation kinds above had run clean for over 10,000
 # cases when they came) and where issue 33 found what failed; pipes and outputs get more as
 # they cover several ways in and out per case and are cheap (two to four runs of the binary).
-MODULES = ("pipes", "outputs", "serve", "python")
-MODULE_WEIGHTS = {"pipes": 15, "outputs": 15, "serve": 10, "python": 10}
+MODULES = ("pipes", "outputs", "serve", "python", "fetch")
+MODULE_WEIGHTS = {"pipes": 15, "outputs": 15, "serve": 10, "python": 10, "fetch": 10}
 # Largest file a mutation may produce (bigger results are cut).
 MAX_FILE_BYTES = 24 << 20
 # The classifier's input width (EVIDENCE_VALUES × (2 × CONTEXT_RADIUS + 1), src/decide/classifier.rs).

@@ -9,13 +9,14 @@
 # fuzz-out/) with FAILURE.txt saying which check failed and how to reproduce it.
 # The edges have targets of their own, run in the same loop when their module is present and
 # available (scripts/fuzz_pipes.py: streams; fuzz_outputs.py: --output-dir plans; fuzz_serve.py:
-# server requests; fuzz_python.py: Python arguments); the start says which run and which not.
-# The last lines are "fuzz: N runs (pages P, ..., pipes X, outputs Y, serve S, python Z), F failures"
+# server requests; fuzz_python.py: Python arguments; fuzz_fetch.py: -u/-i against a hostile
+# local server); the start says which run and which not.
+# The last lines are "fuzz: N runs (pages P, ..., outputs Y, serve S, python Z, fetch F), F failures"
 # and "N passed, F failed".
 #
 # Environment: PPL_FILTER (binary to test instead of building target/release/ppl-filter),
 # FUZZ_SEED (repeat a run), FUZZ_KINDS (comma-separated kinds to run, default all: pages, warc,
-# jsonl, model, classifier, pipes, outputs, serve, python), FUZZ_TIMEOUT (seconds per run,
+# jsonl, model, classifier, pipes, outputs, serve, python, fetch), FUZZ_TIMEOUT (seconds per run,
 # default 20), FUZZ_MEMORY_MB (address space per run, default 2048), FUZZ_WORKERS (cases run at
 # once, default 1), FUZZ_CORPUS (colon-separated directories of extra seed pages, or "none").
 # See fuzz/README.md.

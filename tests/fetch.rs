@@ -1,12 +1,16 @@
 //! Pages fetched by URL (`-u`, `-i`), as a trafilatura user would give them: one record each
 //! with the page's metadata, robots.txt obeyed unless told not to, a page that cannot be
-//! fetched a warning naming its URL; and `--max-filesize` for files.
+//! fetched a warning naming its URL; and `--max-filesize` for files. Against hostile servers:
+//! a gzip bomb is cut at `--max-filesize` and said to be cut, a body cut short is kept and
+//! said to be cut, a robots.txt of many wildcard rules is read right, and a URL that cannot be
+//! fetched is not said to be disallowed.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use crate::common::{fixture, ppl_filter, stderr, stdout};
+use crate::common::{fixture, ppl_filter, ppl_filter_within, stderr, stdout};
 
 const STORY: &str = r#"<html><head><title>Storm reaches the coast</title>
 <meta name="author" content="Jane Reporter">
@@ -316,4 +320,237 @@ fn a_url_with_control_characters_is_shown_escaped() {
     assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
     assert_eq!(err.lines().count(), 1, "{err:?}");
     assert!(err.contains("\\u{1b}]0;title"), "{err:?}");
+}
+
+/// A server on 127.0.0.1 (its base URL) answering every request with the bytes `respond`
+/// gives for its path, then closing the connection.
+fn server(respond: impl Fn(&str) -> Vec<u8> + Send + 'static) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request = String::new();
+            let _ = reader.read_line(&mut request);
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 2 {
+                line.clear();
+            }
+            let path = request.split(' ').nth(1).unwrap_or("/").to_string();
+            let _ = stream.write_all(&respond(&path));
+        }
+    });
+    base
+}
+
+/// An answer 200 with `headers` (each ending in CRLF) and `body`.
+fn ok(headers: &str, body: &[u8]) -> Vec<u8> {
+    let head = format!(
+        "HTTP/1.1 200 OK\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    [head.as_bytes(), body].concat()
+}
+
+const NOT_FOUND: &[u8] = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+
+/// 200 MB of whitespace, gzipped and brotli-compressed as it is written (about 200 KB each).
+fn bombs() -> (Vec<u8>, Vec<u8>) {
+    let block = vec![b' '; 1 << 20];
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let mut br = Vec::new();
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut br, 1 << 16, 5, 22);
+        for _ in 0..200 {
+            gz.write_all(&block).unwrap();
+            writer.write_all(&block).unwrap();
+        }
+    }
+    (gz.finish().unwrap(), br)
+}
+
+#[test]
+fn a_gzip_or_brotli_bomb_is_cut_at_max_filesize_and_said_to_be_cut() {
+    let (gz, br) = bombs();
+    assert!(gz.len() < 1_000_000 && br.len() < 1_000_000);
+    let base = server(move |path| match path {
+        "/page.html.gz" => ok("", &gz),
+        "/gzip" => ok("Content-Encoding: gzip\r\n", &gz),
+        "/br" => ok("Content-Encoding: br\r\n", &br),
+        _ => NOT_FOUND.to_vec(),
+    });
+    for path in ["/page.html.gz", "/gzip", "/br"] {
+        let url = format!("{base}{path}");
+        let args = [
+            "-u",
+            &url,
+            "--fetch-delay",
+            "0",
+            "--max-filesize",
+            "3000000",
+        ];
+        // Generous: a hang (inflating 200 MB and cleaning it) is the bug.
+        let out = ppl_filter_within(&args, b"", Duration::from_secs(120));
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{url}: the page is larger than 3000000 bytes; text up to the cut was kept"
+            )),
+            "{path}: {err}"
+        );
+        assert!(err.lines().all(|l| l.starts_with("ppl-filter: ")), "{err}");
+    }
+}
+
+#[test]
+fn a_body_cut_short_is_cleaned_as_far_as_it_came_and_said_to_be_cut() {
+    let base = server(|path| {
+        let page = STORY.as_bytes();
+        match path {
+            "/short" => {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n",
+                    page.len() * 2
+                );
+                [head.as_bytes(), page].concat()
+            }
+            "/chunked" => {
+                let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+                let chunk = format!("{:x}\r\n", page.len() + 100);
+                [head.as_bytes(), chunk.as_bytes(), page].concat()
+            }
+            "/whole" => ok("", page),
+            _ => NOT_FOUND.to_vec(),
+        }
+    });
+    let short = format!("{base}/short");
+    let chunked = format!("{base}/chunked");
+    let whole = format!("{base}/whole");
+    let args = [
+        "-u",
+        &short,
+        "-u",
+        &chunked,
+        "-u",
+        &whole,
+        "--fetch-delay",
+        "0",
+    ];
+    let out = ppl_filter(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(
+        text.matches("The storm reached the coast").count(),
+        3,
+        "{text}"
+    );
+    let err = stderr(&out);
+    let announced = STORY.len() * 2;
+    assert!(
+        err.contains(&format!(
+            "{short}: the connection closed after {} of the {announced} bytes its Content-Length \
+             announced; text up to the cut was kept",
+            STORY.len()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{chunked}: the connection closed before the page's last chunk; text up to the cut \
+             was kept"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains(&whole), "{err}");
+}
+
+#[test]
+fn a_robots_txt_of_ten_thousand_wildcard_rules_is_read_right() {
+    let mut robots = String::from("User-agent: *\n");
+    for i in 0..10_000 {
+        robots.push_str(&format!("Disallow: /*{i}*a*b*c*d*e*f*g$\n"));
+    }
+    robots.push_str("Disallow: /private/\n");
+    let base = server(move |path| match path {
+        "/robots.txt" => ok("", robots.as_bytes()),
+        "/story.html" | "/private/page.html" | "/x7xaxbxcxdxexfxg" => ok("", STORY.as_bytes()),
+        _ => NOT_FOUND.to_vec(),
+    });
+    let story = format!("{base}/story.html");
+    let private = format!("{base}/private/page.html");
+    let wild = format!("{base}/x7xaxbxcxdxexfxg");
+    let args = [
+        "-u",
+        &story,
+        "-u",
+        &private,
+        "-u",
+        &wild,
+        "--fetch-delay",
+        "0",
+    ];
+    let out = ppl_filter(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).matches("The storm reached the coast").count(),
+        1
+    );
+    let err = stderr(&out);
+    for disallowed in [&private, &wild] {
+        assert!(
+            err.contains(&format!(
+                "{disallowed}: not fetched: the site's robots.txt disallows it"
+            )),
+            "{err}"
+        );
+    }
+    assert!(!err.contains(&story), "{err}");
+}
+
+#[test]
+fn a_url_that_cannot_be_fetched_is_not_said_to_be_disallowed() {
+    let base = server(|path| match path {
+        "/robots.txt" | "/gone.html" => NOT_FOUND.to_vec(),
+        _ => ok("", STORY.as_bytes()),
+    });
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let unreachable = format!("http://{}/page.html", closed.local_addr().unwrap());
+    drop(closed);
+    let story = format!("{base}/story.html");
+    let gone = format!("{base}/gone.html");
+    let args = [
+        "-u",
+        &story,
+        "-u",
+        &gone,
+        "-u",
+        &unreachable,
+        "--fetch-delay",
+        "0",
+    ];
+    let out = ppl_filter(&args, b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("disallow"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{gone}: not fetched: the server answered HTTP 404"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{unreachable}: not fetched: cannot read the site's robots.txt (cannot connect to"
+        )),
+        "{err}"
+    );
+    // Without robots.txt, the page's own failure is said.
+    let args = ["-u", &unreachable, "--no-robots", "--fetch-delay", "0"];
+    let err = stderr(&ppl_filter(&args, b""));
+    assert!(
+        err.contains(&format!("{unreachable}: not fetched: cannot connect to")),
+        "{err}"
+    );
 }

@@ -153,6 +153,11 @@ fn fetch_and_write(
         };
         let summary = match polite.fetch(&url) {
             Ok(fetched) => {
+                if let Some(cut) = &fetched.cut {
+                    let cut = Trouble::Cut(cut.to_string());
+                    observer.problem(&Problem::new(url.clone(), cut));
+                    total.warnings += 1;
+                }
                 let mut options = plan.options.clone();
                 options.read.encoding = options.read.encoding.or(fetched.encoding);
                 let input = [Input::Memory {

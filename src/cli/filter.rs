@@ -129,7 +129,8 @@ pub struct CleanArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_seconds)]
     pub fetch_delay: f64,
 
-    /// Seconds a URL's page may take to fetch (connecting, redirects and reading).
+    /// Seconds a URL's page may take to fetch (connecting, redirects, reading and decoding);
+    /// a page whose end has not come by then is cleaned as far as it came, with a warning.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub fetch_timeout: f64,
 
@@ -138,8 +139,9 @@ pub struct CleanArgs {
     #[arg(long)]
     pub no_robots: bool,
 
-    /// Skip inputs larger than BYTES: files (by their size; compressed size for .gz) and
-    /// fetched pages [default: no limit for files, 20000000 for a fetched page].
+    /// Skip files larger than BYTES (by their size; compressed size for .gz), and cut a
+    /// fetched page at BYTES once decoded, with a warning [default: no limit for files,
+    /// 20000000 for a fetched page].
     #[arg(long, value_name = "BYTES")]
     pub max_filesize: Option<u64>,
 

@@ -1,17 +1,31 @@
 //! Fetching the page at a URL, within limits: only `http` and `https`, at most
-//! [`MAX_REDIRECTS`] redirects, a deadline for the whole fetch and a bound on the page's size.
-//! Redirects are followed here, one at a time: each target's scheme and address are checked
-//! before it is asked for.
+//! [`MAX_REDIRECTS`] redirects, a deadline for the whole fetch and a bound on the page's
+//! decoded size. Redirects are followed here, one at a time: each target's scheme and address
+//! are checked before it is asked for, and the caller is asked about each ([`Polite`] checks
+//! its host's robots.txt and waits its delay).
+//!
+//! A page is decoded here ([`decode`]): its `Content-Encoding` (gzip, deflate, br) and any
+//! gzip it still is, at most [`FetchLimits::max_bytes`] of it. A page cut short — by that
+//! bound, by the deadline, by a connection that closed before its Content-Length or its last
+//! chunk ([`http`]), by damaged compressed data — is kept as far as it came, and the cut is
+//! said ([`Fetched::cut`]).
 //!
 //! Two callers, two policies. The web demo fetches what a visitor typed ([`fetch`]): only
 //! public addresses (every address a host name resolves to is checked, at every redirect, and
 //! the connection goes to the addresses checked). The command line fetches what its user names
 //! (`-u`, `-i`), local addresses included, politely ([`Polite`]): one request at a time, a
-//! delay between two requests to one host, and what the site's robots.txt allows.
+//! delay between two requests to one host, and what the site's robots.txt allows
+//! ([`robots`]).
 
-use std::io::{self, Read};
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
+mod decode;
+mod http;
+pub mod robots;
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::{Duration, Instant};
+
+use robots::Robots;
 
 /// Redirects followed before a fetch is given up.
 pub const MAX_REDIRECTS: u32 = 5;
@@ -19,9 +33,11 @@ pub const MAX_REDIRECTS: u32 = 5;
 /// How much a fetch may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FetchLimits {
-    /// A larger page is refused.
+    /// The most bytes of a page kept, once decoded: a longer page is cut there
+    /// ([`Cut::TooLarge`]).
     pub max_bytes: u64,
-    /// The whole fetch (connecting, redirects and reading) must end within this.
+    /// The whole fetch (connecting, redirects, reading and decoding) must end within this;
+    /// the time [`Polite`] waits between requests to a host is not counted.
     pub timeout: Duration,
 }
 
@@ -30,28 +46,101 @@ pub struct FetchLimits {
 pub struct Fetched {
     /// Its URL after redirects.
     pub url: String,
-    /// Its bytes, as sent.
+    /// Its bytes, decoded (content codings taken off, gzip inflated), at most
+    /// [`FetchLimits::max_bytes`] of them.
     pub bytes: Vec<u8>,
     /// The encoding its Content-Type header names (`charset=`), if a known one: it comes
     /// before the page's own `<meta charset>`, as for a WARC response.
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// Why the page was cut short, if it was: `bytes` are what came before the cut.
+    pub cut: Option<Cut>,
 }
 
-/// Why a URL was not fetched.
-#[derive(Debug, thiserror::Error)]
-pub enum FetchError {
-    /// A scheme other than `http` or `https` (`file:`, `ftp:`, none).
-    #[error("only http and https URLs are fetched")]
-    Scheme,
-    /// The host resolves to an address of this machine or of a private network.
-    #[error("{0}")]
-    Refused(Refused),
-    /// The page is larger than [`FetchLimits::max_bytes`].
-    #[error("the page is larger than {max} bytes: not cleaned")]
+/// Why a fetched page was cut short; the part before the cut is kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Cut {
+    /// Decoded, it is longer than [`FetchLimits::max_bytes`]: its first `max` bytes are kept.
+    #[error("the page is larger than {max} bytes")]
     TooLarge {
         /// The limit.
         max: u64,
     },
+    /// The connection closed before the bytes its Content-Length announced had come.
+    #[error(
+        "the connection closed after {got} of the {announced} bytes its Content-Length announced"
+    )]
+    Short {
+        /// The bytes that came.
+        got: u64,
+        /// The bytes announced.
+        announced: u64,
+    },
+    /// A chunked body ended before its last (empty) chunk: inside a chunk, or between two.
+    #[error("the connection closed before the page's last chunk")]
+    Unfinished,
+    /// A chunked body's framing is broken (a chunk size that is not a number, a chunk longer
+    /// than its size).
+    #[error("its chunked framing is broken: {0}")]
+    Framing(String),
+    /// The deadline came before the page's end.
+    #[error("its end did not come in time (--fetch-timeout)")]
+    TimedOut,
+    /// Reading failed part-way (the connection was reset, a TLS error).
+    #[error("reading it failed: {0}")]
+    Read(String),
+    /// Its compressed data is damaged or cut.
+    #[error("its compressed data is damaged: {0}")]
+    Damaged(String),
+}
+
+/// Why a URL was not fetched.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum FetchError {
+    /// A scheme other than `http` or `https` (`file:`, `ftp:`, none).
+    #[error("only http and https URLs are fetched")]
+    Scheme,
+    /// The URL cannot be parsed.
+    #[error("not a URL: {0}")]
+    Url(String),
+    /// The host resolves to an address of this machine or of a private network.
+    #[error("{0}")]
+    Refused(Refused),
+    /// The host name cannot be resolved.
+    #[error("cannot resolve {host}: {why}")]
+    Resolve {
+        /// The host and port.
+        host: String,
+        /// The resolver's answer.
+        why: String,
+    },
+    /// No address of the host accepts a connection.
+    #[error("cannot connect to {host}: {why}")]
+    Connect {
+        /// The host and port.
+        host: String,
+        /// The last address's error.
+        why: String,
+    },
+    /// The TLS handshake or session failed (an untrusted certificate, a protocol error).
+    #[error("TLS failure with {host}: {why}")]
+    Tls {
+        /// The host and port.
+        host: String,
+        /// rustls's error.
+        why: String,
+    },
+    /// No answer came within the deadline.
+    #[error("no answer within {} s (--fetch-timeout)", seconds(*.timeout))]
+    TimedOut {
+        /// The deadline's length.
+        timeout: Duration,
+    },
+    /// The answer is not HTTP, or its head or framing cannot be read.
+    #[error("the server's answer is not valid HTTP: {0}")]
+    Protocol(String),
+    /// The page comes in a content coding that is not decoded (or too many of them).
+    #[error("the page is compressed as {0}, which is not decoded")]
+    Encoding(String),
     /// The server answered with an error status, or a redirect that cannot be followed (no
     /// `Location`, or a 3xx status other than 301, 302, 303, 307 and 308).
     #[error("the server answered HTTP {0}")]
@@ -71,7 +160,11 @@ pub enum FetchError {
     /// The site's robots.txt does not allow this crawler the URL.
     #[error("the site's robots.txt disallows it (--no-robots fetches it anyway)")]
     Robots,
-    /// The URL is malformed, or the host cannot be resolved, reached or read in time.
+    /// The site's robots.txt could not be read (no answer, a server error, a TLS failure):
+    /// nothing of the site is fetched (RFC 9309).
+    #[error("cannot read the site's robots.txt ({0}) (--no-robots fetches it anyway)")]
+    RobotsUnreadable(Box<FetchError>),
+    /// Sending the request or reading the answer failed.
     #[error("cannot fetch the page: {0}")]
     Failed(String),
 }
@@ -85,7 +178,7 @@ impl FetchError {
 }
 
 /// A host that resolves to an address that is not fetched.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error(
     "{host} resolves to {ip}, a loopback, private or otherwise non-public address: not fetched"
 )]
@@ -96,15 +189,25 @@ pub struct Refused {
     pub ip: IpAddr,
 }
 
-/// Fetches the page at `url` (GET), within `limits`, from a public address only (the web demo).
-pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
-    fetch_from(url, limits, is_public, DEMO_AGENT)
+/// Seconds as a message shows them: `30`, `0.5`.
+fn seconds(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    let shown = format!("{seconds:.3}");
+    shown
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
-/// Fetches the page at `url` (GET), within `limits`, from any address (the command line's
-/// [`Polite`] fetches, as its user names them).
+/// Fetches the page at `url` (GET), within `limits`, from a public address only (the web demo).
+pub fn fetch(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
+    fetch_from(url, limits, is_public, DEMO_AGENT, &mut |_| Ok(()))
+}
+
+/// Fetches the page at `url` (GET), within `limits`, from any address (as the command line's
+/// [`Polite`] does, without its robots.txt and delay).
 pub fn fetch_any(url: &str, limits: FetchLimits) -> Result<Fetched, FetchError> {
-    fetch_from(url, limits, |_| true, USER_AGENT)
+    fetch_from(url, limits, |_| true, USER_AGENT, &mut |_| Ok(()))
 }
 
 /// The user agent of the web demo's fetches.
@@ -122,45 +225,44 @@ const REDIRECTS: [u16; 5] = [301, 302, 303, 307, 308];
 /// A redirect's target in a message: at most this many characters of it.
 const MAX_SHOWN_URL_CHARS: usize = 200;
 
-/// Fetches the page at `url`, connecting only to addresses `allowed` accepts. Redirects are
-/// followed here, not by ureq, so that each target's scheme (and its address, when it is an
-/// address) is checked before anything is sent to it; a host name is checked by the resolver,
-/// every address it resolves to, before connecting.
+/// What is asked of each URL of a redirect chain, the first included, before it is fetched:
+/// an error stops the fetch with it.
+type Hop<'a> = dyn FnMut(&url::Url) -> Result<(), FetchError> + 'a;
+
+/// Fetches the page at `url`, connecting only to addresses `allowed` accepts, each URL of the
+/// redirect chain passed to `hop` before it is asked for. Redirects are followed here, so
+/// that each target's scheme (and its address, when it is an address) is checked before
+/// anything is sent to it; a host name's every address is checked before connecting. The
+/// deadline counts the time spent fetching, not the time `hop` takes (a polite wait).
 fn fetch_from(
     url: &str,
     limits: FetchLimits,
     allowed: fn(IpAddr) -> bool,
     user_agent: &str,
+    hop: &mut Hop,
 ) -> Result<Fetched, FetchError> {
     if !is_fetched_scheme(url.split_once(':').map_or("", |(scheme, _)| scheme)) {
         return Err(FetchError::Scheme);
     }
-    let deadline = Instant::now() + limits.timeout;
-    let agent = ureq::AgentBuilder::new()
-        .resolver(Allowed(allowed))
-        .redirects(0)
-        .user_agent(user_agent)
-        .build();
-    let mut url = url.to_string();
+    let mut url = url::Url::parse(url).map_err(|e| FetchError::Url(e.to_string()))?;
+    let mut left = limits.timeout;
     let mut redirects = 0;
-    let response = loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(FetchError::Failed(format!(
-                "no answer within {} s (--fetch-timeout)",
-                limits.timeout.as_secs()
-            )));
-        }
-        let request = agent.get(&url).timeout(left);
-        let here = request
-            .request_url()
-            .map_err(|e| FetchError::Failed(crate::errors::one_line(&e)))?;
-        let response = request
-            .call()
-            .map_err(|e| call_error(e, &url, redirects > 0))?;
-        let status = response.status();
-        if !(300..400).contains(&status) {
-            break response;
+    loop {
+        hop(&url)?;
+        let deadline = Instant::now() + left;
+        let response = http::get(&url, allowed, user_agent, deadline, limits.timeout).map_err(
+            |e| match e {
+                // An address refused after a redirect is the site's doing, not the visitor's.
+                FetchError::Refused(refused) if redirects > 0 => FetchError::Redirect {
+                    to: shown(url.as_str()),
+                    why: refused.to_string(),
+                },
+                other => other,
+            },
+        )?;
+        let status = response.status;
+        if (200..300).contains(&status) {
+            return read_page(url, response, limits.max_bytes, deadline);
         }
         let location = match response.header("location") {
             Some(location) if REDIRECTS.contains(&status) => location,
@@ -170,38 +272,28 @@ fn fetch_from(
             return Err(FetchError::TooManyRedirects);
         }
         redirects += 1;
-        url = redirect_target(&here, location, allowed)?;
-    };
-    read_page(url, response, limits.max_bytes)
-}
-
-/// A request to `url` that failed as a [`FetchError`]. An address refused after a
-/// redirect (`redirected`) is the site's doing, not the visitor's: a redirect not followed.
-fn call_error(error: ureq::Error, url: &str, redirected: bool) -> FetchError {
-    match fetch_error(error) {
-        FetchError::Refused(refused) if redirected => FetchError::Redirect {
-            to: shown(url),
-            why: refused.to_string(),
-        },
-        other => other,
+        url = redirect_target(&url, &location, allowed)?;
+        left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(FetchError::TimedOut {
+                timeout: limits.timeout,
+            });
+        }
     }
 }
 
 /// Where a redirect from `here` to `location` leads, if it is fetched: a URL whose scheme is
-/// `http` or `https` and whose host, when it is an address, `allowed` accepts (a host name is
-/// checked by the resolver, before connecting).
+/// `http` or `https` and whose host, when it is an address, `allowed` accepts (a host name's
+/// addresses are checked before connecting).
 fn redirect_target(
-    here: &ureq::RequestUrl,
+    here: &url::Url,
     location: &str,
     allowed: fn(IpAddr) -> bool,
-) -> Result<String, FetchError> {
-    let next = here
-        .as_url()
-        .join(location)
-        .map_err(|e| FetchError::Redirect {
-            to: shown(location),
-            why: format!("not a URL ({e})"),
-        })?;
+) -> Result<url::Url, FetchError> {
+    let next = here.join(location).map_err(|e| FetchError::Redirect {
+        to: shown(location),
+        why: format!("not a URL ({e})"),
+    })?;
     let refuse = |why: String| FetchError::Redirect {
         to: shown(next.as_str()),
         why,
@@ -209,43 +301,46 @@ fn redirect_target(
     if !is_fetched_scheme(next.scheme()) {
         return Err(refuse(FetchError::Scheme.to_string()));
     }
-    // An address is refused here; a name, by the resolver before connecting.
-    let host = next.host_str().unwrap_or_default();
-    let literal = host.trim_start_matches('[').trim_end_matches(']');
-    if let Some(ip) = literal.parse().ok().filter(|ip| !allowed(*ip)) {
-        let host = host.to_string();
+    let ip = match next.host() {
+        Some(url::Host::Ipv4(ip)) => Some(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => Some(IpAddr::V6(ip)),
+        _ => None,
+    };
+    if let Some(ip) = ip.filter(|ip| !allowed(*ip)) {
+        let host = next.host_str().unwrap_or_default().to_string();
         return Err(refuse(Refused { host, ip }.to_string()));
     }
-    Ok(next.into())
+    Ok(next)
 }
 
-/// The page `response` (the answer from `url`) brings, if it holds at most `max_bytes`, and
-/// the encoding its Content-Type names.
-fn read_page(url: String, response: ureq::Response, max_bytes: u64) -> Result<Fetched, FetchError> {
-    let too_large = FetchError::TooLarge { max: max_bytes };
-    let announced = response
-        .header("content-length")
-        .and_then(|n| n.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > max_bytes) {
-        return Err(too_large);
-    }
+/// The page `response` (the answer from `url`) brings, decoded, at most `max_bytes` of it,
+/// read by `deadline`, and the encoding its Content-Type names.
+fn read_page(
+    url: url::Url,
+    response: http::Response,
+    max_bytes: u64,
+    deadline: Instant,
+) -> Result<Fetched, FetchError> {
     let encoding = response
         .header("content-type")
-        .and_then(crate::io::warc::charset_param)
+        .and_then(|t| crate::io::warc::charset_param(&t))
         .and_then(|charset| crate::decode::encoding_for_label(&charset));
-    let mut bytes = Vec::new();
-    response
-        .into_reader()
-        .take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| FetchError::Failed(e.to_string()))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(too_large);
+    let mut names = response.transfer_codings.clone();
+    if let Some(content) = response.header("content-encoding") {
+        names.extend(
+            content
+                .split(',')
+                .map(|c| c.trim().to_ascii_lowercase())
+                .filter(|c| !c.is_empty()),
+        );
     }
+    let codings = decode::codings(&names)?;
+    let (bytes, cut) = decode::read_decoded(response.body, &codings, max_bytes, deadline);
     Ok(Fetched {
-        url,
+        url: url.into(),
         bytes,
         encoding,
+        cut,
     })
 }
 
@@ -267,50 +362,6 @@ fn shown(url: &str) -> String {
         shown.push('…');
     }
     shown
-}
-
-/// A ureq error as a [`FetchError`]: a refused address found among its causes, an error
-/// status, or any other failure as one line.
-fn fetch_error(error: ureq::Error) -> FetchError {
-    if let ureq::Error::Status(status, _) = error {
-        return FetchError::Status(status);
-    }
-    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&error);
-    while let Some(e) = cause {
-        let refused = e
-            .downcast_ref::<io::Error>()
-            .and_then(|e| e.get_ref())
-            .and_then(|inner| inner.downcast_ref::<Refused>());
-        if let Some(refused) = refused {
-            return FetchError::Refused(Refused {
-                host: refused.host.clone(),
-                ip: refused.ip,
-            });
-        }
-        cause = e.source();
-    }
-    FetchError::Failed(crate::errors::one_line(&error))
-}
-
-/// A resolver that refuses a host when any of its addresses is not allowed (not public, for
-/// [`fetch`]), so that neither the first request nor a redirect reaches this machine or a
-/// private network.
-struct Allowed(fn(IpAddr) -> bool);
-
-impl ureq::Resolver for Allowed {
-    fn resolve(&self, netloc: &str) -> io::Result<Vec<SocketAddr>> {
-        let addrs: Vec<SocketAddr> = netloc.to_socket_addrs()?.collect();
-        match addrs.iter().find(|addr| !(self.0)(addr.ip())) {
-            Some(addr) => Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                Refused {
-                    host: netloc.to_string(),
-                    ip: addr.ip(),
-                },
-            )),
-            None => Ok(addrs),
-        }
-    }
 }
 
 /// Whether `ip` is an address of the public internet: not unspecified, loopback, private,
@@ -372,20 +423,29 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
 /// Fetches pages one at a time as a polite crawler does (the command line's `-u` and `-i`):
 /// each host is asked at most once every `delay` (or its robots.txt's `Crawl-delay`, when
 /// longer), and, unless told not to, only for what its robots.txt allows [`ROBOTS_NAME`]
-/// (RFC 9309, read by the `texting_robots` crate; fetched once a host: a robots.txt that is
-/// missing (4xx) allows everything, one that cannot be fetched (5xx, no answer) nothing).
+/// ([`robots`]; read once a host, at most [`robots::MAX_ROBOTS_BYTES`] of it: a robots.txt
+/// that is missing (4xx) allows everything, one that cannot be fetched (no answer, 5xx)
+/// nothing). Each URL of a redirect chain is asked as the first is: its host's robots.txt and
+/// delay apply.
 pub struct Polite {
     limits: FetchLimits,
     delay: Duration,
     robots: bool,
     /// When each host (scheme, host and port) was last asked, and its robots.txt's rules: at
-    /// most [`MAX_HOSTS`], the one asked longest ago forgotten first.
-    hosts: std::collections::HashMap<String, Host>,
+    /// most [`MAX_HOSTS`], whose rules take at most [`MAX_RULE_BYTES`] in all, the one asked
+    /// longest ago forgotten first.
+    hosts: HashMap<String, Host>,
+    /// The bytes the hosts' rules take ([`Robots::heap_bytes`]).
+    rule_bytes: usize,
 }
 
 /// Hosts [`Polite`] remembers at once (a list of URLs over millions of hosts must not hold a
 /// robots.txt for each): a host forgotten and asked again has its robots.txt read again.
 const MAX_HOSTS: usize = 10_000;
+
+/// The most bytes the robots.txt rules [`Polite`] remembers may take, all hosts together:
+/// past it the host asked longest ago is forgotten.
+const MAX_RULE_BYTES: usize = 32 << 20;
 
 /// What [`Polite`] knows of one host.
 struct Host {
@@ -398,10 +458,19 @@ struct Host {
 enum Rules {
     /// Everything allowed (no robots.txt).
     All,
-    /// Nothing allowed (robots.txt could not be fetched).
-    Nothing,
+    /// Nothing allowed: robots.txt could not be fetched, for this reason.
+    Unreadable(FetchError),
     /// As the file says.
-    Robot(Box<texting_robots::Robot>),
+    Robots(Robots),
+}
+
+impl Rules {
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Rules::Robots(robots) => robots.heap_bytes(),
+            _ => 0,
+        }
+    }
 }
 
 impl Polite {
@@ -412,49 +481,75 @@ impl Polite {
             limits,
             delay,
             robots,
-            hosts: std::collections::HashMap::new(),
+            hosts: HashMap::new(),
+            rule_bytes: 0,
         }
     }
 
-    /// Fetches `url`, after its host's robots.txt when it is first asked, waiting as long as
-    /// the host's delay asks.
+    /// Fetches `url`, each URL of its redirect chain after its host's robots.txt (read when
+    /// the host is first asked) and as late as the host's delay asks.
     pub fn fetch(&mut self, url: &str) -> Result<Fetched, FetchError> {
-        let parsed =
-            url::Url::parse(url).map_err(|e| FetchError::Failed(format!("not a URL: {e}")))?;
-        if !is_fetched_scheme(parsed.scheme()) {
-            return Err(FetchError::Scheme);
-        }
-        let origin = parsed.origin().ascii_serialization();
-        if !self.hosts.contains_key(&origin) {
-            if self.hosts.len() >= MAX_HOSTS {
-                self.forget_the_longest_idle_host();
+        let limits = self.limits;
+        // The host asked last: its request's end is when it was last asked.
+        let mut asked: Option<String> = None;
+        let fetched = fetch_from(url, limits, |_| true, USER_AGENT, &mut |hop| {
+            if let Some(origin) = asked.take() {
+                self.asked(&origin);
             }
+            let origin = self.admit(hop)?;
+            asked = Some(origin);
+            Ok(())
+        });
+        if let Some(origin) = asked {
+            self.asked(&origin);
+        }
+        fetched
+    }
+
+    /// Checks `url` against its host's robots.txt (read first if the host is new) and waits
+    /// out the host's delay; returns the host's origin.
+    fn admit(&mut self, url: &url::Url) -> Result<String, FetchError> {
+        let origin = url.origin().ascii_serialization();
+        if !self.hosts.contains_key(&origin) {
             let rules = self.robots.then(|| self.read_robots(&origin));
-            let last = Instant::now();
-            self.hosts.insert(origin.clone(), Host { last, rules });
+            self.remember(origin.clone(), rules);
         }
-        let host = self.hosts.get_mut(&origin).expect("inserted above");
-        let allowed = match &host.rules {
-            None | Some(Rules::All) => true,
-            Some(Rules::Nothing) => false,
-            Some(Rules::Robot(robot)) => robot.allowed(parsed.as_str()),
-        };
-        if !allowed {
-            return Err(FetchError::Robots);
-        }
+        let host = self.hosts.get(&origin).expect("inserted above");
+        let path = &url[url::Position::BeforePath..url::Position::AfterQuery];
         let crawl_delay = match &host.rules {
-            // A delay that is not a number (`Crawl-delay: NaN`) is ignored.
-            Some(Rules::Robot(robot)) => robot
-                .delay
-                .and_then(|s| Duration::try_from_secs_f32(s.clamp(0.0, 60.0)).ok()),
-            _ => None,
+            None | Some(Rules::All) => None,
+            Some(Rules::Unreadable(why)) => {
+                return Err(FetchError::RobotsUnreadable(Box::new(why.clone())))
+            }
+            Some(Rules::Robots(robots)) if !robots.allows(path) => return Err(FetchError::Robots),
+            Some(Rules::Robots(robots)) => robots.crawl_delay(),
         };
         let delay = crawl_delay.map_or(self.delay, |d| d.max(self.delay));
         let wait = (host.last + delay).saturating_duration_since(Instant::now());
         std::thread::sleep(wait);
-        let fetched = fetch_any(url, self.limits);
-        host.last = Instant::now();
-        fetched
+        Ok(origin)
+    }
+
+    /// Remembers the host at `origin`, asked just now, and its `rules`, first forgetting the
+    /// hosts asked longest ago as long as there are [`MAX_HOSTS`] or their rules and these
+    /// would take more than [`MAX_RULE_BYTES`].
+    fn remember(&mut self, origin: String, rules: Option<Rules>) {
+        let bytes = rules.as_ref().map_or(0, Rules::heap_bytes);
+        while !self.hosts.is_empty()
+            && (self.hosts.len() >= MAX_HOSTS || self.rule_bytes + bytes > MAX_RULE_BYTES)
+        {
+            self.forget_the_longest_idle_host();
+        }
+        self.rule_bytes += bytes;
+        let last = Instant::now();
+        self.hosts.insert(origin, Host { last, rules });
+    }
+
+    /// Notes that the host at `origin` was asked just now.
+    fn asked(&mut self, origin: &str) {
+        if let Some(host) = self.hosts.get_mut(origin) {
+            host.last = Instant::now();
+        }
     }
 
     /// Forgets the host asked longest ago.
@@ -464,21 +559,31 @@ impl Polite {
             .iter()
             .min_by_key(|(_, host)| host.last)
             .map(|(origin, _)| origin.clone());
-        if let Some(origin) = idle {
-            self.hosts.remove(&origin);
+        if let Some(host) = idle.and_then(|origin| self.hosts.remove(&origin)) {
+            let bytes = host.rules.as_ref().map_or(0, Rules::heap_bytes);
+            self.rule_bytes -= bytes;
         }
     }
 
-    /// The rules of the robots.txt at `origin`.
+    /// The rules of the robots.txt at `origin` (RFC 9309: a 4xx, or more than
+    /// [`MAX_REDIRECTS`] redirects, allows everything; any other failure, nothing). A file cut
+    /// short is read as far as it came.
     fn read_robots(&self, origin: &str) -> Rules {
-        match fetch_any(&format!("{origin}/robots.txt"), self.limits) {
-            Ok(fetched) => match texting_robots::Robot::new(ROBOTS_NAME, &fetched.bytes) {
-                Ok(robot) => Rules::Robot(Box::new(robot)),
-                // A file that cannot be read as rules allows everything, as a missing one.
-                Err(_) => Rules::All,
-            },
+        let limits = FetchLimits {
+            max_bytes: robots::MAX_ROBOTS_BYTES,
+            ..self.limits
+        };
+        match fetch_any(&format!("{origin}/robots.txt"), limits) {
+            Ok(fetched) => {
+                let text = match fetched.cut {
+                    Some(_) => robots::whole_lines(&fetched.bytes),
+                    None => &fetched.bytes,
+                };
+                Rules::Robots(Robots::parse(text, ROBOTS_NAME))
+            }
             Err(FetchError::Status(status)) if (400..500).contains(&status) => Rules::All,
-            Err(_) => Rules::Nothing,
+            Err(FetchError::TooManyRedirects) => Rules::All,
+            Err(why) => Rules::Unreadable(why),
         }
     }
 }
@@ -486,6 +591,7 @@ impl Polite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
 
     fn public(address: &str) -> bool {
         is_public(address.parse().unwrap())
@@ -647,26 +753,51 @@ mod tests {
     }
 
     /// A server on 127.0.0.1 answering each of `answers` connections with the answer
-    /// `respond` gives for its request's path; returns its base URL.
+    /// `respond` gives for its request's path and port; returns its base URL.
     fn serve(answers: usize, respond: fn(&str, u16) -> String) -> String {
+        serve_raw(answers, move |path, port| respond(path, port).into_bytes())
+    }
+
+    /// A server on 127.0.0.1 answering each of `answers` connections with the bytes
+    /// `respond` gives for its request's path and port, then closing it; returns its base URL.
+    fn serve_raw(
+        answers: usize,
+        respond: impl Fn(&str, u16) -> Vec<u8> + Send + 'static,
+    ) -> String {
+        serve_logged(answers, respond).0
+    }
+
+    /// As [`serve_raw`], with the requests' heads (in lower case), in order.
+    fn serve_logged(
+        answers: usize,
+        respond: impl Fn(&str, u16) -> Vec<u8> + Send + 'static,
+    ) -> (String, Arc<Mutex<Vec<String>>>) {
         use std::io::{BufRead, BufReader, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let heads = Arc::clone(&log);
         std::thread::spawn(move || {
             for stream in listener.incoming().take(answers) {
-                let mut stream = stream.unwrap();
+                let Ok(mut stream) = stream else { continue };
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
-                let mut request_line = String::new();
-                reader.read_line(&mut request_line).unwrap();
+                let mut head = String::new();
                 let mut line = String::new();
-                while reader.read_line(&mut line).unwrap() > 2 {
+                while reader.read_line(&mut line).unwrap_or(0) > 2 {
+                    head.push_str(&line);
                     line.clear();
                 }
-                let path = request_line.split(' ').nth(1).unwrap_or("/");
-                let _ = stream.write_all(respond(path, port).as_bytes());
+                let path = head.split(' ').nth(1).unwrap_or("/").to_string();
+                heads.lock().unwrap().push(head.to_ascii_lowercase());
+                let _ = stream.write_all(&respond(&path, port));
             }
         });
-        format!("http://127.0.0.1:{port}")
+        (format!("http://127.0.0.1:{port}"), log)
+    }
+
+    /// Fetches `url` from 127.0.0.1 only, as the demo fetches from public addresses.
+    fn local(url: &str) -> Result<Fetched, FetchError> {
+        fetch_from(url, LIMITS, loopback_v4, USER_AGENT, &mut |_| Ok(()))
     }
 
     fn redirect(location: &str) -> String {
@@ -684,7 +815,7 @@ mod tests {
     #[test]
     fn a_redirect_to_another_scheme_is_not_followed() {
         let url = serve(1, |_, _| redirect("file:///etc/passwd"));
-        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
+        let error = local(&url).unwrap_err();
         assert!(!error.is_refusal(), "{error}");
         assert_eq!(
             error.to_string(),
@@ -693,13 +824,7 @@ mod tests {
         );
         for location in ["gopher://127.0.0.1:70/_x", "ftp://example.com/", "data:,x"] {
             let url = serve(1, |path, _| redirect(&path[1..]));
-            let error = fetch_from(
-                &format!("{url}/{location}"),
-                LIMITS,
-                loopback_v4,
-                USER_AGENT,
-            )
-            .unwrap_err();
+            let error = local(&format!("{url}/{location}")).unwrap_err();
             assert!(
                 matches!(error, FetchError::Redirect { .. }),
                 "{location}: {error}"
@@ -719,19 +844,13 @@ mod tests {
             "http://10.0.0.1/",
         ] {
             let url = serve(1, |path, _| redirect(&path[1..]));
-            let error = fetch_from(
-                &format!("{url}/{location}"),
-                LIMITS,
-                loopback_v4,
-                USER_AGENT,
-            )
-            .unwrap_err();
+            let error = local(&format!("{url}/{location}")).unwrap_err();
             let message = error.to_string();
             assert!(matches!(error, FetchError::Redirect { .. }), "{message}");
             assert!(message.contains("non-public address"), "{message}");
         }
         // The first URL's own address is the visitor's fault, not the site's.
-        let error = fetch_from("http://10.0.0.1/", LIMITS, loopback_v4, USER_AGENT).unwrap_err();
+        let error = local("http://10.0.0.1/").unwrap_err();
         assert!(error.is_refusal(), "{error}");
     }
 
@@ -746,17 +865,370 @@ mod tests {
                 path.len()
             ),
         });
-        let fetched = fetch_from(&format!("{url}/"), LIMITS, loopback_v4, USER_AGENT).unwrap();
+        let fetched = local(&format!("{url}/")).unwrap();
         assert_eq!(fetched.url, format!("{url}/b?c=d"));
         assert_eq!(fetched.bytes, b"/b?c=d");
         assert_eq!(fetched.encoding, Some(encoding_rs::UTF_8));
         let url = serve(MAX_REDIRECTS as usize + 1, |_, _| redirect("/again"));
-        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
+        let error = local(&url).unwrap_err();
         assert!(matches!(error, FetchError::TooManyRedirects), "{error}");
         let url = serve(1, |_, _| {
             "HTTP/1.1 302 Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".into()
         });
-        let error = fetch_from(&url, LIMITS, loopback_v4, USER_AGENT).unwrap_err();
+        let error = local(&url).unwrap_err();
         assert!(matches!(error, FetchError::Status(302)), "{error}");
+    }
+
+    /// `n` bytes of spaces, gzipped as it is written (never all held uncompressed).
+    fn gzipped_spaces(n: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let block = vec![b' '; 1 << 16];
+        for _ in 0..n / block.len() {
+            gz.write_all(&block).unwrap();
+        }
+        gz.finish().unwrap()
+    }
+
+    /// `n` bytes of spaces, brotli-compressed as it is written.
+    fn brotli_spaces(n: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut out = Vec::new();
+        {
+            let mut br = brotli::CompressorWriter::new(&mut out, 4096, 5, 22);
+            let block = vec![b' '; 1 << 16];
+            for _ in 0..n / block.len() {
+                br.write_all(&block).unwrap();
+            }
+        }
+        out
+    }
+
+    /// An answer 200 with `headers` (each ending in CRLF) and `body`, whose Content-Length is
+    /// the body's.
+    fn ok(headers: &str, body: &[u8]) -> Vec<u8> {
+        let head = format!(
+            "HTTP/1.1 200 OK\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        [head.as_bytes(), body].concat()
+    }
+
+    const SMALL: FetchLimits = FetchLimits {
+        max_bytes: 1 << 20,
+        timeout: Duration::from_secs(30),
+    };
+
+    fn small(url: &str) -> Result<Fetched, FetchError> {
+        fetch_from(url, SMALL, loopback_v4, USER_AGENT, &mut |_| Ok(()))
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_cut_at_the_bound_with_or_without_its_coding_said() {
+        let bomb = Arc::new(gzipped_spaces(64 << 20));
+        let br = Arc::new(brotli_spaces(64 << 20));
+        assert!(bomb.len() < 200_000 && br.len() < 200_000);
+        let (url, heads) = serve_logged(4, move |path, _| match path {
+            "/plain.html.gz" => ok("", &bomb),
+            "/gzip" => ok("Content-Encoding: gzip\r\n", &bomb),
+            "/twice" => {
+                // A gzip of the bomb, said to be gzip: two layers.
+                use std::io::Write;
+                let mut gz = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+                gz.write_all(&bomb).unwrap();
+                ok("Content-Encoding: x-gzip\r\n", &gz.finish().unwrap())
+            }
+            _ => ok("Content-Encoding: br\r\n", &br),
+        });
+        let started = Instant::now();
+        for path in ["/plain.html.gz", "/gzip", "/twice", "/br"] {
+            let fetched = small(&format!("{url}{path}")).unwrap();
+            assert_eq!(fetched.bytes.len(), 1 << 20, "{path}");
+            assert!(fetched.bytes.iter().all(|&b| b == b' '), "{path}");
+            assert_eq!(fetched.cut, Some(Cut::TooLarge { max: 1 << 20 }), "{path}");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "a hang is the bug"
+        );
+        let heads = heads.lock().unwrap();
+        assert!(
+            heads[0].contains("accept-encoding: gzip, deflate, br\r\n"),
+            "{heads:?}"
+        );
+    }
+
+    #[test]
+    fn deflate_zlib_wrapped_or_raw_is_decoded_and_an_unknown_coding_refused() {
+        use std::io::Write;
+        let url = serve_raw(3, |path, _| {
+            let text = b"<p>A page sent deflated.</p>";
+            match path {
+                "/zlib" => {
+                    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
+                    z.write_all(text).unwrap();
+                    ok("Content-Encoding: deflate\r\n", &z.finish().unwrap())
+                }
+                "/raw" => {
+                    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), Default::default());
+                    z.write_all(text).unwrap();
+                    ok("Content-Encoding: Deflate\r\n", &z.finish().unwrap())
+                }
+                _ => ok("Content-Encoding: zstd\r\n", text),
+            }
+        });
+        for path in ["/zlib", "/raw"] {
+            let fetched = small(&format!("{url}{path}")).unwrap();
+            assert_eq!(fetched.bytes, b"<p>A page sent deflated.</p>", "{path}");
+            assert_eq!(fetched.cut, None);
+        }
+        let error = small(&format!("{url}/zstd")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the page is compressed as zstd, which is not decoded"
+        );
+    }
+
+    #[test]
+    fn a_body_cut_short_is_kept_as_far_as_it_came_and_said_to_be_cut() {
+        let url = serve_raw(6, |path, _| {
+            if path == "/deflated" {
+                // A whole deflate stream in a chunked body without its last chunk.
+                let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
+                std::io::Write::write_all(&mut z, b"<p>only this").unwrap();
+                let data = z.finish().unwrap();
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\n\
+                     Transfer-Encoding: chunked\r\n\r\n{:x}\r\n",
+                    data.len()
+                );
+                return [head.as_bytes(), &data, b"\r\n"].concat();
+            }
+            let answer: &[u8] = match path {
+                "/short" => b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n<p>only this",
+                "/in-chunk" => {
+                    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+                                 5\r\n<p>on\r\n20\r\nly this"
+                }
+                "/between" => {
+                    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+                                5\r\n<p>on\r\n7\r\nly this\r\n"
+                }
+                "/whole" => {
+                    b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+                              5\r\n<p>on\r\n7\r\nly this\r\n0\r\n\r\n"
+                }
+                _ => b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00\x00",
+            };
+            answer.to_vec()
+        });
+        let fetch = |path: &str| small(&format!("{url}{path}")).unwrap();
+        let short = fetch("/short");
+        assert_eq!(short.bytes, b"<p>only this");
+        assert_eq!(
+            short.cut,
+            Some(Cut::Short {
+                got: 12,
+                announced: 100
+            })
+        );
+        for path in ["/in-chunk", "/between", "/deflated"] {
+            let cut = fetch(path);
+            assert_eq!(cut.bytes, b"<p>only this", "{path}");
+            assert_eq!(cut.cut, Some(Cut::Unfinished), "{path}");
+        }
+        let whole = fetch("/whole");
+        assert_eq!(
+            (whole.bytes.as_slice(), whole.cut),
+            (&b"<p>only this"[..], None)
+        );
+        let damaged = fetch("/gzip-cut");
+        assert!(
+            matches!(damaged.cut, Some(Cut::Damaged(_))),
+            "{:?}",
+            damaged.cut
+        );
+    }
+
+    /// A port on 127.0.0.1 where nothing listens.
+    fn closed_port() -> u16 {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    }
+
+    /// A server on 127.0.0.1 that takes connections and never answers (kept open `for`).
+    fn silent(hold: Duration) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            let until = Instant::now() + hold;
+            listener.set_nonblocking(true).unwrap();
+            while Instant::now() < until {
+                if let Ok((stream, _)) = listener.accept() {
+                    held.push(stream);
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        format!("http://127.0.0.1:{port}")
+    }
+
+    #[test]
+    fn failures_are_named_as_what_they_are() {
+        let quick = FetchLimits {
+            max_bytes: 1024,
+            timeout: Duration::from_millis(500),
+        };
+        let unreachable = format!("http://127.0.0.1:{}/page", closed_port());
+        let error = fetch_any(&unreachable, quick).unwrap_err();
+        assert!(matches!(error, FetchError::Connect { .. }), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot connect to 127.0.0.1:"),
+            "{error}"
+        );
+        let error =
+            fetch_any(&format!("{}/page", silent(Duration::from_secs(5))), quick).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no answer within 0.5 s (--fetch-timeout)"
+        );
+        // A server that answers TLS in plain text.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            if let Ok((mut stream, _)) = listener.accept() {
+                let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n");
+            }
+        });
+        let error = fetch_any(&format!("https://127.0.0.1:{port}/"), SMALL).unwrap_err();
+        assert!(matches!(error, FetchError::Tls { .. }), "{error}");
+        let url = serve_raw(1, |_, _| b"SSH-2.0-OpenSSH\r\n\r\n".to_vec());
+        let error = fetch_any(&url, SMALL).unwrap_err();
+        assert!(matches!(error, FetchError::Protocol(_)), "{error}");
+    }
+
+    #[test]
+    fn a_robots_txt_that_cannot_be_read_is_named_and_one_that_disallows_is_told_apart() {
+        let polite = |limits| Polite::new(limits, Duration::ZERO, true);
+        let quick = FetchLimits {
+            max_bytes: 1024,
+            timeout: Duration::from_millis(500),
+        };
+        let unreachable = format!("http://127.0.0.1:{}/page", closed_port());
+        let error = polite(quick).fetch(&unreachable).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            matches!(error, FetchError::RobotsUnreadable(_)),
+            "{message}"
+        );
+        assert!(
+            message.starts_with("cannot read the site's robots.txt (cannot connect to 127.0.0.1:")
+                && message.ends_with(") (--no-robots fetches it anyway)"),
+            "{message}"
+        );
+        let slow = format!("{}/page", silent(Duration::from_secs(5)));
+        let error = polite(quick).fetch(&slow).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cannot read the site's robots.txt (no answer within 0.5 s (--fetch-timeout)) \
+             (--no-robots fetches it anyway)"
+        );
+        let url = serve(1, |_, _| {
+            "HTTP/1.1 503 Unavailable\r\nContent-Length: 0\r\n\r\n".to_string()
+        });
+        let error = polite(LIMITS).fetch(&format!("{url}/page")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cannot read the site's robots.txt (the server answered HTTP 503) \
+             (--no-robots fetches it anyway)"
+        );
+        // A robots.txt over 500 KiB is read as far as that (RFC 9309), not refused.
+        let url = serve_raw(3, |path, _| match path {
+            "/robots.txt" => {
+                let mut text = b"User-agent: *\nDisallow: /private\n".to_vec();
+                text.resize(700 * 1024, b'\n');
+                text.extend_from_slice(b"Disallow: /late\n");
+                ok("", &text)
+            }
+            _ => ok("", b"<p>page</p>"),
+        });
+        let mut polite = polite(LIMITS);
+        let error = polite.fetch(&format!("{url}/private/x")).unwrap_err();
+        assert!(matches!(error, FetchError::Robots), "{error}");
+        assert_eq!(
+            error.to_string(),
+            "the site's robots.txt disallows it (--no-robots fetches it anyway)"
+        );
+        assert_eq!(
+            polite.fetch(&format!("{url}/late")).unwrap().bytes,
+            b"<p>page</p>"
+        );
+    }
+
+    #[test]
+    fn each_hop_of_a_redirect_obeys_its_hosts_robots_txt_and_delay() {
+        // Host B disallows /private and asks for a second between requests.
+        let (b, b_asked) = serve_logged(3, |path, _| match path {
+            "/robots.txt" => ok("", b"User-agent: *\nDisallow: /private\nCrawl-delay: 1\n"),
+            _ => ok("", b"<p>b</p>"),
+        });
+        let to_b = b.clone();
+        let a = serve_raw(3, move |path, _| match path {
+            "/robots.txt" => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".to_vec(),
+            "/to-private" => redirect(&format!("{to_b}/private/x")).into_bytes(),
+            _ => redirect(&format!("{to_b}/open")).into_bytes(),
+        });
+        let mut polite = Polite::new(LIMITS, Duration::ZERO, true);
+        assert_eq!(
+            polite.fetch(&format!("{b}/first")).unwrap().bytes,
+            b"<p>b</p>"
+        );
+        let second = Instant::now();
+        let fetched = polite.fetch(&format!("{a}/to-open")).unwrap();
+        assert_eq!(fetched.url, format!("{b}/open"));
+        // B's delay was waited for before the redirect's hop to it.
+        assert!(second.elapsed() >= Duration::from_millis(900));
+        let error = polite.fetch(&format!("{a}/to-private")).unwrap_err();
+        assert!(matches!(error, FetchError::Robots), "{error}");
+        let asked: Vec<String> = b_asked
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|head| head.split(' ').nth(1).unwrap_or_default().to_string())
+            .collect();
+        assert_eq!(asked, ["/robots.txt", "/first", "/open"]);
+    }
+
+    #[test]
+    fn the_rules_kept_over_all_hosts_are_bounded() {
+        let mut polite = Polite::new(LIMITS, Duration::ZERO, true);
+        let big = Robots::parse(
+            "User-agent: *\nDisallow: /*a*b*c\n"
+                .repeat(20_000)
+                .as_bytes(),
+            ROBOTS_NAME,
+        );
+        let each = big.heap_bytes();
+        assert!(each > 100_000);
+        for i in 0..(MAX_RULE_BYTES / each + 5) {
+            polite.remember(format!("http://host{i}"), Some(Rules::Robots(big.clone())));
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let kept: usize = polite
+            .hosts
+            .values()
+            .filter_map(|h| h.rules.as_ref())
+            .map(Rules::heap_bytes)
+            .sum();
+        assert_eq!(kept, polite.rule_bytes);
+        assert!(polite.hosts.len() < MAX_RULE_BYTES / each + 5);
+        // The last host asked is among those kept.
+        let last = format!("http://host{}", MAX_RULE_BYTES / each + 4);
+        assert!(polite.hosts.contains_key(&last));
+        assert!(kept <= MAX_RULE_BYTES);
     }
 }

@@ -111,6 +111,10 @@ pub enum Trouble {
     /// A URL whose page was not fetched (`-u`, `-i`), and why.
     #[error("not fetched: {0}")]
     NotFetched(String),
+    /// The input was cut short (a bound reached, or its data ended early); the text before the
+    /// cut was kept.
+    #[error("{0}; text up to the cut was kept")]
+    Cut(String),
     /// Standard input seems to list files rather than hold a page.
     #[error("every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)")]
     ListsFiles,
@@ -177,7 +181,8 @@ impl Trouble {
             | Trouble::LineSkipped(_)
             | Trouble::NoFileInDirectory { .. }
             | Trouble::TooLarge { .. }
-            | Trouble::NotFetched(_) => Severity::Warning,
+            | Trouble::NotFetched(_)
+            | Trouble::Cut(_) => Severity::Warning,
         }
     }
 }
