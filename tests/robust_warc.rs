@@ -817,3 +817,63 @@ proptest! {
         }
     }
 }
+
+/// A response whose chunked body is framed as `size_line` says for each chunk's size.
+fn chunked_response(page: &str, sizes: &[usize], size_line: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut body = Vec::new();
+    let mut rest = page.as_bytes();
+    for size in sizes.iter().cycle() {
+        if rest.is_empty() {
+            break;
+        }
+        let (chunk, after) = rest.split_at((*size).min(rest.len()));
+        body.extend(size_line(chunk.len()).into_bytes());
+        body.extend(chunk);
+        body.extend(b"\r\n");
+        rest = after;
+    }
+    body.extend(size_line(0).into_bytes());
+    body.extend(b"Expires: never\r\n\r\n");
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .to_vec();
+    http.extend(body);
+    record(0, &http)
+}
+
+/// Two valid framings leaked their chunk-size lines into the text: a size with more than 64
+/// leading zeros, and an extension that makes the first line longer than 80 bytes.
+#[test]
+fn chunk_sizes_with_leading_zeros_or_long_extensions_never_reach_the_text() {
+    let page = "<html><body><p>The river restoration plan was approved by the council on Tuesday evening, and the work begins in spring.</p></body></html>";
+    let zeros = "0".repeat(70);
+    let long = "v".repeat(100);
+    let framings: [(&str, Box<dyn Fn(usize) -> String>); 4] = [
+        ("leading zeros", Box::new(|n| format!("{zeros}{n:x}\r\n"))),
+        (
+            "a long extension",
+            Box::new(|n| format!("{n:x};name=\"{long}\"\r\n")),
+        ),
+        (
+            "white space and extensions",
+            Box::new(|n| format!("{n:X} \t; a = b ;c=\"d;<e>\"\r\n")),
+        ),
+        ("LF lines", Box::new(|n| format!("00{n:x}\n"))),
+    ];
+    for (what, framing) in &framings {
+        let warc = chunked_response(page, &[40, 17], framing);
+        let out = crate::common::ppl_filter(&["--format", "json"], &warc);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{what}: {}",
+            crate::common::stderr(&out)
+        );
+        let object: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            object["text"],
+            "The river restoration plan was approved by the council on Tuesday evening, and the work begins in spring.",
+            "{what}"
+        );
+    }
+}

@@ -1007,22 +1007,58 @@ mod tests {
         assert!(got[1].link_density() > 0.85);
     }
 
-    #[test]
-    fn long_blocks_are_cut() {
+    /// Blocks of `html` with blocks of at most `max` bytes: (text, truncated, link bytes).
+    fn cut(html: &str, max: usize) -> Vec<(String, bool, usize)> {
         let settings = HtmlSettings {
-            max_block_bytes: 20,
+            max_block_bytes: max,
             ..HtmlSettings::default()
         };
-        let got =
-            blocks_from_str("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", &settings).unwrap();
-        assert_eq!(got[0].text, "aaaa bbbb cccc dddd");
-        assert!(got[0].truncated);
-        assert_eq!(got[1].text, "next");
-        assert!(!got[1].truncated);
+        let got = blocks_from_str(html, &settings).unwrap();
+        got.into_iter()
+            .map(|b| (b.text, b.truncated, b.link_bytes))
+            .collect()
     }
 
     #[test]
-    fn huge_text_node_stays_bounded() {
+    fn long_blocks_are_cut_in_several_and_nothing_is_lost() {
+        let block = |text: &str, truncated, links| (text.to_string(), truncated, links);
+        // No sentence end near the bound: between two words.
+        assert_eq!(
+            cut("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", 20),
+            [
+                block("aaaa bbbb cccc dddd", true, 0),
+                block("eeee ffff", false, 0),
+                block("next", false, 0)
+            ]
+        );
+        // After the sentence that ends in the block's last quarter, its link text counted
+        // where it goes.
+        assert_eq!(
+            cut(
+                "<p>Aaaa bbbb cccc dddd eeee ffff. <a href=/>Gggg hhhh</a> iiii.</p>",
+                40
+            ),
+            [
+                block("Aaaa bbbb cccc dddd eeee ffff.", true, 0),
+                block("Gggg hhhh iiii.", false, "Gggg hhhh".len())
+            ]
+        );
+        // A word longer than a block, in pieces of whole characters.
+        assert_eq!(
+            cut("<p>ab abcdefghijklmnopqrstuvwxyz €€€€</p>", 10),
+            [
+                block("ab", true, 0),
+                block("abcdefghij", true, 0),
+                block("klmnopqrst", true, 0),
+                block("uvwxyz", true, 0),
+                block("€€€", true, 0),
+                block("€", false, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn huge_text_node_stays_bounded_and_whole() {
         let settings = HtmlSettings {
             max_block_bytes: 1000,
             ..HtmlSettings::default()
@@ -1037,7 +1073,32 @@ mod tests {
             assert!(s.text.len() <= 1000 && s.pending_raw.len() <= MAX_PENDING_RAW + piece.len());
         }
         parser.end(&mut out).unwrap();
-        assert_eq!(out.len(), 1);
-        assert!(out[0].truncated);
+        assert!(out.len() > 100 && out.iter().all(|b| b.text.len() <= 1000));
+        assert!(out[..out.len() - 1].iter().all(|b| b.truncated));
+        let all: Vec<&str> = out.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(all.join(" "), "word & ".repeat(100_000).trim_end());
+    }
+
+    #[test]
+    fn a_long_title_is_read_once_and_held_bounded() {
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        let mut out = Vec::new();
+        parser.write("<title>A long title ", &mut out).unwrap();
+        let words = "and its words ".repeat(1000);
+        for _ in 0..100 {
+            parser.write(&words, &mut out).unwrap();
+            let held = parser.state.borrow().title_raw.len();
+            assert!(held <= MAX_TITLE_HELD_BYTES + 2 * super::super::PIECE_BYTES);
+        }
+        // Markup after that much of a title leaves it a title, as browsers read it.
+        parser
+            .write("<b>bold</b></title><p>After.</p>", &mut out)
+            .unwrap();
+        let (result, page) = parser.end_page(&mut out);
+        assert!(result.is_ok());
+        let title = page.title.unwrap_or_default();
+        assert!(title.starts_with("A long title and its words"), "{title:?}");
+        let texts: Vec<&str> = out.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["After."]);
     }
 }
