@@ -848,20 +848,19 @@ fn chunk_sizes_with_leading_zeros_or_long_extensions_never_reach_the_text() {
     let page = "<html><body><p>The river restoration plan was approved by the council on Tuesday evening, and the work begins in spring.</p></body></html>";
     let zeros = "0".repeat(70);
     let long = "v".repeat(100);
-    let framings: [(&str, Box<dyn Fn(usize) -> String>); 4] = [
-        ("leading zeros", Box::new(|n| format!("{zeros}{n:x}\r\n"))),
-        (
-            "a long extension",
-            Box::new(|n| format!("{n:x};name=\"{long}\"\r\n")),
-        ),
+    // Each chunk-size line: what comes before the size, and after it.
+    let framings = [
+        ("leading zeros", zeros.as_str(), "\r\n".to_string()),
+        ("a long extension", "", format!(";name=\"{long}\"\r\n")),
         (
             "white space and extensions",
-            Box::new(|n| format!("{n:X} \t; a = b ;c=\"d;<e>\"\r\n")),
+            "",
+            " \t; a = b ;c=\"d;<e>\"\r\n".into(),
         ),
-        ("LF lines", Box::new(|n| format!("00{n:x}\n"))),
+        ("LF lines", "00", "\n".into()),
     ];
-    for (what, framing) in &framings {
-        let warc = chunked_response(page, &[40, 17], framing);
+    for (what, before, after) in &framings {
+        let warc = chunked_response(page, &[40, 17], |n| format!("{before}{n:x}{after}"));
         let out = crate::common::ppl_filter(&["--format", "json"], &warc);
         assert_eq!(
             out.status.code(),

@@ -75,8 +75,9 @@ pub(super) struct State {
     title_raw: String,
     /// A `<` was seen in the current title's raw text (each chunk is looked at once).
     title_markup: bool,
-    /// The current title is a title whatever follows: it grew past [`MAX_TITLE_HELD_BYTES`]
-    /// with no `<` in it, so its text is no longer held (but for the page's title).
+    /// The current title grew past [`MAX_TITLE_HELD_BYTES`] with no `<` in it: its text is no
+    /// longer held (but for the page's title). Markup in it later still makes it a title that
+    /// lost its end tag, and the page is parsed from that chunk on.
     title_settled: bool,
     /// An inner parser for raw text that is HTML to readers (it does not nest another):
     /// - a title whose end tag is missing or broken: the HTML parser takes the rest of the page
@@ -102,8 +103,8 @@ pub(super) struct State {
 /// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::nested`]).
 const MAX_TITLE_BYTES: usize = 1024;
 
-/// A `<title>` whose raw text grows past this with no `<` in it is taken for a title whatever
-/// follows (as browsers take it): its text is no longer held to be parsed as a page.
+/// A `<title>` whose raw text grows past this with no `<` in it is no longer held to be parsed
+/// as the start of the page: its text so far is the title's, whatever follows.
 const MAX_TITLE_HELD_BYTES: usize = 64 * 1024;
 
 /// A place where the block being filled may be cut: the space after a sentence.
@@ -482,24 +483,33 @@ impl State {
     /// [`MAX_TITLE_HELD_BYTES`] of the title (and a chunk) are held.
     fn on_title_text(&mut self, raw: &str) -> bool {
         if self.nested.is_none() {
-            if !self.may_nest || self.title_settled {
+            if !self.may_nest {
                 return false;
             }
-            self.title_raw.push_str(raw);
+            if !self.title_settled {
+                self.title_raw.push_str(raw);
+            }
             self.title_markup |= memchr::memchr(b'<', raw.as_bytes()).is_some();
-            if self.title_raw.len() <= MAX_TITLE_BYTES || !self.title_markup {
+            let long = self.title_settled || self.title_raw.len() > MAX_TITLE_BYTES;
+            if !long || !self.title_markup {
                 self.title_settled = self.title_raw.len() > MAX_TITLE_HELD_BYTES;
                 return false;
             }
-            // Not a title: what was held of it as a heading (with --title) goes, and its text so
-            // far is the start of the page.
-            self.pending_raw.clear();
-            self.text.clear();
-            self.link_bytes = 0;
-            self.last_end = None;
+            if self.title_settled {
+                // Too long to be held: its text so far stays the title's (a heading, with
+                // --title), and the page starts with this chunk.
+                self.flush_block();
+            } else {
+                // What was held of it as a heading (with --title) goes, and its text so far is
+                // the start of the page.
+                self.pending_raw.clear();
+                self.text.clear();
+                self.link_bytes = 0;
+                self.last_end = None;
+            }
             self.start_nested();
             let held = std::mem::take(&mut self.title_raw);
-            self.parse_nested(&held);
+            self.parse_nested(if self.title_settled { raw } else { &held });
         } else {
             self.parse_nested(raw);
         }
@@ -1090,15 +1100,27 @@ mod tests {
             let held = parser.state.borrow().title_raw.len();
             assert!(held <= MAX_TITLE_HELD_BYTES + 2 * super::super::PIECE_BYTES);
         }
-        // Markup after that much of a title leaves it a title, as browsers read it.
-        parser
-            .write("<b>bold</b></title><p>After.</p>", &mut out)
-            .unwrap();
+        parser.write("</title>", &mut out).unwrap();
         let (result, page) = parser.end_page(&mut out);
-        assert!(result.is_ok());
+        assert!(result.is_ok() && out.is_empty());
         let title = page.title.unwrap_or_default();
         assert!(title.starts_with("A long title and its words"), "{title:?}");
+        // Markup after that much of a title: it lost its end tag, and the page is read from the
+        // chunk that holds the markup on (the text before stays the title's).
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        parser.write("<title>A long title ", &mut out).unwrap();
+        for _ in 0..100 {
+            parser.write(&words, &mut out).unwrap();
+        }
+        parser.write("<b>bold</b><p>After.</p>", &mut out).unwrap();
+        let (result, page) = parser.end_page(&mut out);
+        assert!(result.is_ok());
+        assert_eq!(page.title, None);
         let texts: Vec<&str> = out.iter().map(|b| b.text.as_str()).collect();
-        assert_eq!(texts, ["After."]);
+        assert!(
+            texts.len() == 2 && texts[0].ends_with("bold") && texts[1] == "After.",
+            "{texts:?}"
+        );
+        assert!(texts[0].len() <= 2 * super::super::PIECE_BYTES);
     }
 }
