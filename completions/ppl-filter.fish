@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -51,7 +51,7 @@ cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval go
 mark\t'Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (`--mark`)'
 scores\t'`perplexity<TAB>sentence` for every sentence (`--scores`)'
 json\t'One JSON object per document and line: source, url, title, lang, kind of page, text, counts (for every input kind; `jsonl` is another name for it)'"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l input -d 'What the inputs hold [default: told from each input\'s first bytes (WARC, JSON lines, else pages: HTML, or plain text when their first 4 KiB hold no tag), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell]' -r -f -a "html\t'HTML pages'
 text\t'Plain text: one block per blank-line-separated paragraph'
 warc\t'WARC: every HTML response record is cleaned'
 jsonl\t'JSON lines: the --field of every line is cleaned and written back'"
@@ -60,7 +60,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l field -d 'JSONL: 
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l output-field -d 'JSONL: write the cleaned text to this field (added, or replaced if the line has it) and keep the --field as it was [default: the --field itself]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l encoding -d 'Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response\'s HTTP charset, then a guess); a byte-order mark still wins' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s j -l threads -d 'Scoring threads, 1 to 256 (default: the number of cores, at most 256)' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'Text of a block beyond this many bytes is dropped' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-block-bytes -d 'The longest block: a longer one is cut into several (after a sentence near the limit, else between words); no text is dropped' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-record-bytes -d 'WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a larger JSONL line passed through unchanged (dropped with --skip-bad-lines): each is reported (exit status 1)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-document-bytes -d 'The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-parser-memory -d 'Memory the HTML parser may use for one tag; a larger tag ends its document' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l target-language -d 'Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text\'s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats' -r

@@ -46,7 +46,7 @@ cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval go
 mark\:"Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (\`--mark\`)"
 scores\:"\`perplexity<TAB>sentence\` for every sentence (\`--scores\`)"
 json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
-'--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else HTML), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
+'--input=[What the inputs hold \[default\: told from each input'\''s first bytes (WARC, JSON lines, else pages\: HTML, or plain text when their first 4 KiB hold no tag), or from its name (*.warc\[.gz\], *.jsonl\[.gz\]) when they do not tell\]]:INPUT:((html\:"HTML pages"
 text\:"Plain text\: one block per blank-line-separated paragraph"
 warc\:"WARC\: every HTML response record is cleaned"
 jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
@@ -56,7 +56,8 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
 '-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--threads=[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
-'--max-block-bytes=[Text of a block beyond this many bytes is dropped]:BYTES:_default' \
+'--max-block-bytes=[The longest block\: a longer one is cut into several (after a sentence near the limit, else between words); no text is dropped]:BYTES:_default' \
+'--max-record-bytes=[WARC and JSONL\: the largest record or line read. A larger WARC record is skipped, a larger JSONL line passed through unchanged (dropped with --skip-bad-lines)\: each is reported (exit status 1)]:BYTES:_default' \
 '--max-document-bytes=[The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \
 '--target-language=[Keep only the documents whose cleaned text is in LANG\: an ISO 639-1 or 639-3 code or an English name (de, deu, German), told from the text'\''s first 256 KiB by whatlang. The others, and those whose language is not told with confidence (too short, mixed), are left out whole, counted by --stats]:LANG:_default' \

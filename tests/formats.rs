@@ -99,6 +99,30 @@ fn json_reports_the_author_date_site_and_description_a_page_gives() {
 }
 
 #[test]
+fn json_fields_hold_no_control_character() {
+    let page = "<html><head><title>Storm\x01 reaches\x7f the\u{9f} coast</title>\
+        <meta name=author content=\"Jane\x1b Reporter\">\
+        <meta property=og:site_name content=\"Coastal\x0b\x1f Times\">\
+        <meta name=description content=\"A storm\u{80} reached\x08 the coast.\">\
+        <script type=application/ld+json>{\"datePublished\": \"2026-10-02\\u0007T08:00\"}</script>\
+        </head><body><p>The storm reached the coast on Friday night and the sea wall held.</p></body></html>";
+    let out = ppl_filter(&["--format", "json"], page.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let object = &parse_lines(&out)[0];
+    for (field, want) in [
+        ("title", "Storm reaches the coast"),
+        ("author", "Jane Reporter"),
+        ("sitename", "Coastal Times"),
+        ("description", "A storm reached the coast."),
+        ("date", "2026-10-02 T08:00"),
+    ] {
+        assert_eq!(object[field], want, "{field}");
+        let value = object[field].as_str().unwrap();
+        assert!(!value.chars().any(char::is_control), "{field}: {value:?}");
+    }
+}
+
+#[test]
 fn json_works_for_cleaneval_warc_and_jsonl_inputs() {
     let wrapped = fixture("pages/cleaneval-wrapper.html");
     let out = ppl_filter(&["--format", "json", wrapped.to_str().unwrap()], b"");

@@ -1,7 +1,8 @@
 //! Pages that used to crash the filter, cut it short or get it wrong, each made here from its
 //! reproducer: long text nodes of multi-byte characters, UTF-8 without a declaration whose
 //! sniffing window ends inside a character, UTF-16 without a BOM, NULs and other control
-//! characters, and pages of very many open elements.
+//! characters, pages of very many open elements, 8 MB in one element, blocks over the limit
+//! and plain text read as a page.
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -15,6 +16,8 @@ use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
 use ppl_filter::Block;
+
+use crate::common::{ppl_filter_keeping_all, ppl_filter_within, stderr, stdout, KEEP_ALL};
 
 /// The blocks of a page and the problems reported, read `read_size` bytes at a time.
 fn read(page: &[u8], options: &Options) -> (Vec<Block>, Vec<String>) {
@@ -93,14 +96,14 @@ fn long_text_nodes_of_multibyte_characters_do_not_panic() {
             options.read.read_size = read_size;
             let (blocks, problems) = read(page.as_bytes(), &options);
             assert!(problems.is_empty(), "{unit}: {problems:?}");
-            // One word longer than a block: the block is cut after the pieces that fit.
+            // One word longer than a block: cut in pieces of whole characters, all kept.
             let want = unit.replace("&amp;", "&");
-            assert!(
-                blocks[0].truncated && want.repeat(count).starts_with(&blocks[0].text),
-                "{unit}"
-            );
-            assert!(blocks[0].text.len() > 16 * 1024, "{unit}");
-            assert_eq!(blocks[1].text, "after");
+            let (after, pieces) = blocks.split_last().unwrap();
+            assert!(pieces.len() > 1 && pieces[0].truncated, "{unit}");
+            assert!(pieces[0].text.len() > 16 * 1024, "{unit}");
+            let whole: String = pieces.iter().map(|b| b.text.as_str()).collect();
+            assert_eq!(whole, want.repeat(count), "{unit}");
+            assert_eq!(after.text, "after");
         }
     }
 }
@@ -526,4 +529,92 @@ fn a_huge_tag_still_ends_the_document() {
         matches!(result, Err(HtmlError::MemoryLimit(_))),
         "{result:?}"
     );
+}
+
+// 5. A `<title>` with no `<` in it took quadratic time (its whole text so far was searched again
+// at every chunk: 8 MB took seconds, 200 MB never finished), and a block over the 64 KiB limit
+// (a huge `<p>`, a plain-text file read as a page) lost the rest of its text without a word.
+
+/// About `bytes` bytes of prose: sentences of words, spaces between them.
+fn prose(bytes: usize) -> String {
+    let sentence = "The council met on Tuesday and voted for the river plan. ";
+    sentence.repeat(bytes / sentence.len() + 1)
+}
+
+/// `text` without its white space, to compare what was written with what was read.
+fn squeezed(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+#[test]
+fn eight_megabytes_in_any_element_are_read_in_linear_time() {
+    let words = prose(8 << 20);
+    let lines = "a line of words\n".repeat(1 << 19);
+    let pages = [
+        ("title", format!("<title>{words}</title><p>After.</p>")),
+        ("title, markup at its end", format!("<title>{words}<b></title><p>After.</p>")),
+        ("p", format!("<p>{words}</p>")),
+        ("link", format!("<p><a href=/>{words}</a></p>")),
+        ("pre", format!("<pre>{lines}</pre>")),
+        ("json-ld", format!("<script type=application/ld+json>{{\"description\": \"{words}\"}}</script><p>After.</p>")),
+        ("noscript", format!("<noscript>{words}</noscript><p>After.</p>")),
+        ("style", format!("<style>{words}</style><p>After.</p>")),
+        ("comment", format!("<!--{}--><p>After.</p>", &words[..6 << 20])),
+        ("textarea", format!("<textarea>{words}</textarea><p>After.</p>")),
+        ("meta", format!("<meta name=description content=\"{}\"><p>After.</p>", &words[..6 << 20])),
+        ("wrapper", format!("<text id=\"u\" title=\"{}\"><p>After.</p></text>", &words[..6 << 20])),
+    ];
+    // Written to a file, so that a full pipe cannot stall the run.
+    let dir = std::env::temp_dir().join(format!("ppl-filter-robust-{}-8mb", std::process::id()));
+    let out_dir = dir.to_str().unwrap();
+    for (what, page) in &pages {
+        for args in [&[][..], &["--title", "--format", "json"]] {
+            let args = [&KEEP_ALL[..], &["-o", out_dir], args].concat();
+            let limit = std::time::Duration::from_secs(20);
+            let out = ppl_filter_within(&args, page.as_bytes(), limit);
+            assert_eq!(out.status.code(), Some(0), "{what}: {}", stderr(&out));
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_block_over_the_limit_is_cut_into_blocks_and_all_its_text_written() {
+    let words = prose(300_000);
+    for page in [format!("<p>{words}</p>"), format!("<div><em>{words}</em>")] {
+        let out = ppl_filter_keeping_all(&[], page.as_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.lines().count() >= 5);
+        assert!(text.lines().all(|line| line.len() <= 64 * 1024));
+        // Each cut comes after a sentence.
+        assert!(text.lines().all(|line| line.ends_with("river plan.")));
+        assert_eq!(squeezed(&text), squeezed(&words));
+    }
+}
+
+#[test]
+fn a_plain_text_file_is_read_as_text_and_written_whole() {
+    // 846 KB of paragraphs separated by blank lines, each of two lines; no markup.
+    let paragraph = |i: usize| {
+        format!("Paragraph {i} tells of the council and its plan for the river.\nIts second line says that the work will begin in the spring. ")
+    };
+    let paragraphs: Vec<String> = (0..7000).map(paragraph).collect();
+    let text = paragraphs.join("\n\n");
+    assert!(text.len() > 846_000);
+    let file = TempFile::new("plain.txt", text.as_bytes());
+    let path = file.0.to_str().unwrap();
+    let out = ppl_filter_keeping_all(&[path], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = stdout(&out);
+    let want: Vec<String> = paragraphs
+        .iter()
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(written.lines().collect::<Vec<_>>(), want);
+    // Read as HTML when said to be, as before: one block, cut in several, nothing lost.
+    let out = ppl_filter_keeping_all(&["--input", "html", path], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).lines().count() > 12);
+    assert_eq!(squeezed(&stdout(&out)), squeezed(&text));
 }

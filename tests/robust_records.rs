@@ -213,20 +213,73 @@ fn an_over_long_line_reports_its_real_length() {
 }
 
 #[test]
-fn an_over_long_line_is_skipped_with_a_true_message() {
+fn an_over_long_line_is_passed_through_unchanged_with_a_true_message() {
     let limit = 16 * 1024 * 1024;
     let long = format!("{{\"html\": \"{}\"}}", "x".repeat(limit + 1000));
-    let input = format!("{{\"html\": \"<p>One.</p>\"}}\n{long}\n{{\"html\": \"<p>Three.</p>\"}}\n");
-    let out = ppl_filter(
-        &[&KEEP_ALL[..], &["--input", "jsonl"]].concat(),
-        input.as_bytes(),
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let input =
+        format!("{{\"html\": \"<p>One.</p>\"}}\n{long}\r\n{{\"html\": \"<p>Three.</p>\"}}\n");
     let length = long.len();
-    let want = format!("ppl-filter: <stdin>: line 2: {length} bytes, longer than the {limit}-byte limit (skipped)\n");
-    assert_eq!(err, want);
+    let message = |fate: &str| {
+        format!("ppl-filter: <stdin>: line 2: {length} bytes, longer than the {limit}-byte limit ({fate})\n")
+    };
+    for threads in ["1", "2"] {
+        let args = [&KEEP_ALL[..], &["--input", "jsonl", "-j", threads]].concat();
+        let out = ppl_filter(&args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(stderr(&out), message("passed through"));
+        // Line for line: the long line as it was read.
+        let lines: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
+        assert_eq!(lines.len(), 4, "three lines and the end");
+        assert_eq!(lines[1], long.as_bytes());
+        assert_eq!(lines[2], br#"{"html": "Three."}"#);
+    }
+    let args = [&KEEP_ALL[..], &["--input", "jsonl", "--skip-bad-lines"]].concat();
+    let out = ppl_filter(&args, input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), message("skipped"));
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+}
+
+#[test]
+fn max_record_bytes_bounds_jsonl_lines_and_warc_records() {
+    let page = |i: usize| format!("<p>Paragraph {i} of the page, long enough to be a line.</p>");
+    let lines: Vec<String> = (0..4)
+        .map(|i| format!("{{\"html\": \"{}\"}}", page(i).repeat(1 + 20 * (i % 2))))
+        .collect();
+    let input = lines.join("\n") + "\n";
+    let args = [
+        &KEEP_ALL[..],
+        &["--input", "jsonl", "--max-record-bytes", "500"],
+    ]
+    .concat();
+    let out = ppl_filter(&args, input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let written: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(written.len(), 4);
+    assert_eq!(
+        (written[1], written[3]),
+        (lines[1].as_str(), lines[3].as_str())
+    );
+    assert!(written[0].contains("Paragraph 0 of the page") && !written[0].contains("<p>"));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.contains("line 2: ") && err.contains("longer than the 500-byte limit (passed through)")
+    );
+    // A WARC record past it is skipped and said.
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{}",
+        page(1).repeat(20)
+    );
+    let warc = format!("WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:1>\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n{http}\r\n\r\n", http.len());
+    let out = ppl_filter(
+        &["--format", "json", "--max-record-bytes", "500"],
+        warc.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let out = ppl_filter(&["--format", "json"], warc.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 /// Odd lines: each is a clear one-line warning naming the line, and the line is passed through
@@ -617,7 +670,7 @@ fn sinks_pass_broken_pipe_up_unchanged() {
         ),
         (
             RecordFormat::JsonlRewrite { add_scores: false },
-            DocumentMeta::Passthrough(b"not json".to_vec()),
+            DocumentMeta::Passthrough(b"not json".to_vec().into()),
         ),
         (RecordFormat::JsonlObjects, response("<urn:uuid:2>")),
         (RecordFormat::Warc, response("<urn:uuid:2>")),

@@ -817,3 +817,62 @@ proptest! {
         }
     }
 }
+
+/// A response whose chunked body is framed as `size_line` says for each chunk's size.
+fn chunked_response(page: &str, sizes: &[usize], size_line: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut body = Vec::new();
+    let mut rest = page.as_bytes();
+    for size in sizes.iter().cycle() {
+        if rest.is_empty() {
+            break;
+        }
+        let (chunk, after) = rest.split_at((*size).min(rest.len()));
+        body.extend(size_line(chunk.len()).into_bytes());
+        body.extend(chunk);
+        body.extend(b"\r\n");
+        rest = after;
+    }
+    body.extend(size_line(0).into_bytes());
+    body.extend(b"Expires: never\r\n\r\n");
+    let mut http =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .to_vec();
+    http.extend(body);
+    record(0, &http)
+}
+
+/// Two valid framings leaked their chunk-size lines into the text: a size with more than 64
+/// leading zeros, and an extension that makes the first line longer than 80 bytes.
+#[test]
+fn chunk_sizes_with_leading_zeros_or_long_extensions_never_reach_the_text() {
+    let page = "<html><body><p>The river restoration plan was approved by the council on Tuesday evening, and the work begins in spring.</p></body></html>";
+    let zeros = "0".repeat(70);
+    let long = "v".repeat(100);
+    // Each chunk-size line: what comes before the size, and after it.
+    let framings = [
+        ("leading zeros", zeros.as_str(), "\r\n".to_string()),
+        ("a long extension", "", format!(";name=\"{long}\"\r\n")),
+        (
+            "white space and extensions",
+            "",
+            " \t; a = b ;c=\"d;<e>\"\r\n".into(),
+        ),
+        ("LF lines", "00", "\n".into()),
+    ];
+    for (what, before, after) in &framings {
+        let warc = chunked_response(page, &[40, 17], |n| format!("{before}{n:x}{after}"));
+        let out = crate::common::ppl_filter(&["--format", "json"], &warc);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{what}: {}",
+            crate::common::stderr(&out)
+        );
+        let object: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            object["text"],
+            "The river restoration plan was approved by the council on Tuesday evening, and the work begins in spring.",
+            "{what}"
+        );
+    }
+}

@@ -293,6 +293,8 @@ fn options(
             jsonl_field: args.field.clone(),
             skip_bad_lines: args.skip_bad_lines,
             all_responses: args.all_responses,
+            max_record_bytes: args.max_record_bytes,
+            text_without_markup: args.input.is_none(),
             ..ReadSettings::default()
         },
         html: HtmlSettings {

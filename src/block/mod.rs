@@ -70,7 +70,8 @@ pub struct Block {
     pub text: String,
     /// How many bytes of `text` sat inside `<a href>` links.
     pub link_bytes: usize,
-    /// True when the block hit the maximum block length and the rest of its text was dropped.
+    /// True when the block hit the maximum block length and was cut there: its text goes on in
+    /// the next block.
     pub truncated: bool,
     /// The sentences of `text`, in order, filled by the segmenter.
     pub sentences: Vec<Sentence>,

@@ -36,9 +36,16 @@ impl PageInfo {
     pub const MAX_BYTES: usize = 2048;
 
     /// `value` with its white space collapsed, cut to [`PageInfo::MAX_BYTES`]; `None` if empty.
+    /// Every field is made by it. As in a block's text, U+0000 is dropped and the other control
+    /// characters (C0, and here DEL and C1 too) count as white space, so none reaches a record.
     pub fn clean(value: &str) -> Option<String> {
+        let value = match value.contains('\0') {
+            true => std::borrow::Cow::Owned(value.replace('\0', "")),
+            false => std::borrow::Cow::Borrowed(value),
+        };
         let mut out = String::new();
-        for word in value.split_whitespace() {
+        let separates = |c: char| c.is_whitespace() || c.is_control();
+        for word in value.split(separates).filter(|word| !word.is_empty()) {
             if out.len() + word.len() + 1 > Self::MAX_BYTES {
                 break;
             }

@@ -177,7 +177,8 @@ pub struct CleanArgs {
     pub format: Layout,
 
     /// What the inputs hold [default: told from each input's first bytes (WARC, JSON lines,
-    /// else HTML), or from its name (*.warc[.gz], *.jsonl[.gz]) when they do not tell].
+    /// else pages: HTML, or plain text when their first 4 KiB hold no tag), or from its name
+    /// (*.warc[.gz], *.jsonl[.gz]) when they do not tell].
     #[arg(long, value_enum)]
     pub input: Option<InputFormat>,
 
@@ -229,9 +230,18 @@ pub struct CleanArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
     pub threads: Option<usize>,
 
-    /// Text of a block beyond this many bytes is dropped.
+    /// The longest block: a longer one is cut into several (after a sentence near the limit,
+    /// else between words); no text is dropped.
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
     pub max_block_bytes: usize,
+
+    /// WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a
+    /// larger JSONL line passed through unchanged (dropped with --skip-bad-lines): each is
+    /// reported (exit status 1).
+    #[arg(long, value_name = "BYTES",
+          default_value_t = crate::pipeline::ReadSettings::default().max_record_bytes,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_record_bytes: usize,
 
     /// The combined method decides a document whole when it holds at most this many bytes
     /// (its text plus 512 a block); a longer one is decided in pieces of this size.

@@ -221,6 +221,39 @@ mod tests {
     }
 
     #[test]
+    fn no_field_keeps_a_control_character() {
+        let html = "<text id=\"http://e.com/\x01x\" title=\"Wrapper\x02 title\">\
+            <title>A\x01title\x7fwith\u{9f}controls\0 here</title>\
+            <meta name=author content=\"Ann\x1b Walker\">\
+            <meta property=og:site_name content=\"Site\x0b\x0c\x1f name\">\
+            <meta name=description content=\"One\u{85}two\u{80}three\">\
+            <script type=application/ld+json>{\"datePublished\": \"2024\\u0007-01-01\"}</script>\
+            <p>Text.</p></text>";
+        let mut parser = crate::html::BlockParser::new(Default::default());
+        let mut blocks = Vec::new();
+        parser.write(html, &mut blocks).unwrap();
+        let (result, page) = parser.end_page(&mut blocks);
+        assert!(result.is_ok());
+        let fields = [
+            (&page.title, "A title with controls here"),
+            (&page.wrapper_title, "Wrapper title"),
+            (&page.wrapper_url, "http://e.com/ x"),
+            (&page.author, "Ann Walker"),
+            (&page.sitename, "Site name"),
+            (&page.description, "One two three"),
+            (&page.date, "2024 -01-01"),
+        ];
+        for (field, want) in fields {
+            assert_eq!(field.as_deref(), Some(want));
+        }
+        assert_eq!(
+            PageInfo::clean("\0\u{1}\t\u{7f}\u{9f}\u{a0} \0"),
+            None,
+            "nothing but controls and white space"
+        );
+    }
+
+    #[test]
     fn json_ld_fills_only_what_the_tags_left_empty() {
         let mut page = PageInfo {
             description: Some("From the tags.".into()),

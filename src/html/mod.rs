@@ -45,7 +45,8 @@ use state::State;
 /// Limits and switches of the HTML stage.
 #[derive(Clone, Debug)]
 pub struct HtmlSettings {
-    /// Text of one block past this many bytes is dropped and the block marked `truncated`.
+    /// The longest block: a longer one is cut into several ([`last_sentence_end`] says where)
+    /// and each but the last marked `truncated`; no text is dropped.
     pub max_block_bytes: usize,
     /// Hard cap on lol_html's own buffers (a tag or attribute longer than this ends the document).
     pub max_parser_memory: usize,
@@ -75,6 +76,51 @@ pub enum HtmlError {
     /// lol_html asked to go on from a point outside the piece it was given.
     #[error("HTML parser error: restart point outside the parsed piece")]
     RestartOutsidePiece,
+}
+
+/// The most bytes at the end of a full block that are searched for a sentence end to cut it at.
+const SOFT_CUT_BYTES: usize = 4096;
+
+/// Where the last bytes of a block of at most `max_block_bytes` begin, in which a block that
+/// grows past its bound is cut after a sentence: its last quarter, at most [`SOFT_CUT_BYTES`].
+///
+/// A block that would grow past its bound is cut so that none of its text is lost: after the
+/// last sentence end in those bytes ([`last_sentence_end`]), the words after it going on in the
+/// next block; else between two words; and inside a word only when the word alone is longer
+/// than a block ([`word_piece`]). The HTML stage and the plain-text splitter ([`crate::plain`])
+/// both cut so.
+pub(crate) fn soft_cut_start(max_block_bytes: usize) -> usize {
+    max_block_bytes - (max_block_bytes / 4).min(SOFT_CUT_BYTES)
+}
+
+/// The last space of `text` at or after byte `from` that ends a sentence: right after `.`,
+/// `!`, `?`, `…` (or the full-width `。`, `！`, `？`), closing quotes and brackets between them
+/// allowed. Each byte from `from` on is looked at about once.
+pub(crate) fn last_sentence_end(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let from = from.min(bytes.len());
+    let mut end = bytes.len();
+    while let Some(space) = memchr::memrchr(b' ', &bytes[from..end]).map(|i| from + i) {
+        let before = text[..space].trim_end_matches(['"', '\'', ')', ']', '»', '”', '’']);
+        if before.ends_with(['.', '!', '?', '…', '。', '！', '？']) {
+            return Some(space);
+        }
+        end = space;
+    }
+    None
+}
+
+/// How many bytes of `word`, longer than a block, go into a block of `max_block_bytes`: as many
+/// whole characters as fit, and at least one.
+pub(crate) fn word_piece(word: &str, max_block_bytes: usize) -> usize {
+    let mut cut = max_block_bytes.min(word.len());
+    while cut > 0 && !word.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if cut == 0 {
+        cut = word.chars().next().map_or(word.len(), char::len_utf8);
+    }
+    cut
 }
 
 /// lol_html is given the document in pieces that end at multiples of this many bytes of the

@@ -1,12 +1,14 @@
 //! What the handlers share while a document is parsed ([`State`]): the stack of open block
 //! elements and the HTML rules that close them implicitly, the gathering of text into blocks
-//! (entities decoded, white space collapsed, long blocks cut), the page title (and a title that
-//! lost its end tag), and what a restart of lol_html replays.
+//! (entities decoded, white space collapsed, long blocks cut in several), the page title (and a
+//! title that lost its end tag), and what a restart of lol_html replays. Every text handler
+//! looks at each chunk of text once: nothing grows and is searched again as a document goes on.
 
 use lol_html::html_content::{TextChunk, TextType};
 
 use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
 use super::tags::{tag_id_ascii, Role, Tag};
+use super::{last_sentence_end, soft_cut_start, word_piece};
 use super::{max_open_elements, BlockParser, HtmlSettings};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 
@@ -42,7 +44,11 @@ pub(super) struct State {
     /// The block being filled.
     text: String,
     link_bytes: usize,
+    /// The block is cut at its bound (its text goes on in the next block).
     truncated: bool,
+    /// The last sentence end in the block's last bytes ([`soft_cut_start`]), where it is cut
+    /// if it grows past its bound.
+    last_end: Option<SentenceEnd>,
     pending_space: bool,
     /// The kind fixed by the element the block's text started in.
     next_index: u32,
@@ -63,8 +69,16 @@ pub(super) struct State {
     pub(super) replay_end: usize,
     /// Source offset of the start tag before which the current parser is to be replaced.
     pub(super) restart_at: Option<usize>,
-    /// Raw text of the current `<title>`, up to [`MAX_TITLE_BYTES`] and a text chunk more.
+    /// Raw text of the current `<title>`, while it may still turn out to have lost its end tag
+    /// (then it is parsed as the start of the page), and of a title for good: up to
+    /// [`MAX_TITLE_HELD_BYTES`] and a text chunk more.
     title_raw: String,
+    /// A `<` was seen in the current title's raw text (each chunk is looked at once).
+    title_markup: bool,
+    /// The current title grew past [`MAX_TITLE_HELD_BYTES`] with no `<` in it: its text is no
+    /// longer held (but for the page's title). Markup in it later still makes it a title that
+    /// lost its end tag, and the page is parsed from that chunk on.
+    title_settled: bool,
     /// An inner parser for raw text that is HTML to readers (it does not nest another):
     /// - a title whose end tag is missing or broken: the HTML parser takes the rest of the page
     ///   for its text, while libxml2 and the browsers before HTML5 showed the page. A title
@@ -86,8 +100,23 @@ pub(super) struct State {
     may_nest: bool,
 }
 
-/// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::broken_title`]).
+/// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::nested`]).
 const MAX_TITLE_BYTES: usize = 1024;
+
+/// A `<title>` whose raw text grows past this with no `<` in it is no longer held to be parsed
+/// as the start of the page: its text so far is the title's, whatever follows.
+const MAX_TITLE_HELD_BYTES: usize = 64 * 1024;
+
+/// A place where the block being filled may be cut: the space after a sentence.
+#[derive(Clone, Copy, Debug)]
+struct SentenceEnd {
+    /// The space's byte offset in the block's text.
+    at: usize,
+    /// Bytes of link text before it.
+    links_before: usize,
+    /// Bytes of link text up to and including it.
+    links_through: usize,
+}
 
 impl State {
     pub(super) fn new(settings: HtmlSettings) -> State {
@@ -107,6 +136,7 @@ impl State {
             text: String::new(),
             link_bytes: 0,
             truncated: false,
+            last_end: None,
             pending_space: false,
             next_index: 0,
             done: Vec::new(),
@@ -117,6 +147,8 @@ impl State {
             replay_end: 0,
             restart_at: None,
             title_raw: String::new(),
+            title_markup: false,
+            title_settled: false,
             page: PageInfo::default(),
             nested: None,
             nested_base: 0,
@@ -183,6 +215,7 @@ impl State {
             containers: self.numbers.clone(),
         };
         self.text.clear();
+        self.last_end = None;
         self.next_index = self.next_index.saturating_add(1);
         self.done.push(block);
     }
@@ -281,11 +314,8 @@ impl State {
     }
 
     /// Appends `run`, words separated by single spaces (and the pending space before it); when it
-    /// does not fit, word by word, so the block is cut after the same word as [`Self::push_word`] does.
+    /// does not fit, word by word, so the block is cut where [`Self::push_word`] cuts it.
     fn push_run(&mut self, run: &str, in_link: bool) {
-        if self.truncated {
-            return;
-        }
         match self.room_for(run) {
             Some(space) => self.append(run, space, in_link),
             None => {
@@ -299,15 +329,48 @@ impl State {
         }
     }
 
-    /// Appends one word (and the pending space before it), unless the block is full.
-    fn push_word(&mut self, word: &str, in_link: bool) {
-        if self.truncated {
-            return;
+    /// Appends one word (and the pending space before it); when the block is full, it is cut
+    /// first ([`Self::cut_block`]), and a word longer than a block is cut in pieces.
+    fn push_word(&mut self, mut word: &str, in_link: bool) {
+        loop {
+            if let Some(space) = self.room_for(word) {
+                self.append(word, space, in_link);
+                return;
+            }
+            if self.text.is_empty() {
+                let piece = word_piece(word, self.settings.max_block_bytes);
+                self.append(&word[..piece], 0, in_link);
+                word = &word[piece..];
+                if word.is_empty() {
+                    return;
+                }
+            }
+            self.cut_block();
         }
-        match self.room_for(word) {
-            Some(space) => self.append(word, space, in_link),
-            None => self.truncated = true,
+    }
+
+    /// Ends the block being filled because it is full, marked `truncated`: after its last
+    /// sentence end if one is in its last bytes (the words after it begin the next block),
+    /// else as it is. Nothing is dropped.
+    fn cut_block(&mut self) {
+        self.truncated = true;
+        let pending_space = self.pending_space;
+        let carried = match self.last_end.take() {
+            Some(end) => {
+                let tail = self.text[end.at + 1..].to_owned();
+                let tail_links = self.link_bytes.saturating_sub(end.links_through);
+                self.text.truncate(end.at);
+                self.link_bytes = end.links_before;
+                Some((tail, tail_links))
+            }
+            None => None,
+        };
+        self.flush_block_keep_pending();
+        if let Some((tail, tail_links)) = carried {
+            self.text.push_str(&tail);
+            self.link_bytes = tail_links.min(tail.len());
         }
+        self.pending_space = pending_space;
     }
 
     /// The bytes of pending space (0 or 1) before `piece`, if both fit in the block.
@@ -316,8 +379,11 @@ impl State {
         (self.text.len() + space + piece.len() <= self.settings.max_block_bytes).then_some(space)
     }
 
-    /// Appends `space` (0 or 1) bytes of space and `piece`, counting them as link text if `in_link`.
+    /// Appends `space` (0 or 1) bytes of space and `piece`, counting them as link text if
+    /// `in_link`; notes the last sentence end among them when they reach the block's last bytes.
     fn append(&mut self, piece: &str, space: usize, in_link: bool) {
+        let start = self.text.len();
+        let links_before = self.link_bytes;
         if space == 1 {
             self.text.push(' ');
         }
@@ -326,6 +392,17 @@ impl State {
             self.link_bytes += piece.len() + space;
         }
         self.pending_space = false;
+        let soft = soft_cut_start(self.settings.max_block_bytes);
+        if self.text.len() > soft {
+            if let Some(at) = last_sentence_end(&self.text, start.max(soft)) {
+                let links = if in_link { at - start } else { 0 };
+                self.last_end = Some(SentenceEnd {
+                    at,
+                    links_before: links_before + links,
+                    links_through: links_before + links + usize::from(in_link),
+                });
+            }
+        }
     }
 
     /// Like [`flush_block`] but from inside decoding, where the pending raw text is already taken.
@@ -402,24 +479,37 @@ impl State {
     }
 
     /// Watches a title's raw text for a missing end tag; true when `raw` went to the parser of
-    /// a broken title ([`State::nested`]).
+    /// a broken title ([`State::nested`]). Each chunk is looked at once, and at most
+    /// [`MAX_TITLE_HELD_BYTES`] of the title (and a chunk) are held.
     fn on_title_text(&mut self, raw: &str) -> bool {
         if self.nested.is_none() {
             if !self.may_nest {
                 return false;
             }
-            self.title_raw.push_str(raw);
-            if self.title_raw.len() <= MAX_TITLE_BYTES || !self.title_raw.contains('<') {
+            if !self.title_settled {
+                self.title_raw.push_str(raw);
+            }
+            self.title_markup |= memchr::memchr(b'<', raw.as_bytes()).is_some();
+            let long = self.title_settled || self.title_raw.len() > MAX_TITLE_BYTES;
+            if !long || !self.title_markup {
+                self.title_settled = self.title_raw.len() > MAX_TITLE_HELD_BYTES;
                 return false;
             }
-            // Not a title: what was held of it as a heading (with --title) goes, and its text so
-            // far is the start of the page.
-            self.pending_raw.clear();
-            self.text.clear();
-            self.link_bytes = 0;
+            if self.title_settled {
+                // Too long to be held: its text so far stays the title's (a heading, with
+                // --title), and the page starts with this chunk.
+                self.flush_block();
+            } else {
+                // What was held of it as a heading (with --title) goes, and its text so far is
+                // the start of the page.
+                self.pending_raw.clear();
+                self.text.clear();
+                self.link_bytes = 0;
+                self.last_end = None;
+            }
             self.start_nested();
             let held = std::mem::take(&mut self.title_raw);
-            self.parse_nested(&held);
+            self.parse_nested(if self.title_settled { raw } else { &held });
         } else {
             self.parse_nested(raw);
         }
@@ -554,6 +644,8 @@ impl State {
             self.page.title = PageInfo::clean(&htmlize::unescape(&self.title_raw));
         }
         self.title_raw.clear();
+        self.title_markup = false;
+        self.title_settled = false;
         self.end_nested();
     }
 
@@ -925,22 +1017,58 @@ mod tests {
         assert!(got[1].link_density() > 0.85);
     }
 
-    #[test]
-    fn long_blocks_are_cut() {
+    /// Blocks of `html` with blocks of at most `max` bytes: (text, truncated, link bytes).
+    fn cut(html: &str, max: usize) -> Vec<(String, bool, usize)> {
         let settings = HtmlSettings {
-            max_block_bytes: 20,
+            max_block_bytes: max,
             ..HtmlSettings::default()
         };
-        let got =
-            blocks_from_str("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", &settings).unwrap();
-        assert_eq!(got[0].text, "aaaa bbbb cccc dddd");
-        assert!(got[0].truncated);
-        assert_eq!(got[1].text, "next");
-        assert!(!got[1].truncated);
+        let got = blocks_from_str(html, &settings).unwrap();
+        got.into_iter()
+            .map(|b| (b.text, b.truncated, b.link_bytes))
+            .collect()
     }
 
     #[test]
-    fn huge_text_node_stays_bounded() {
+    fn long_blocks_are_cut_in_several_and_nothing_is_lost() {
+        let block = |text: &str, truncated, links| (text.to_string(), truncated, links);
+        // No sentence end near the bound: between two words.
+        assert_eq!(
+            cut("<p>aaaa bbbb cccc dddd eeee ffff</p><p>next</p>", 20),
+            [
+                block("aaaa bbbb cccc dddd", true, 0),
+                block("eeee ffff", false, 0),
+                block("next", false, 0)
+            ]
+        );
+        // After the sentence that ends in the block's last quarter, its link text counted
+        // where it goes.
+        assert_eq!(
+            cut(
+                "<p>Aaaa bbbb cccc dddd eeee ffff. <a href=/>Gggg hhhh</a> iiii.</p>",
+                40
+            ),
+            [
+                block("Aaaa bbbb cccc dddd eeee ffff.", true, 0),
+                block("Gggg hhhh iiii.", false, "Gggg hhhh".len())
+            ]
+        );
+        // A word longer than a block, in pieces of whole characters.
+        assert_eq!(
+            cut("<p>ab abcdefghijklmnopqrstuvwxyz €€€€</p>", 10),
+            [
+                block("ab", true, 0),
+                block("abcdefghij", true, 0),
+                block("klmnopqrst", true, 0),
+                block("uvwxyz", true, 0),
+                block("€€€", true, 0),
+                block("€", false, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn huge_text_node_stays_bounded_and_whole() {
         let settings = HtmlSettings {
             max_block_bytes: 1000,
             ..HtmlSettings::default()
@@ -955,7 +1083,44 @@ mod tests {
             assert!(s.text.len() <= 1000 && s.pending_raw.len() <= MAX_PENDING_RAW + piece.len());
         }
         parser.end(&mut out).unwrap();
-        assert_eq!(out.len(), 1);
-        assert!(out[0].truncated);
+        assert!(out.len() > 100 && out.iter().all(|b| b.text.len() <= 1000));
+        assert!(out[..out.len() - 1].iter().all(|b| b.truncated));
+        let all: Vec<&str> = out.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(all.join(" "), "word & ".repeat(100_000).trim_end());
+    }
+
+    #[test]
+    fn a_long_title_is_read_once_and_held_bounded() {
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        let mut out = Vec::new();
+        parser.write("<title>A long title ", &mut out).unwrap();
+        let words = "and its words ".repeat(1000);
+        for _ in 0..100 {
+            parser.write(&words, &mut out).unwrap();
+            let held = parser.state.borrow().title_raw.len();
+            assert!(held <= MAX_TITLE_HELD_BYTES + 2 * super::super::PIECE_BYTES);
+        }
+        parser.write("</title>", &mut out).unwrap();
+        let (result, page) = parser.end_page(&mut out);
+        assert!(result.is_ok() && out.is_empty());
+        let title = page.title.unwrap_or_default();
+        assert!(title.starts_with("A long title and its words"), "{title:?}");
+        // Markup after that much of a title: it lost its end tag, and the page is read from the
+        // chunk that holds the markup on (the text before stays the title's).
+        let mut parser = BlockParser::new(HtmlSettings::default());
+        parser.write("<title>A long title ", &mut out).unwrap();
+        for _ in 0..100 {
+            parser.write(&words, &mut out).unwrap();
+        }
+        parser.write("<b>bold</b><p>After.</p>", &mut out).unwrap();
+        let (result, page) = parser.end_page(&mut out);
+        assert!(result.is_ok());
+        assert_eq!(page.title, None);
+        let texts: Vec<&str> = out.iter().map(|b| b.text.as_str()).collect();
+        assert!(
+            texts.len() == 2 && texts[0].ends_with("bold") && texts[1] == "After.",
+            "{texts:?}"
+        );
+        assert!(texts[0].len() <= 2 * super::super::PIECE_BYTES);
     }
 }

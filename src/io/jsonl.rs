@@ -4,22 +4,25 @@
 //! remembers where every value sits in the line; [`JsonRecord::with_field`] writes the line back
 //! with only that value replaced (and score fields set or appended), every other byte untouched,
 //! so numbers such as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads
-//! lines with a bound on their length (with the line reader of `io/lines.rs`); [`json_object`]
-//! builds the JSONL record written for a WARC input.
+//! lines with a bound on their length (with the line reader of `io/lines.rs`), or keeps a line
+//! past the bound in a [`PassedLine`] to be passed through unchanged, in bounded memory;
+//! [`json_object`] builds the JSONL record written for a WARC input.
 //!
 //! Escapes of unpaired UTF-16 surrogates such as `\ud800`, which Python's `json.dumps` writes for
 //! strings that are not valid Unicode and serde_json rejects, are read as U+FFFD in the cleaned
 //! field and in keys; elsewhere in the line they stay as written.
 
 use std::fmt::Write as _;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 use std::ops::Range;
+use std::sync::{Arc, Mutex};
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use thiserror::Error;
 
 use super::lines;
+use super::spool::{Spool, SpoolReader};
 
 /// Why a line could not be used. Every variant names the line (1-based) and is one line long.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -452,14 +455,94 @@ pub fn json_object(fields: &[(&str, Extra<'_>)]) -> String {
 /// A line number (1-based) and the line's bytes, or why they were not kept.
 pub type NumberedLine = (u64, Result<Vec<u8>, JsonlError>);
 
+/// Bytes of a line past the bound held in memory; the rest waits in a temporary file.
+const PASSED_HELD_BYTES: usize = 64 << 10;
+
+/// A JSONL line written out as it was read (its line ending removed): a line that is not an
+/// object with the field, or one longer than the bound ([`JsonlLines::keeping_long_lines`]),
+/// whose first bytes are then held in memory and the rest in a temporary file, read back once,
+/// when it is written ([`PassedLine::write_to`]).
+#[derive(Clone)]
+pub struct PassedLine(Passed);
+
+/// What a [`PassedLine`] holds.
+#[derive(Clone)]
+enum Passed {
+    /// The line's bytes.
+    Bytes(Arc<[u8]>),
+    /// A long line's bytes and their length, to be read once.
+    Spooled(Arc<Mutex<Option<SpoolReader>>>, u64),
+}
+
+impl PassedLine {
+    /// Its length in bytes.
+    pub fn len(&self) -> u64 {
+        match &self.0 {
+            Passed::Bytes(bytes) => bytes.len() as u64,
+            Passed::Spooled(_, len) => *len,
+        }
+    }
+
+    /// Whether it is an empty line.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Copies its bytes to `out`, a chunk at a time. A long line's bytes can be read once: its
+    /// copies share them, and the second write is an error.
+    pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        match &self.0 {
+            Passed::Bytes(bytes) => out.write_all(bytes),
+            Passed::Spooled(reader, _) => {
+                let taken = reader.lock().map_or(None, |mut reader| reader.take());
+                let mut reader = taken.ok_or_else(|| {
+                    io::Error::other("a long JSONL line passed through was written twice")
+                })?;
+                io::copy(&mut reader, out).map(drop)
+            }
+        }
+    }
+}
+
+impl From<Vec<u8>> for PassedLine {
+    fn from(bytes: Vec<u8>) -> PassedLine {
+        PassedLine(Passed::Bytes(bytes.into()))
+    }
+}
+
+impl std::fmt::Debug for PassedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Passed::Bytes(bytes) => write!(f, "PassedLine({:?})", String::from_utf8_lossy(bytes)),
+            Passed::Spooled(_, len) => write!(f, "PassedLine({len} bytes spooled)"),
+        }
+    }
+}
+
+/// The same bytes, or the same spooled line.
+impl PartialEq for PassedLine {
+    fn eq(&self, other: &PassedLine) -> bool {
+        match (&self.0, &other.0) {
+            (Passed::Bytes(a), Passed::Bytes(b)) => a == b,
+            (Passed::Spooled(a, _), Passed::Spooled(b, _)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
 /// Numbered lines of a JSONL stream, each at most `max_line_bytes` long (a longer one is
-/// consumed, its length counted, and reported as [`JsonlError::TooLong`]; memory stays bounded).
-/// Line endings (`\n` or `\r\n`) are removed; any other byte, a NUL or one that is not UTF-8
-/// included, is left for [`parse_line_bytes`] to judge. Lines are numbered from 1.
+/// consumed, its length counted, and reported as [`JsonlError::TooLong`], kept only when asked
+/// for: [`JsonlLines::keeping_long_lines`]; memory stays bounded). Line endings (`\n` or
+/// `\r\n`) are removed; any other byte, a NUL or one that is not UTF-8 included, is left for
+/// [`parse_line_bytes`] to judge. Lines are numbered from 1.
 pub struct JsonlLines<R: BufRead> {
     inner: R,
     max_line_bytes: usize,
     line_no: u64,
+    /// Lines too long are kept, to be passed through.
+    keep_long_lines: bool,
+    /// The last line too long, when kept.
+    long_line: Option<PassedLine>,
 }
 
 impl<R: BufRead> JsonlLines<R> {
@@ -469,13 +552,33 @@ impl<R: BufRead> JsonlLines<R> {
             inner,
             max_line_bytes,
             line_no: 0,
+            keep_long_lines: false,
+            long_line: None,
         }
+    }
+
+    /// Keeps each line longer than the bound (still reported as [`JsonlError::TooLong`]) to be
+    /// passed through ([`JsonlLines::long_line`]): up to the bound in memory, the rest spooled
+    /// to a temporary file past [`PASSED_HELD_BYTES`].
+    pub fn keeping_long_lines(mut self) -> Self {
+        self.keep_long_lines = true;
+        self
+    }
+
+    /// The line the last [`JsonlError::TooLong`] was about, when long lines are kept (taken:
+    /// `None` the second time).
+    pub fn long_line(&mut self) -> Option<PassedLine> {
+        self.long_line.take()
     }
 
     /// The next line: `Ok((line_no, Ok(bytes)))`, `Ok((line_no, Err(TooLong)))`, `Err` on a
     /// read error (the line read so far is dropped), `None` at the end. A last line without
     /// `\n` counts as a line.
     pub fn next_line(&mut self) -> Option<io::Result<NumberedLine>> {
+        self.long_line = None;
+        if self.keep_long_lines {
+            return self.next_kept_line().transpose();
+        }
         // Two bytes more than the limit for the line ending, which does not count.
         let bound = (self.max_line_bytes as u64).saturating_add(2);
         let line = match lines::read_line(&mut self.inner, bound, 0) {
@@ -496,6 +599,117 @@ impl<R: BufRead> JsonlLines<R> {
         let mut bytes = line.bytes;
         bytes.truncate(bytes.len() - line.ending as usize);
         Some(Ok((n, Ok(bytes))))
+    }
+
+    /// [`JsonlLines::next_line`] keeping a line too long: read into memory up to the bound,
+    /// then into a [`Spool`].
+    fn next_kept_line(&mut self) -> io::Result<Option<NumberedLine>> {
+        // Two bytes more than the limit for the line ending, which does not count.
+        let bound = self.max_line_bytes.saturating_add(2);
+        let mut line = KeptLine::default();
+        let mut len = 0u64;
+        let mut found = false;
+        while !found {
+            let buf = super::fill_buf_retrying(&mut self.inner)?;
+            if buf.is_empty() {
+                break;
+            }
+            let take = memchr::memchr(b'\n', buf).map_or(buf.len(), |i| i + 1);
+            found = buf[take - 1] == b'\n';
+            len += take as u64;
+            line.push(&buf[..take - usize::from(found)], found, bound)?;
+            self.inner.consume(take);
+        }
+        if len == 0 {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        let n = self.line_no;
+        let (passed, length) = line.finish()?;
+        if length <= self.max_line_bytes as u64 {
+            return Ok(Some((n, Ok(passed.unwrap_or_default()))));
+        }
+        self.long_line = Some(match passed {
+            Ok(bytes) => PassedLine::from(bytes),
+            Err(spooled) => spooled,
+        });
+        let too_long = JsonlError::TooLong {
+            line: n,
+            limit: self.max_line_bytes,
+            length,
+        };
+        Ok(Some((n, Err(too_long))))
+    }
+}
+
+/// A line being read by [`JsonlLines::next_kept_line`], its line ending left out: in memory up
+/// to the bound, then spooled.
+#[derive(Default)]
+struct KeptLine {
+    bytes: Vec<u8>,
+    spool: Option<Spool>,
+    /// Bytes written to the spool.
+    spooled: u64,
+    /// A `\r` that ended what was read, held back: it may begin the line ending.
+    held_cr: bool,
+    /// The line ended with a `\n` (not with the input).
+    ended: bool,
+}
+
+impl KeptLine {
+    /// Adds the next bytes read, `chunk` (its `\n` left out when `ends`: the line ends there),
+    /// spooling the line once it is longer than `bound`.
+    fn push(&mut self, chunk: &[u8], ends: bool, bound: usize) -> io::Result<()> {
+        self.ended |= ends;
+        if self.spool.is_none() {
+            self.bytes.extend_from_slice(chunk);
+            if ends || self.bytes.len() <= bound {
+                return Ok(());
+            }
+            let bytes = std::mem::take(&mut self.bytes);
+            self.spool = Some(Spool::new(PASSED_HELD_BYTES));
+            return self.push(&bytes, false, bound);
+        }
+        let (body, cr) = match chunk.split_last() {
+            Some((b'\r', body)) => (body, true),
+            _ => (chunk, false),
+        };
+        // A `\r` held from before is the line's when more than its `\n` follows.
+        if self.held_cr && !(ends && chunk.is_empty()) {
+            self.spool_write(b"\r")?;
+        }
+        self.spool_write(body)?;
+        // One that ends the chunk is the line ending's when the line ends here.
+        self.held_cr = cr && !ends;
+        Ok(())
+    }
+
+    fn spool_write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(spool) = &mut self.spool {
+            spool.write(bytes)?;
+            self.spooled += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The line (`Ok`: in memory, `Err`: spooled) and its length without its ending.
+    fn finish(mut self) -> io::Result<(Result<Vec<u8>, PassedLine>, u64)> {
+        if self.spool.is_none() {
+            // In memory, the `\n` left out: a `\r` before it is the ending's too.
+            if self.ended && self.bytes.last() == Some(&b'\r') {
+                self.bytes.pop();
+            }
+            let length = self.bytes.len() as u64;
+            return Ok((Ok(self.bytes), length));
+        }
+        if self.held_cr {
+            // The input ended after it: the line's own.
+            self.spool_write(b"\r")?;
+        }
+        let length = self.spooled;
+        let reader = self.spool.take().map(Spool::into_reader).transpose()?;
+        let passed = PassedLine(Passed::Spooled(Arc::new(Mutex::new(reader)), length));
+        Ok((Err(passed), length))
     }
 }
 
@@ -696,6 +910,58 @@ mod tests {
                 ],
                 "capacity {capacity}"
             );
+        }
+    }
+
+    #[test]
+    fn long_lines_are_kept_whole_to_be_passed_through() {
+        let long = |n: usize| (0..n).map(|i| b'a' + (i % 26) as u8).collect::<Vec<u8>>();
+        // Past the bound in memory, past it spooled, with a \r in the line and at its end.
+        let lines: Vec<Vec<u8>> = vec![
+            b"{}".to_vec(),
+            long(13),
+            [long(200_000), b"\r".to_vec(), long(7)].concat(),
+            [long(70_000), b"\rz".to_vec()].concat(),
+            b"short".to_vec(),
+            long(30),
+        ];
+        for capacity in [1, 2, 3, 64, 8192] {
+            for ending in ["\n", "\r\n"] {
+                let mut input = lines.join(ending.as_bytes());
+                input.extend_from_slice(b"\r");
+                let reader = io::BufReader::with_capacity(capacity, Cursor::new(input));
+                let mut read = JsonlLines::new(reader, 12).keeping_long_lines();
+                let mut got = Vec::new();
+                while let Some(line) = read.next_line() {
+                    let (n, line) = line.unwrap();
+                    match line {
+                        Ok(bytes) => got.push((n, bytes, None)),
+                        Err(e) => {
+                            let passed = read.long_line().expect("kept");
+                            let mut bytes = Vec::new();
+                            passed.write_to(&mut bytes).unwrap();
+                            assert_eq!(passed.len(), bytes.len() as u64);
+                            // A line spooled (longer than the bound and its ending) is read
+                            // once: its copies share it.
+                            let again = passed.clone().write_to(&mut Vec::new());
+                            assert_eq!(again.is_err(), passed.len() > 14);
+                            got.push((n, bytes, Some(e.to_string())));
+                        }
+                    }
+                }
+                let mut want = lines.clone();
+                // The last line ends with the input: its \r is its own.
+                want[5].push(b'\r');
+                assert_eq!(got.len(), want.len(), "capacity {capacity}");
+                for (i, ((n, bytes, error), want)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!((*n, bytes), ((i + 1) as u64, want), "capacity {capacity}");
+                    let too_long = format!(
+                        "line {n}: {} bytes, longer than the 12-byte limit",
+                        want.len()
+                    );
+                    assert_eq!(error.as_ref(), (want.len() > 12).then_some(&too_long));
+                }
+            }
         }
     }
 

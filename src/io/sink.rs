@@ -15,7 +15,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::block::{PageInfo, PageKind};
-use crate::io::jsonl::{json_object, push_json_string_content, Extra, JsonRecord};
+use crate::io::jsonl::{json_object, push_json_string_content, Extra, JsonRecord, PassedLine};
 use crate::io::language::Language;
 use crate::io::spool::{Spool, HELD_BYTES};
 use crate::io::warc::{Source, WarcWriter};
@@ -44,8 +44,8 @@ pub enum DocumentMeta {
     },
     /// A JSONL line whose field is cleaned and written back.
     JsonlLine(JsonRecord),
-    /// A JSONL line that could not be parsed, written out as it was read.
-    Passthrough(Vec<u8>),
+    /// A JSONL line that could not be parsed (or was too long to be), written out as it was read.
+    Passthrough(PassedLine),
 }
 
 /// Counts over one document's sentences, and what the page said about itself.
@@ -547,7 +547,7 @@ impl<W: Write + Send> JsonlRecords<W> {
     ) -> io::Result<()> {
         let line = match meta {
             DocumentMeta::Passthrough(line) => {
-                self.out.write_all(line)?;
+                line.write_to(&mut self.out)?;
                 return self.out.write_all(b"\n");
             }
             DocumentMeta::JsonlLine(record) => {

@@ -1,12 +1,27 @@
 //! What an input holds, told from its first bytes rather than its name: a WARC file starts
-//! with `WARC/1.`, a JSON Lines file with a JSON object; anything else is a page (HTML or
-//! text). Gzip is looked through. Standard input and pipes can be read only once, so their first
+//! with `WARC/1.`, a JSON Lines file with a JSON object; anything else is a page, read as HTML,
+//! or as plain text when the start of its text holds no markup ([`has_markup`]). Gzip is looked
+//! through. Standard input and pipes can be read only once, so their first
 //! bytes are kept by the input and handed back when it is opened for cleaning
 //! ([`crate::io::Input::head`]).
 
 use std::io::{self, Read};
 
 use crate::io::{maybe_gunzip, Input, InputFormat};
+
+/// How many bytes of a page's decoded text [`has_markup`] looks at.
+pub const MARKUP_HEAD_BYTES: usize = 4096;
+
+/// Whether the start of a page's decoded text (`head`, its first [`MARKUP_HEAD_BYTES`] or all
+/// of it) holds markup: a `<` that begins a tag (`<p`, `</`), a comment or doctype (`<!`) or a
+/// processing instruction (`<?`), or ends the head. A page with none is plain text: read as
+/// HTML, its blank lines would separate nothing and its entities be decoded.
+pub fn has_markup(head: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', head).any(|at| match head.get(at + 1) {
+        Some(&next) => next.is_ascii_alphabetic() || matches!(next, b'/' | b'!' | b'?'),
+        None => true,
+    })
+}
 
 /// What the first bytes of an input show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +210,29 @@ mod tests {
             b"\x00\x01binary",
         ] {
             assert_eq!(content(other), Content::Other, "{other:?}");
+        }
+    }
+
+    #[test]
+    fn markup_is_a_tag_an_end_tag_a_comment_or_a_doctype() {
+        for html in [
+            &b"<!DOCTYPE html>"[..],
+            b"Some text, then <p>a paragraph",
+            b"</div> left over",
+            b"<!-- a comment -->",
+            b"<?xml version=\"1.0\"?>",
+            b"cut at a <",
+        ] {
+            assert!(has_markup(html), "{}", String::from_utf8_lossy(html));
+        }
+        for text in [
+            &b""[..],
+            b"Plain words.\n\nA second paragraph.",
+            b"if a < b and b > c then a < c",
+            b"x <= 3, <3, <- arrows, << shifts, <=> and 1<2",
+            b"Fish &amp; chips",
+        ] {
+            assert!(!has_markup(text), "{}", String::from_utf8_lossy(text));
         }
     }
 

@@ -1,5 +1,6 @@
 //! One document: bytes → UTF-8 ([`crate::decode`]) → blocks ([`crate::html`] or
-//! [`crate::plain`]), handed on as they are cut.
+//! [`crate::plain`]: a page whose text starts with no markup is plain text), handed on as they
+//! are cut.
 
 use std::io::{self, Read};
 
@@ -8,7 +9,8 @@ use std::sync::Arc;
 use super::{InputFormat, Options, Trouble};
 use crate::block::{Block, PageInfo};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
-use crate::html::BlockParser;
+use crate::html::{BlockParser, HtmlSettings};
+use crate::io::sniff::{has_markup, MARKUP_HEAD_BYTES};
 use crate::plain::TextBlocks;
 
 /// The output is gone (the writer stopped, for example after `| head`): reading stops.
@@ -21,14 +23,31 @@ pub(super) struct OutputClosed;
 pub(super) struct DocumentKind {
     pub format: InputFormat,
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// HTML whose text starts with no markup is read as plain text
+    /// ([`super::ReadSettings::text_without_markup`]).
+    pub text_without_markup: bool,
 }
 
 impl DocumentKind {
-    /// The run's own format and encoding.
+    /// The run's own format and encoding (a whole input).
     pub fn of(options: &Options) -> DocumentKind {
         DocumentKind {
             format: options.read.input_format,
             encoding: options.read.encoding,
+            text_without_markup: options.read.text_without_markup,
+        }
+    }
+
+    /// A record's (a WARC response's, a JSONL field's) `format` and encoding, which its
+    /// record says.
+    pub fn of_record(
+        format: InputFormat,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> DocumentKind {
+        DocumentKind {
+            format,
+            encoding,
+            text_without_markup: false,
         }
     }
 }
@@ -58,28 +77,65 @@ enum Cutter {
         failed: bool,
     },
     Text(Box<TextBlocks>),
+    /// A page whose first [`MARKUP_HEAD_BYTES`] of text are held to tell whether it holds
+    /// markup ([`has_markup`]): HTML or plain text.
+    Undecided {
+        head: String,
+        settings: HtmlSettings,
+    },
 }
 
 impl Cutter {
-    fn new(format: InputFormat, options: &Options) -> (Markup, Cutter) {
-        match format {
-            InputFormat::Text => (
-                Markup::Text,
-                Cutter::Text(Box::new(TextBlocks::new(options.html.max_block_bytes))),
-            ),
-            _ => (
+    fn new(kind: DocumentKind, options: &Options) -> (Markup, Cutter) {
+        match kind.format {
+            InputFormat::Text => (Markup::Text, Cutter::text(&options.html)),
+            // Decoded as HTML all the same: a page without markup has no `<meta charset>`.
+            _ if kind.text_without_markup => (
                 Markup::Html,
-                Cutter::Html {
-                    parser: Box::new(BlockParser::new(options.html.clone())),
-                    failed: false,
+                Cutter::Undecided {
+                    head: String::new(),
+                    settings: options.html.clone(),
                 },
             ),
+            _ => (Markup::Html, Cutter::html(&options.html)),
         }
+    }
+
+    fn text(settings: &HtmlSettings) -> Cutter {
+        Cutter::Text(Box::new(TextBlocks::new(settings.max_block_bytes)))
+    }
+
+    fn html(settings: &HtmlSettings) -> Cutter {
+        Cutter::Html {
+            parser: Box::new(BlockParser::new(settings.clone())),
+            failed: false,
+        }
+    }
+
+    /// An undecided page's cutter, told from its `head` (the start of its text, or all of it
+    /// at its end), which is then fed to it.
+    fn decide(&mut self, blocks: &mut Vec<Block>, findings: &mut Findings) {
+        let Cutter::Undecided { head, settings } = self else {
+            return;
+        };
+        let head = std::mem::take(head);
+        let start = &head.as_bytes()[..head.len().min(MARKUP_HEAD_BYTES)];
+        *self = match has_markup(start) {
+            true => Cutter::html(settings),
+            false => Cutter::text(settings),
+        };
+        self.feed(&head, blocks, findings);
     }
 
     /// Cuts `text` into `blocks` (nothing once the HTML parser has given up).
     fn feed(&mut self, text: &str, blocks: &mut Vec<Block>, findings: &mut Findings) {
         match self {
+            Cutter::Undecided { head, .. } => {
+                head.push_str(text);
+                if head.len() >= MARKUP_HEAD_BYTES {
+                    self.decide(blocks, findings);
+                }
+            }
             Cutter::Html { failed: true, .. } => {}
             Cutter::Html { parser, failed } => {
                 if let Err(e) = parser.write(text, blocks) {
@@ -92,7 +148,8 @@ impl Cutter {
     }
 
     /// Cuts what is left at the document's end.
-    fn end(self, blocks: &mut Vec<Block>, findings: &mut Findings) {
+    fn end(mut self, blocks: &mut Vec<Block>, findings: &mut Findings) {
+        self.decide(blocks, findings);
         match self {
             Cutter::Html { parser, failed } => {
                 let (result, page) = parser.end_page(blocks);
@@ -102,6 +159,8 @@ impl Cutter {
                 }
             }
             Cutter::Text(splitter) => splitter.end(blocks),
+            // Decided above.
+            Cutter::Undecided { .. } => {}
         }
     }
 }
@@ -116,7 +175,7 @@ pub(super) fn read_document(
     findings: &mut Findings,
     emit: &mut dyn FnMut(&mut Vec<Block>) -> Result<(), OutputClosed>,
 ) -> Result<(), OutputClosed> {
-    let (markup, mut cutter) = Cutter::new(kind.format, options);
+    let (markup, mut cutter) = Cutter::new(kind, options);
     let mut decoder = Utf8Decoder::new(kind.encoding, markup);
     let mut buffer = vec![0u8; options.read.read_size.max(1)];
     let mut text = String::new();
@@ -177,7 +236,15 @@ mod tests {
     /// Reads `bytes` as one HTML document, `read_size` bytes at a time: its blocks' texts, its
     /// problems' messages, and how many times blocks were handed on.
     fn read(bytes: &[u8], read_size: usize) -> (Vec<String>, Vec<String>, usize) {
-        let mut options = Options::with_method(Method::Perplexity);
+        read_with(bytes, read_size, Options::with_method(Method::Perplexity))
+    }
+
+    /// [`read`] with `options`.
+    fn read_with(
+        bytes: &[u8],
+        read_size: usize,
+        mut options: Options,
+    ) -> (Vec<String>, Vec<String>, usize) {
         options.read.read_size = read_size;
         let mut findings = Findings::default();
         let (mut texts, mut emits) = (Vec::new(), 0);
@@ -215,6 +282,31 @@ mod tests {
         assert_eq!(all.len(), 3000);
         assert_eq!(all[2999], "Paragraph 2999.");
         assert!(emits > 1, "blocks are handed on before the end");
+    }
+
+    #[test]
+    fn a_page_with_no_markup_is_read_as_plain_text_alike_for_any_read_size() {
+        let text = "First paragraph, its first line\nand its second.\n\nSecond &amp; last.\n";
+        let paragraphs = [
+            "First paragraph, its first line and its second.",
+            "Second &amp; last.",
+        ];
+        for read_size in [1, 7, 1 << 16] {
+            assert_eq!(read(text.as_bytes(), read_size).0, paragraphs);
+        }
+        // Longer than what is looked at to tell, in any pieces.
+        let long = format!("{}\n\n", "A line of words.\n".repeat(40)).repeat(20);
+        let whole = read(long.as_bytes(), 1 << 16).0;
+        assert_eq!(whole.len(), 20);
+        assert_eq!(read(long.as_bytes(), 1).0, whole);
+        assert_eq!(read(long.as_bytes(), 4095).0, whole);
+        // Markup in its first 4 KiB: HTML, where blank lines separate nothing.
+        let one = "First paragraph, its first line and its second. Second & last.";
+        assert_eq!(read(format!("{text}<br>").as_bytes(), 64).0, [one]);
+        // Inputs said to be HTML are read as HTML.
+        let mut options = Options::with_method(Method::Perplexity);
+        options.read.text_without_markup = false;
+        assert_eq!(read_with(text.as_bytes(), 64, options).0, [one]);
     }
 
     #[test]

@@ -36,10 +36,15 @@ pub struct ReadSettings {
     pub jsonl_field: String,
     /// JSONL: drop lines that cannot be parsed instead of passing them through.
     pub skip_bad_lines: bool,
-    /// Largest WARC record or JSONL line read; a larger one is skipped and reported.
+    /// Largest WARC record or JSONL line read: a larger record is skipped, a larger line passed
+    /// through unchanged (or skipped with `skip_bad_lines`), and either reported.
     pub max_record_bytes: usize,
     /// WARC: clean every response, not only 2xx HTML ones (other payloads as plain text).
     pub all_responses: bool,
+    /// Pages (a whole input read as HTML): one whose text holds no markup in its first 4 KiB
+    /// ([`crate::io::sniff::has_markup`]) is read as plain text (as `InputFormat::Text`), so
+    /// its blank lines separate paragraphs. Set unless the inputs were said to be HTML.
+    pub text_without_markup: bool,
 }
 
 impl Default for ReadSettings {
@@ -52,6 +57,7 @@ impl Default for ReadSettings {
             skip_bad_lines: false,
             max_record_bytes: 16 * 1024 * 1024,
             all_responses: false,
+            text_without_markup: true,
         }
     }
 }

@@ -68,7 +68,8 @@ pub enum Trouble {
     /// A WARC response record whose payload is not an HTTP response.
     #[error("record {0}: not an HTTP response")]
     NotHttp(String),
-    /// A JSONL line that is not an object with the field, passed through or skipped.
+    /// A JSONL line that is not an object with the field, or too long to be read (longer than
+    /// `max_record_bytes`), passed through unchanged or skipped.
     #[error("{error} ({})", if *.skipped { "skipped" } else { "passed through" })]
     BadLine {
         /// Why.
@@ -94,7 +95,7 @@ pub enum Trouble {
         /// Skipped (`--skip-bad-lines`) rather than passed through.
         skipped: bool,
     },
-    /// A JSONL line that could not be read whole (too long): skipped.
+    /// A JSONL line too long to be read, skipped (`--skip-bad-lines`).
     #[error("{0} (skipped)")]
     LineSkipped(#[source] JsonlError),
     /// A directory that cannot be read.

@@ -365,7 +365,7 @@ impl<'a> Reader<'a> {
                 &document_name,
                 meta,
                 Ok(Some(&mut http.body_reader())),
-                DocumentKind { format, encoding },
+                DocumentKind::of_record(format, encoding),
             )?;
         }
         Ok(())
@@ -384,6 +384,10 @@ impl<'a> Reader<'a> {
             return Ok(());
         };
         let mut lines = JsonlLines::new(content, self.options.read.max_record_bytes);
+        if !self.options.read.skip_bad_lines {
+            // Passed through as they are, so that the output stays line for line.
+            lines = lines.keeping_long_lines();
+        }
         let mut missing = MissingField::default();
         while let Some(line) = lines.next_line() {
             let (number, bytes) = match line {
@@ -404,7 +408,8 @@ impl<'a> Reader<'a> {
                 Ok((Err(JsonlError::MissingField { .. }), bytes)) => {
                     if !self.options.read.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
-                        self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
+                        let line = DocumentMeta::Passthrough(bytes.into());
+                        self.document(name, line, Ok(None), kind)?;
                     }
                 }
                 Ok((Ok(record), _)) => {
@@ -416,10 +421,7 @@ impl<'a> Reader<'a> {
                         &document_name,
                         meta,
                         Ok(Some(&mut value.as_bytes())),
-                        DocumentKind {
-                            format,
-                            encoding: Some(encoding_rs::UTF_8),
-                        },
+                        DocumentKind::of_record(format, Some(encoding_rs::UTF_8)),
                     )?;
                 }
                 Ok((Err(error), bytes)) => {
@@ -427,12 +429,21 @@ impl<'a> Reader<'a> {
                     self.report(name, Trouble::BadLine { error, skipped });
                     if !self.options.read.skip_bad_lines {
                         let kind = DocumentKind::of(self.options);
-                        self.document(name, DocumentMeta::Passthrough(bytes), Ok(None), kind)?;
+                        let line = DocumentMeta::Passthrough(bytes.into());
+                        self.document(name, line, Ok(None), kind)?;
                     }
                 }
-                Err(e) => {
-                    self.report(name, Trouble::LineSkipped(e));
-                }
+                // Too long to be read: passed through as it is, unless bad lines are skipped.
+                Err(error) => match lines.long_line() {
+                    Some(line) => {
+                        let skipped = false;
+                        self.report(name, Trouble::BadLine { error, skipped });
+                        let kind = DocumentKind::of(self.options);
+                        let line = DocumentMeta::Passthrough(line);
+                        self.document(name, line, Ok(None), kind)?;
+                    }
+                    None => self.report(name, Trouble::LineSkipped(error)),
+                },
             }
         }
         let every_line = !missing.found;

@@ -238,8 +238,10 @@ fn find_header_end(payload: &[u8]) -> Option<(usize, usize)> {
 
 /// Decodes `Transfer-Encoding: chunked`: the chunks' data, and what was wrong if the body is
 /// damaged (the chunks before the damage are kept, a chunk cut short keeps what arrived; a
-/// chunk-size line never becomes text). Chunk extensions (`8b;name=value`) and trailers are
-/// ignored; lines end with CRLF or LF. `None` when the body is not chunked at all (archivers
+/// chunk-size line never becomes text). Sizes with any number of leading zeros, white space
+/// before `;`, chunk extensions of any length (`8b;name=value;q="a;b"`) and trailers are
+/// read as RFC 9112 writes them (extensions and trailers are ignored); lines end with CRLF or
+/// LF. `None` when the body is not chunked at all (archivers
 /// that store the body de-chunked may keep the header): its first line is not a would-be
 /// chunk size ([`starts_like_chunked`]).
 fn dechunk(raw: &[u8]) -> Option<(Vec<u8>, Option<ChunkDamage>)> {
@@ -287,12 +289,16 @@ fn dechunk(raw: &[u8]) -> Option<(Vec<u8>, Option<ChunkDamage>)> {
     Some((out, damage))
 }
 
-/// Whether `raw` starts with a line that is meant as a chunk size, well-formed or not (`8b`,
-/// `zz`, `-1`): 1 to 64 printable ASCII characters other than `<` (around spaces), then
-/// perhaps `;` and an extension, in at most 80 bytes (the whole body, when it is that short).
-/// A page that was stored de-chunked starts otherwise (`<`, white space, a byte order mark, a
-/// line of words).
+/// Whether `raw` starts with a line that is meant as a chunk size: a well-formed one of any
+/// length ([`is_size_line`]), or a short one, well-formed or not (`8b`, `zz`, `-1`): 1 to 64
+/// printable ASCII characters other than `<` (around spaces), then perhaps `;` and an
+/// extension, in at most 80 bytes (the whole body, when it is that short). A page that was
+/// stored de-chunked starts otherwise (`<`, white space, a byte order mark, a line of words).
 fn starts_like_chunked(raw: &[u8]) -> bool {
+    let first_line = &raw[..memchr::memchr(b'\n', raw).unwrap_or(raw.len())];
+    if is_size_line(first_line) {
+        return true;
+    }
     let head = &raw[..raw.len().min(82)];
     let line = match memchr::memchr(b'\n', head) {
         Some(nl) => &head[..nl],
@@ -311,8 +317,25 @@ fn starts_like_chunked(raw: &[u8]) -> bool {
         && token.iter().all(|b| b.is_ascii_graphic() && *b != b'<')
 }
 
+/// Whether `line` (its `\n` left out) is a chunk-size line as RFC 9112 writes it: hexadecimal
+/// digits (as many leading zeros as the sender likes), white space, then the line's end or `;`
+/// and extensions (tokens and quoted strings, however long: no control character but a tab).
+fn is_size_line(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let digits = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    let rest = line[digits..].trim_ascii_start();
+    digits > 0
+        && match rest.split_first() {
+            None => true,
+            Some((b';', extensions)) => extensions
+                .iter()
+                .all(|&b| b == b'\t' || (b >= b' ' && b != 0x7f)),
+            Some(_) => false,
+        }
+}
+
 /// The size a chunk-size line gives (extensions after `;` ignored); `None` unless it is a
-/// hexadecimal number that fits in 64 bits.
+/// hexadecimal number that fits in 64 bits (leading zeros are not counted).
 fn chunk_size(line: &[u8]) -> Option<u64> {
     let token = line
         .split(|b| *b == b';')
@@ -895,5 +918,147 @@ mod tests {
                 missing
             }))
         );
+    }
+
+    #[test]
+    fn chunk_sizes_with_many_leading_zeros_and_long_extensions_are_read() {
+        let ok = (b"Hello, world.".to_vec(), None, None);
+        let zeros = "0".repeat(100);
+        let raw = format!("{zeros}7\r\nHello, \r\n{zeros}6\r\nworld.\r\n{zeros}\r\n\r\n");
+        assert_eq!(chunked(raw.as_bytes()), ok);
+        let long = format!("name=\"{}\"", "v".repeat(300));
+        let raw = format!("7 \t; {long}\r\nHello, \r\n6;{long};b\r\nworld.\r\n0;{long}\r\n\r\n");
+        assert_eq!(chunked(raw.as_bytes()), ok);
+        // A long first chunk with no line break in it.
+        let data = "x".repeat(5000);
+        let raw = format!("{:x}\r\n{data}\r\n0\r\n\r\n", data.len());
+        assert_eq!(chunked(raw.as_bytes()), (data.into_bytes(), None, None));
+        // A long first line that is no chunk size: a page stored de-chunked.
+        let words = format!("7 {}\nmore", "words ".repeat(20));
+        assert_eq!(chunked(words.as_bytes()), (words.into_bytes(), None, None));
+    }
+
+    mod framing {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// One chunk's framing: leading zeros, upper-case hex, white space before the
+        /// extensions, the extensions, and whether its two lines end with LF alone.
+        #[derive(Clone, Debug)]
+        struct Framing {
+            zeros: usize,
+            upper: bool,
+            space: String,
+            extensions: String,
+            lf_size: bool,
+            lf_data: bool,
+        }
+
+        /// A chunk extension as RFC 9112 allows it: `;` and a token, perhaps `=` and a token or
+        /// a quoted string (with escapes, `;`, `<` and bytes past ASCII in it), white space
+        /// around each, now and then a long one.
+        fn extension() -> impl Strategy<Value = String> {
+            let token = "[a-zA-Z0-9!#$%&'*+.^_`|~-]{1,12}";
+            let quoted = r#""([ \t!#-\[\]-~é;<]|\\["\\a]){0,20}""#;
+            let long = "[a-z]{100,400}";
+            let value = prop_oneof![
+                Just(String::new()),
+                token.prop_map(|t| format!("={t}")),
+                quoted.prop_map(|q| format!(" = {q}")),
+                long.prop_map(|l| format!("={l}"))
+            ];
+            ("[ \t]{0,2}", token, value)
+                .prop_map(|(bws, name, value)| format!("{bws};{bws}{name}{value}"))
+        }
+
+        fn framing() -> impl Strategy<Value = Framing> {
+            (
+                prop_oneof![3 => Just(0usize), 1 => 1usize..100],
+                any::<bool>(),
+                "[ \t]{0,3}",
+                proptest::collection::vec(extension(), 0..3),
+                any::<bool>(),
+                any::<bool>(),
+            )
+                .prop_map(|(zeros, upper, space, extensions, lf_size, lf_data)| {
+                    let space = if extensions.is_empty() {
+                        String::new()
+                    } else {
+                        space
+                    };
+                    Framing {
+                        zeros,
+                        upper,
+                        space,
+                        extensions: extensions.concat(),
+                        lf_size,
+                        lf_data,
+                    }
+                })
+        }
+
+        /// `size` framed as `framing` says: its chunk-size line.
+        fn size_line(size: usize, framing: &Framing) -> Vec<u8> {
+            let hex = if framing.upper {
+                format!("{size:X}")
+            } else {
+                format!("{size:x}")
+            };
+            let end = if framing.lf_size { "\n" } else { "\r\n" };
+            format!(
+                "{}{hex}{}{}{end}",
+                "0".repeat(framing.zeros),
+                framing.space,
+                framing.extensions
+            )
+            .into_bytes()
+        }
+
+        fn page() -> impl Strategy<Value = Vec<u8>> {
+            prop_oneof![
+                proptest::collection::vec(any::<u8>(), 0..2000),
+                "[a-z <>/=\"]{0,6000}".prop_map(String::into_bytes),
+                "(<p>[0-9a-f;\r\n ]{0,40}</p>\r?\n){0,60}".prop_map(String::into_bytes),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            /// Any page, cut into chunks of any sizes framed in any valid way, decodes back to
+            /// the page: no chunk-size line, extension or trailer ever reaches the text.
+            #[test]
+            fn any_valid_framing_decodes_back_to_the_page(
+                page in page(),
+                cuts in proptest::collection::vec((1usize..700, framing()), 0..12),
+                last in framing(),
+                last_zeros in 1usize..5,
+                trailers in proptest::collection::vec("[A-Za-z-]{1,10}: [ -~]{0,30}", 0..3),
+                lf_end in any::<bool>(),
+            ) {
+                let mut raw = Vec::new();
+                let mut rest = &page[..];
+                let mut cuts = cuts.into_iter().cycle();
+                while !rest.is_empty() {
+                    let (size, framing) = cuts.next().unwrap_or((rest.len(), last.clone()));
+                    let (data, after) = rest.split_at(size.min(rest.len()));
+                    raw.extend(size_line(data.len(), &framing));
+                    raw.extend_from_slice(data);
+                    raw.extend_from_slice(if framing.lf_data { b"\n" } else { b"\r\n" });
+                    rest = after;
+                }
+                let end: &[u8] = if lf_end { b"\n" } else { b"\r\n" };
+                raw.extend(size_line(0, &Framing { zeros: last_zeros - 1, ..last.clone() }));
+                for trailer in &trailers {
+                    raw.extend_from_slice(trailer.as_bytes());
+                    raw.extend_from_slice(end);
+                }
+                raw.extend_from_slice(end);
+                let (body, damage, error) = chunked(&raw);
+                prop_assert_eq!(damage, None);
+                prop_assert_eq!(error, None);
+                prop_assert_eq!(body, page);
+            }
+        }
     }
 }
