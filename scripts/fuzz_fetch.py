@@ -327,6 +327,8 @@ def page_answer(rng, max_filesize, hosts):
         notes.append("long header")
     # Framing.
     framing = rng.random()
+    # How many bytes of `data` the framing asks for (None: all of them).
+    framed = None
     if framing < 0.35:
         how = rng.choice([None, None, "inside", "last"])
         headers.append("Transfer-Encoding: " + rng.choice(["chunked", "Chunked", "gzip, chunked"
@@ -358,6 +360,8 @@ def page_answer(rng, max_filesize, hosts):
             headers.append(f"Content-Length: {n // 2}")
             notes.append("Content-Length shorter than the body")
             cut = cut and body is _BOMB
+            # The page ends where its Content-Length says: what comes after is not waited for.
+            framed = n // 2
         elif lie < 0.3:
             headers.append(rng.choice([f"Content-Length: {n}, {n}", f"Content-Length: {n}, 7",
                                        "Content-Length: x", f"Content-Length: +{n}"]))
@@ -370,6 +374,7 @@ def page_answer(rng, max_filesize, hosts):
         notes.append("read to the close")
     head = status + b"\r\n" + "".join(h + "\r\n" for h in headers).encode("latin-1", "replace") \
         + b"Connection: close\r\n\r\n"
+    framed = len(data) if framed is None else framed
     delivery = rng.random()
     if delivery < 0.08:
         actions = [("send", head), ("trickle", data[:300]), ("send", data[300:])]
@@ -378,7 +383,7 @@ def page_answer(rng, max_filesize, hosts):
         half = len(data) // 2
         actions = [("send", head + data[:half]), ("sleep", STALL_SECONDS), ("send", data[half:])]
         notes.append("stalled past the deadline")
-        cut = cut or (half < len(data))
+        cut = cut or (half < framed)
     elif delivery < 0.17:
         actions = [("sleep", STALL_SECONDS)]
         notes.append("no answer")

@@ -54,7 +54,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Named, Page, PageError};
-use crate::pipeline::InputFormat;
+use crate::pipeline::{InputFormat, Trouble};
 use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
 use connections::Connections;
 use fetch::{FetchError, FetchLimits};
@@ -547,6 +547,9 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     // Pasted HTML or text came as a JSON string: it is UTF-8, whatever its `<meta charset>`
     // says; a fetched page is read in its HTTP charset, or else as a file is.
     let utf8 = Some(encoding_rs::UTF_8);
+    // A fetched page cut short (larger than the bound once decoded, its body ended early) is
+    // cleaned as far as it came, and the answer's problems say so first.
+    let mut cut = None;
     let page = match request.source()? {
         Source::Html(html) => page(html.as_bytes().into(), None, utf8),
         Source::Text(text) => {
@@ -555,6 +558,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         }
         Source::Url(url) => {
             let fetched = fetch::fetch(url, settings.fetch).map_err(fetch_error)?;
+            cut = fetched.cut;
             page(fetched.bytes.into(), Some(fetched.url), fetched.encoding)
         }
     };
@@ -574,7 +578,11 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         answer.value(&text, BLOCKS_END.len())?;
     }
-    let problems: Vec<String> = cleaned.problems.iter().map(|p| p.message()).collect();
+    let cut = cut.map(|cut| Trouble::Cut(cut.to_string()).to_string());
+    let problems: Vec<String> = cut
+        .into_iter()
+        .chain(cleaned.problems.iter().map(|p| p.message()))
+        .collect();
     answer.raw(",\"problems\":", BLOCKS_END.len())?;
     answer.value(&problems, BLOCKS_END.len())?;
     if !request.blocks {
