@@ -24,36 +24,22 @@ of homes, officials said on Saturday.</p></article></body></html>"#;
 /// [`STORY`], `/news.html` the fixture page, `/private/` a page, anything else 404. The paths
 /// asked for are recorded in order.
 fn site() -> (String, Arc<Mutex<Vec<String>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let asked = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&asked);
     let news = std::fs::read_to_string(fixture("pages/news.html")).unwrap();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut request = String::new();
-            let _ = reader.read_line(&mut request);
-            let mut line = String::new();
-            while reader.read_line(&mut line).unwrap_or(0) > 2 {
-                line.clear();
-            }
-            let path = request.split(' ').nth(1).unwrap_or("/").to_string();
-            log.lock().unwrap().push(path.clone());
-            let (status, body) = match path.as_str() {
-                "/robots.txt" => ("200 OK", "User-agent: *\nDisallow: /private/\n".to_string()),
-                "/story.html" => ("200 OK", STORY.to_string()),
-                "/news.html" => ("200 OK", news.clone()),
-                "/private/page.html" => ("200 OK", STORY.to_string()),
-                _ => ("404 Not Found", "no such page".to_string()),
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
+    let base = server(move |path| {
+        log.lock().unwrap().push(path.to_string());
+        let (status, body) = match path {
+            "/robots.txt" => ("200 OK", "User-agent: *\nDisallow: /private/\n"),
+            "/story.html" | "/private/page.html" => ("200 OK", STORY),
+            "/news.html" => ("200 OK", news.as_str()),
+            _ => ("404 Not Found", "no such page"),
+        };
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
     });
     (base, asked)
 }
