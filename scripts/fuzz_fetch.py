@@ -37,6 +37,7 @@ import os
 import random
 import re
 import shlex
+import signal
 import socket
 import subprocess
 import sys
@@ -478,11 +479,22 @@ def generate(rng, hosts):
 # Runs
 
 
+# GNU time measures a run's peak memory when it is there: a child's own rusage counts the
+# memory of this process at the fork (Linux keeps a process's peak across its exec), which is
+# large when scripts/fuzz.py, holding every kind's seeds, runs this target.
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run(binary, args, stdin=b"", timeout=RUN_TIMEOUT):
     """(exit status or None after a timeout, stdout, stderr, peak RSS in bytes, seconds)."""
     started = time.monotonic()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([binary] + args, stdin=subprocess.PIPE, stdout=out, stderr=err)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(prefix="fuzz-fetch-peak-") as peak:
+        command = [binary] + args
+        if GNU_TIME:
+            command = [GNU_TIME, "-f", "%M", "-o", peak.name] + command
+        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=out, stderr=err,
+                                start_new_session=True)
         try:
             proc.stdin.write(stdin)
             proc.stdin.close()
@@ -498,15 +510,26 @@ def run(binary, args, stdin=b"", timeout=RUN_TIMEOUT):
                 proc.returncode = status
                 break
             if time.monotonic() > deadline:
-                proc.kill()
+                # The whole group: GNU time and the run under it.
+                os.killpg(proc.pid, signal.SIGKILL)
                 _, raw, rusage = os.wait4(proc.pid, 0)
                 proc.returncode = os.waitstatus_to_exitcode(raw)
                 status = None
                 break
             time.sleep(0.01)
+        rss = rusage.ru_maxrss * 1024
+        if GNU_TIME:
+            said = open(peak.name, errors="replace").read().split("\n")
+            said = [line.strip() for line in said if line.strip()]
+            if said and said[-1].isdigit():
+                rss = int(said[-1]) * 1024
+            # GNU time exits 128 + N for a run killed by signal N: told as Popen tells it.
+            if status is not None and any(line.startswith("Command terminated by signal")
+                                          for line in said):
+                status = -int(said[0].rsplit(" ", 1)[-1])
         out.seek(0)
         err.seek(0)
-        return status, out.read(), err.read(), rusage.ru_maxrss * 1024, time.monotonic() - started
+        return status, out.read(), err.read(), rss, time.monotonic() - started
 
 
 class Target:
