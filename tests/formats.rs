@@ -238,13 +238,17 @@ fn the_kind_of_page_sets_what_is_content_and_is_reported() {
         "{text}"
     );
     assert!(text.contains("iced water"), "{text}");
-    // Told with --kind, a thread that declares nothing is decided the same.
+    // A thread that declares nothing is told a forum from what the page shows, and its answers
+    // are kept; with --kind, it is decided as that kind.
     let undeclared = THREAD.replace("DiscussionForumPosting", "Thing");
-    assert_eq!(decided(&[], &undeclared).0, "other");
+    let (told, told_text) = decided(&[], &undeclared);
+    assert_eq!(told, "forum");
+    assert!(told_text.contains("Six and a half"), "{told_text}");
+    assert_eq!(decided(&["--kind", "other"], &undeclared).0, "other");
     assert_eq!(decided(&["--kind", "forum"], &undeclared), (kind, text));
     assert_eq!(decided(&["--kind", "article"], THREAD).0, "article");
-    // A page that declares nothing is of no known kind.
-    assert_eq!(decided(&[], PAGE).0, "other");
+    // A news story that declares nothing is told an article.
+    assert_eq!(decided(&[], PAGE).0, "article");
     // --kind is refused with the perplexity method, and an unknown kind is refused.
     for args in [
         &["--method", "perplexity", "--kind", "forum"][..],

@@ -148,7 +148,7 @@ def test_a_file_that_is_no_classifier_is_refused_naming_it(tmp_path):
 def test_a_kind_given_decides_every_page_as_that_kind():
     assert ppl_filter.KINDS[0] == "auto" and "forum" in ppl_filter.KINDS
     page = NEWS.read_bytes()
-    assert json.loads(ppl_filter.clean(page, format="json"))["kind"] == "other"
+    assert json.loads(ppl_filter.clean(page, format="json"))["kind"] == "article"
     assert json.loads(ppl_filter.clean(page, format="json", kind="forum"))["kind"] == "forum"
     assert ppl_filter.clean_many([page], kind="article") == [ppl_filter.clean(page, kind="article")]
 

@@ -7,33 +7,37 @@
 //! the classifier file and `ppl-filter learn`. Adding, removing or reordering a value changes
 //! what a classifier means, so a classifier file records the names it was learned on.
 
-/// Declares [`Evidence`] from one list of documented names: the struct, its names in order and
-/// the array the classifier reads, so the three can never disagree.
-macro_rules! evidence {
-    ($( $(#[doc = $doc:literal])+ $name:ident, )+) => {
-        /// The evidence about one block, every value an `f32` (all zeros for the padding
-        /// beyond a document's edge).
+/// Declares a struct of named `f32` values from one list of documented names: the struct, its
+/// names in order and the array a classifier reads, so the three can never disagree. Used for
+/// [`Evidence`] (a block's) and [`PageEvidence`] (a page's).
+macro_rules! named_values {
+    ($(#[doc = $sdoc:literal])+ $struct:ident, $count:ident;
+     $( $(#[doc = $doc:literal])+ $name:ident, )+) => {
+        $(#[doc = $sdoc])+
         #[derive(Clone, Copy, Debug, Default, PartialEq)]
-        pub struct Evidence {
+        pub struct $struct {
             $( $(#[doc = $doc])+ pub $name: f32, )+
         }
 
-        impl Evidence {
+        impl $struct {
             /// The names of the values, in the classifier's order.
-            pub const NAMES: [&'static str; EVIDENCE_VALUES] = [$(stringify!($name)),+];
+            pub const NAMES: [&'static str; $count] = [$(stringify!($name)),+];
 
-            /// The values in the order of [`Evidence::NAMES`].
-            pub fn values(&self) -> [f32; EVIDENCE_VALUES] {
+            /// The values in the order of the names.
+            pub fn values(&self) -> [f32; $count] {
                 [$(self.$name),+]
             }
         }
 
-        /// How many values [`Evidence`] holds.
-        pub const EVIDENCE_VALUES: usize = [$(stringify!($name)),+].len();
+        #[doc = concat!("How many values [`", stringify!($struct), "`] holds.")]
+        pub const $count: usize = [$(stringify!($name)),+].len();
     };
 }
 
-evidence! {
+named_values! {
+    /// The evidence about one block, every value an `f32` (all zeros for the padding beyond a
+    /// document's edge).
+    Evidence, EVIDENCE_VALUES;
     // The block itself, measured on the workers (`evidence::measure`).
     /// ln(1 + words).
     ln_words,
@@ -154,6 +158,121 @@ evidence! {
     /// 1 inside an element hidden until the reader opens it
     /// ([`crate::block::ContainerHints::COLLAPSED`]).
     in_collapsed,
+}
+
+named_values! {
+    /// What a whole page shows of its kind ([`crate::block::PageKind`]), every value an `f32`:
+    /// the shape of its text, its repeated records, its prices, what it declares and its URL.
+    /// Filled by `evidence::page_evidence` once the page's blocks are held; the page-kind
+    /// model reads the values in this order.
+    PageEvidence, PAGE_EVIDENCE_VALUES;
+    // The page's text.
+    /// ln(1 + blocks).
+    ln_blocks,
+    /// ln(1 + bytes of text).
+    ln_text_bytes,
+    /// ln(1 + bytes of prose: text outside links, in blocks mostly outside links).
+    ln_prose_bytes,
+    /// Share of the text's bytes inside links.
+    link_density,
+    /// Share of the blocks that are headings.
+    heading_share,
+    /// ln(1 + headings).
+    ln_headings,
+    /// Share of the blocks that are teasers: four words or more, nearly all inside links.
+    teaser_share,
+    /// Share of the text in list items nearly all inside links (menus, link lists).
+    link_list_share,
+    /// Share of the text in list items.
+    list_item_share,
+    /// Share of the text in table cells.
+    table_cell_share,
+    /// Share of the text in forms.
+    form_share,
+    /// Share of the text that is preformatted (code).
+    preformatted_share,
+    /// Share of the blocks that are prose.
+    prose_block_share,
+    /// Share of the blocks of three words or fewer.
+    short_block_share,
+    /// Share of the blocks that hold a price (a currency sign or code beside a number).
+    price_share,
+    /// ln(1 + blocks that hold a price).
+    ln_prices,
+    /// Share of the blocks whose text came earlier in the page.
+    repeated_share,
+    /// Share of the text under elements named or marked like navigation.
+    navigation_share,
+    /// Share of the text in the page's periphery (footer, sidebar, widgets).
+    periphery_share,
+    /// Share of the text under elements named like main content.
+    content_share,
+    /// Share of the text hidden until opened.
+    collapsed_share,
+    // Its structure.
+    /// Share of the prose in the main container.
+    main_share,
+    /// ln(1 + bytes of prose in the main run).
+    ln_main_prose,
+    /// Share of the prose in readers' comments.
+    comment_share,
+    /// Share of the text in repeated records (four or more siblings).
+    record_share,
+    /// ln(1 + the most elements holding text under one parent).
+    ln_most_siblings,
+    // What it declares.
+    /// 1 when schema.org article types are declared.
+    schema_article,
+    /// 1 for schema.org `TechArticle`.
+    schema_tech_article,
+    /// 1 for a forum's schema.org types.
+    schema_forum,
+    /// 1 for posts marked up as schema.org `Comment`.
+    schema_comment,
+    /// 1 for a schema.org `Product`.
+    schema_product,
+    /// 1 for a schema.org `Offer`.
+    schema_offer,
+    /// 1 for a schema.org list type.
+    schema_list,
+    /// 1 for Open Graph type `article`.
+    og_article,
+    /// 1 for Open Graph type `website`.
+    og_website,
+    /// 1 for Open Graph types `product` and `product.group`.
+    og_product,
+    /// 1 for another Open Graph type.
+    og_other,
+    // Its URL (canonical or Open Graph).
+    /// 1 when the page names its URL.
+    has_url,
+    /// 1 for a site's home page (no path).
+    url_home,
+    /// ln(1 + path segments).
+    ln_path_segments,
+    /// ln(1 + words of the last path segment, split at `-` and `_`: an article's slug).
+    ln_slug_words,
+    /// 1 when a path segment is a year (19xx, 20xx) or a number of four digits or more.
+    url_number,
+    /// 1 when the URL has a query.
+    url_query,
+    /// 1 for a forum's URL (the rules of `evidence::page_kind`).
+    url_forum,
+    /// 1 for documentation's URL.
+    url_documentation,
+    /// 1 for a shop's collection's URL.
+    url_collection,
+    /// 1 when a path segment names products (`product`, `products`, `p`, `item`, `dp`).
+    url_product_word,
+    /// 1 when a path segment names a listing (`tag`, `tags`, `category`, `search`, `archive`,
+    /// `page`, `events`, `jobs`, `list`).
+    url_listing_word,
+    /// 1 when a path segment names an article (`blog`, `news`, `article`, `articles`, `post`,
+    /// `posts`, `story`, a year).
+    url_article_word,
+    /// 1 when a path segment names a service page (`services`, `service`, `pricing`,
+    /// `features`, `solutions`, `about`, `contact`, `plans`).
+    url_service_word,
 }
 
 #[cfg(test)]

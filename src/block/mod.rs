@@ -13,7 +13,7 @@ mod page;
 
 use std::ops::Range;
 
-pub use evidence::{Evidence, EVIDENCE_VALUES};
+pub use evidence::{Evidence, PageEvidence, EVIDENCE_VALUES, PAGE_EVIDENCE_VALUES};
 pub use hints::ContainerHints;
 pub use page::{PageInfo, PageKind, SchemaTypes};
 

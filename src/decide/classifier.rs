@@ -10,7 +10,20 @@ use super::viterbi::viterbi;
 use super::Choices;
 use crate::block::{Block, ContainerHints, Evidence, PageKind, EVIDENCE_VALUES};
 use crate::boost::{CompiledForest, Forest, LANES};
+use crate::evidence::{Analysis, KindModel};
 use crate::lm::model::LanguageModel;
+
+/// What the decision knows of a document as a whole.
+pub struct PageView<'a> {
+    /// What only the whole document shows, made of its blocks.
+    pub analysis: &'a Analysis,
+    /// The kind the page declares (or `--kind`): the classifier's evidence, as it learned it.
+    pub declared: PageKind,
+    /// The kind it is decided as: the declared one, else the one told from the whole page.
+    pub kind: PageKind,
+    /// The page's title, which names its headline.
+    pub title: Option<&'a str>,
+}
 
 /// Blocks on each side whose evidence enters a block's decision.
 pub const CONTEXT_RADIUS: usize = 2;
@@ -112,6 +125,10 @@ pub struct Weights {
     /// file learned on other evidence is refused rather than misread.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<String>,
+    /// The page-kind model the classifier was learned with (the kinds it reads as evidence
+    /// are told by it); `None`: the embedded one ([`KindModel::embedded`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_kinds: Option<KindModel>,
 }
 
 impl Weights {
@@ -151,6 +168,15 @@ impl Classifier {
             weights,
             compiled,
         }
+    }
+
+    /// The model that tells the kind of a page that declares none: the one learned with the
+    /// classifier, else the embedded one.
+    pub fn page_kinds(&self) -> &KindModel {
+        self.weights
+            .page_kinds
+            .as_ref()
+            .unwrap_or_else(|| KindModel::embedded())
     }
 
     /// The log-odds of keeping each block, plus `shift`, from every block's
@@ -249,10 +275,12 @@ impl Classifier {
     /// Keep or drop for each block of one document (measured, in order, with the evidence of
     /// [`DocumentContext`]): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
-    /// and an article left empty is rescued; the page's `kind` is evidence, and `choices` may
+    /// and the rules after the labels apply (dialogs and captions dropped, an article left
+    /// empty rescued, comments kept on request, a last resort against an empty page, the
+    /// headline kept, repeats dropped); `page` says what the whole page is, and `choices` may
     /// lean the decision either way and keep comments.
-    pub fn decide(&self, blocks: &mut [Block], kind: PageKind, choices: &Choices) -> Vec<bool> {
-        crate::evidence::annotate(blocks, kind);
+    pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
+        page.analysis.annotate(blocks, page.declared);
         let evidence = evidence_values(blocks);
         let w = &self.weights;
         let shift = choices.favor.shift() - w.threshold;
@@ -268,8 +296,11 @@ impl Classifier {
             crate::evidence::keep_comments(blocks, &mut keep);
         }
         if !keep.contains(&true) {
-            keep_the_likeliest(blocks, &log_odds, &mut keep);
+            let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
+            keep_the_likeliest(blocks, &log_odds, cards, &mut keep);
         }
+        crate::evidence::keep_headline(blocks, &mut keep, page.title);
+        crate::evidence::drop_repeated_headline(blocks, &mut keep, page.title);
         keep
     }
 }
@@ -278,15 +309,23 @@ impl Classifier {
 /// those whose log-odds come within this of the likeliest one's...
 const LIKELIEST_MARGIN: f64 = 1.0;
 
-/// ...among the blocks of at least this many words.
+/// ...among the blocks of at least this many words...
 const LIKELIEST_MIN_WORDS: usize = 5;
+
+/// ...mostly outside links, but on a page of cards.
+const LIKELIEST_MAX_LINK_DENSITY: f64 = 0.3;
 
 /// The last resort against an empty page, after [`crate::evidence::rescue`] (which needs a run
 /// of prose): a page of short items (a listing, a course catalogue) keeps its likeliest blocks
-/// among those shown.
-fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], keep: &mut [bool]) {
+/// among those shown; links among them only where they are the page's `cards` (a listing's, a
+/// collection's), since elsewhere the likeliest links are a portal's teasers or an error page's
+/// menu, and such a page has no main content.
+fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], cards: bool, keep: &mut [bool]) {
     let eligible = |i: &usize| {
-        blocks[*i].words() >= LIKELIEST_MIN_WORDS && !blocks[*i].hints.has(ContainerHints::HIDDEN)
+        let b = &blocks[*i];
+        b.words() >= LIKELIEST_MIN_WORDS
+            && (cards || b.link_density() <= LIKELIEST_MAX_LINK_DENSITY)
+            && !b.hints.has(ContainerHints::HIDDEN)
     };
     let Some(best) = (0..blocks.len())
         .filter(eligible)
@@ -340,14 +379,23 @@ mod tests {
         // "Home" is likeliest but too short; the third block is too short too.
         let log_odds = [0.5, -1.0, -0.5, -2.5];
         let mut keep = vec![false; 4];
-        keep_the_likeliest(&blocks, &log_odds, &mut keep);
+        keep_the_likeliest(&blocks, &log_odds, false, &mut keep);
         assert_eq!(keep, [false, true, false, false]);
         let log_odds = [0.5, -1.0, -0.5, -1.8];
-        keep_the_likeliest(&blocks, &log_odds, &mut keep);
+        keep_the_likeliest(&blocks, &log_odds, false, &mut keep);
+        assert_eq!(keep, [false, true, false, true]);
+        // Links (teasers) are the last resort only on a page of cards.
+        let mut teasers = blocks.clone();
+        teasers[1].link_bytes = teasers[1].text.len();
+        teasers[3].link_bytes = teasers[3].text.len();
+        let mut keep = vec![false; 4];
+        keep_the_likeliest(&teasers, &log_odds, false, &mut keep);
+        assert_eq!(keep, [false; 4]);
+        keep_the_likeliest(&teasers, &log_odds, true, &mut keep);
         assert_eq!(keep, [false, true, false, true]);
         // Nothing of a few words: still nothing.
         let mut keep = vec![false; 1];
-        keep_the_likeliest(&blocks[..1], &[3.0], &mut keep);
+        keep_the_likeliest(&blocks[..1], &[3.0], false, &mut keep);
         assert_eq!(keep, [false]);
     }
 }

@@ -2,10 +2,10 @@
 //! it comes; the combined method holds a document, or a piece of a long one, bounded by
 //! `max_document_bytes`, and decides it whole.
 
-use super::classifier::Classifier;
+use super::classifier::{Classifier, PageView};
 use super::{Choices, DecideSettings, Policy};
 use crate::block::{Block, ContainerHints, PageInfo, PageKind};
-use crate::evidence::DocumentContext;
+use crate::evidence::{Analysis, DocumentContext};
 
 /// What a block costs the decider's buffer besides its text: the block, its sentences and its
 /// evidence (counted against `max_document_bytes`).
@@ -65,45 +65,60 @@ impl<'a> Decider<'a> {
         self.held_bytes += block.text.len() + BLOCK_OVERHEAD_BYTES;
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
-            let kind = self.kind(None);
-            self.decide_held(classifier, kind, None, decided);
+            self.decide_held(classifier, None, decided);
         }
     }
 
-    /// Decides every block still held back, as the kind of page `page` declares (or the one
-    /// chosen with `--kind`), and returns that kind; the decider is then ready for a new
-    /// document. The pieces of a document too long to be held whole were decided before its
-    /// kind was known, as a page of no known kind.
+    /// Decides every block still held back, as the kind of page `page` is (the one chosen with
+    /// `--kind`, else the one it declares, else the one the classifier's page-kind model tells
+    /// from the whole page: [`crate::evidence::tell_kind`]), and returns that kind; the decider
+    /// is then ready for a new document. The pieces of a document too long to be held whole
+    /// were decided before its kind was known, as a page of no known kind. The perplexity
+    /// method holds no blocks: its pages are of the kind they declare.
     pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
-        let kind = self.kind(page);
-        if let Some(classifier) = self.classifier {
-            self.decide_held(classifier, kind, page, decided);
-        }
+        let kind = match self.classifier {
+            Some(classifier) => self.decide_held(classifier, page, decided),
+            None => self
+                .choices
+                .kind
+                .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind)),
+        };
         self.document.clear();
         kind
     }
 
-    /// The kind a page is decided as: the one chosen with `--kind`, else the one `page`
-    /// declares ([`PageKind::Other`] before its end is read).
-    fn kind(&self, page: Option<&PageInfo>) -> PageKind {
-        self.choices
-            .kind
-            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind))
-    }
-
-    /// Decides the held blocks as one document of `kind`, the page `page` (`None` before its
-    /// end is read).
+    /// Decides the held blocks as one document, the page `page` (`None` before its end is
+    /// read: a piece of a long document, of no known kind), and returns the kind it was
+    /// decided as.
     fn decide_held(
         &mut self,
         classifier: &Classifier,
-        kind: PageKind,
         page: Option<&PageInfo>,
         decided: &mut dyn FnMut(Block),
-    ) {
+    ) -> PageKind {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
+        let analysis = Analysis::of(&blocks);
+        // The classifier reads the kind the page declares (as it learned), the decision leans
+        // as the kind told from the whole page calls for.
+        let declared = self
+            .choices
+            .kind
+            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind));
+        let kind = match (self.choices.kind, page) {
+            (None, Some(page)) => {
+                crate::evidence::tell_kind(&blocks, page, &analysis, classifier.page_kinds())
+            }
+            _ => declared,
+        };
         let choices = self.choices.for_page(kind, page);
-        let keep = classifier.decide(&mut blocks, kind, &choices);
+        let view = PageView {
+            analysis: &analysis,
+            declared,
+            kind,
+            title: page.and_then(PageInfo::title),
+        };
+        let keep = classifier.decide(&mut blocks, &view, &choices);
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;
@@ -116,6 +131,7 @@ impl<'a> Decider<'a> {
         }
         // The buffer's memory is kept for the next piece.
         self.held = blocks;
+        kind
     }
 }
 

@@ -190,6 +190,11 @@ fn parse_weights(json: &[u8]) -> Result<Weights, ClassifierError> {
             Evidence::NAMES[..3].join(", ")
         ));
     }
+    if let Some(kinds) = &weights.page_kinds {
+        if let Err(e) = kinds.check() {
+            return corrupt(format!("its page-kind model: {e}"));
+        }
+    }
     if !weights.threshold.is_finite() {
         return corrupt("the decision threshold is not finite".into());
     }

@@ -29,7 +29,7 @@ use crate::block::{PageInfo, PageKind};
 use std::sync::Arc;
 
 pub use classifier::{
-    context_input, embedded, evidence_values, Classifier, Logistic, Scorer, Weights,
+    context_input, embedded, evidence_values, Classifier, Logistic, PageView, Scorer, Weights,
     CONTEXT_RADIUS, INPUTS,
 };
 pub use decider::{Decider, BLOCK_OVERHEAD_BYTES, DEFAULT_MAX_DOCUMENT_BYTES};

@@ -43,7 +43,7 @@ const CLUSTER_LEVELS: usize = 3;
 const RECORD_SIBLINGS: u32 = 4;
 
 /// The text outside links a prose block brings to its containers (0 for other blocks).
-fn prose_bytes(block: &Block) -> f64 {
+pub(super) fn prose_bytes(block: &Block) -> f64 {
     let own = block.text.len().saturating_sub(block.link_bytes) as f64;
     if own >= PROSE_BYTES as f64 && block.link_density() <= PROSE_LINK_DENSITY {
         own
@@ -266,14 +266,65 @@ fn language_means(blocks: &[Block]) -> [f32; 3] {
     })
 }
 
+/// What only the whole document (or a piece of a long one) shows, worked out once from its
+/// measured blocks for both the page's kind ([`super::page_evidence`]) and each block's document
+/// evidence ([`Analysis::annotate`]).
+pub struct Analysis {
+    structure: Structure,
+    page: Page,
+}
+
+impl Analysis {
+    /// The analysis of `blocks`, one document's, measured ([`super::measure`]) and in order.
+    pub fn of(blocks: &[Block]) -> Analysis {
+        let structure = Structure::of(blocks);
+        let page = Page::of(blocks, &structure);
+        Analysis { structure, page }
+    }
+
+    /// Fills the document values of the evidence of `blocks` (those the analysis was made of),
+    /// on a page of the given kind.
+    pub fn annotate(&self, blocks: &mut [Block], kind: PageKind) {
+        for (i, block) in blocks.iter_mut().enumerate() {
+            annotate_block(block, i, &self.structure, &self.page, kind);
+        }
+    }
+
+    /// The share of the document's prose in its main container.
+    pub fn main_share(&self) -> f32 {
+        (self.page.main_prose / self.page.total) as f32
+    }
+
+    /// Bytes of prose in the main run itself.
+    pub fn article_prose(&self) -> f64 {
+        self.page.article
+    }
+
+    /// The share of the document's prose in readers' comments.
+    pub fn comment_share(&self) -> f32 {
+        (self.page.comments / self.page.total) as f32
+    }
+
+    /// The share of the document's text in repeated records.
+    pub fn record_share(&self) -> f32 {
+        self.page.record_share
+    }
+
+    /// The most elements holding text under one parent.
+    pub fn most_siblings(&self) -> u32 {
+        self.structure
+            .containers
+            .values()
+            .map(|c| c.children)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Fills the document values of the evidence of `blocks`, one document (or one piece of a long
 /// one) of the given kind, measured ([`super::measure`]) and in order.
 pub fn annotate(blocks: &mut [Block], kind: PageKind) {
-    let structure = Structure::of(blocks);
-    let page = Page::of(blocks, &structure);
-    for (i, block) in blocks.iter_mut().enumerate() {
-        annotate_block(block, i, &structure, &page, kind);
-    }
+    Analysis::of(blocks).annotate(blocks, kind);
 }
 
 /// Fills the document values of the evidence of `block`, the `i`th of the page.
@@ -427,6 +478,94 @@ pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     }
 }
 
+/// The separators between a page title's headline and its site's name ("Headline | Site").
+const TITLE_SEPARATORS: [&str; 7] = [" | ", " - ", " – ", " — ", " :: ", " · ", " » "];
+
+/// A headline holds at most this many words.
+const HEADLINE_MAX_WORDS: usize = 40;
+
+/// The words of `text`, lowercase, each run of letters and digits one word: what headlines
+/// are compared by (a title's `&#039;` and a heading's `’` are the same headline).
+fn words_of(text: &str) -> String {
+    let mut words = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !words.is_empty() {
+            words.push(' ');
+        }
+        words.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    words
+}
+
+/// The headlines a page's title may name ([`words_of`] each): the title itself, and what lies
+/// before or after each separator in it ("Headline | Section | Site", "Site – Headline").
+struct Headlines(Vec<String>);
+
+impl Headlines {
+    fn of(title: &str) -> Headlines {
+        let mut headlines = vec![words_of(title)];
+        for sep in TITLE_SEPARATORS {
+            for (at, _) in title.match_indices(sep) {
+                headlines.push(words_of(&title[..at]));
+                headlines.push(words_of(&title[at + sep.len()..]));
+            }
+        }
+        headlines.retain(|h| !h.is_empty());
+        Headlines(headlines)
+    }
+
+    /// Whether the block's text is one of the headlines (a block's words are never longer than
+    /// its text, so a text shorter than every headline is none).
+    fn name(&self, block: &Block) -> bool {
+        let shortest = self.0.iter().map(String::len).min().unwrap_or(usize::MAX);
+        block.text.len() >= shortest
+            && block.words() <= HEADLINE_MAX_WORDS
+            && self.0.contains(&words_of(&block.text))
+    }
+}
+
+/// Keeps the page's headline: the last block before the main run (or, without one, before
+/// the first block kept) that is a headline the page's `title` names ([`Headlines`]), mostly
+/// outside links and shown. Articles' gold keeps the headline, and the classifier, which sees
+/// it among the menus above the text, dropped it on 53 of the 118 shared Fundus pages.
+pub fn keep_headline(blocks: &[Block], keep: &mut [bool], title: Option<&str>) {
+    let Some(title) = title else { return };
+    let first_main = blocks.iter().position(|b| b.evidence.in_main > 0.0);
+    let Some(before) = first_main.or_else(|| keep.iter().position(|&k| k)) else {
+        return;
+    };
+    let headlines = Headlines::of(title);
+    let headline = (0..before).rev().find(|&i| {
+        let b = &blocks[i];
+        b.link_density() <= PROSE_LINK_DENSITY
+            && !b.hints.has(ContainerHints::HIDDEN | ContainerHints::TITLE)
+            && headlines.name(b)
+    });
+    if let Some(i) = headline {
+        keep[i] = true;
+    }
+}
+
+/// Drops every kept copy of the headline the page's `title` names ([`Headlines`]) after the
+/// first: a hidden copy, a sharing widget's, a sticky header's. Other repeats stay: the same
+/// features on each of a service's pricing cards, a code listing's line numbers, a page given
+/// twice (CleanEval's gold keeps both); dropping every repeat of three words or more, or every
+/// repeat hidden until opened or in the page's periphery, cost the WCXB development pages.
+pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], title: Option<&str>) {
+    let Some(title) = title else { return };
+    let headlines = Headlines::of(title);
+    let mut seen = false;
+    for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
+        if *keep && headlines.name(block) {
+            *keep = !seen;
+            seen = true;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,5 +700,40 @@ mod tests {
         let mut keep = vec![false; 3];
         rescue(&short, &mut keep);
         assert_eq!(keep, [false; 3]);
+    }
+
+    #[test]
+    fn the_headline_the_title_names_is_kept_once() {
+        // A menu, the headline twice (a share widget's copy), then the story.
+        let prose = "The council met on Monday to vote on the plan for the coast road, which has been closed since the storm.";
+        let mut blocks = vec![
+            block(0, &[0, 1], "Home", 4),
+            block(1, &[0, 2], "Council backs the coast road plan", 0),
+            block(2, &[0, 2], "Council backs the coast road plan", 0),
+            block(3, &[0, 3], prose, 0),
+            block(4, &[0, 3], prose, 0),
+        ];
+        annotate(&mut blocks, PageKind::Other);
+        let mut keep = vec![false, false, false, true, true];
+        let title = Some("Council backs the coast road plan | The Valley Courier");
+        keep_headline(&blocks, &mut keep, title);
+        assert_eq!(
+            keep,
+            [false, false, true, true, true],
+            "the copy nearest the story"
+        );
+        keep[1] = true;
+        drop_repeated_headline(&blocks, &mut keep, title);
+        // Other text given twice stays twice (a page and its print version).
+        assert_eq!(keep, [false, true, false, true, true]);
+        // Quotes and case aside, a site's name first; no title or another title: nothing.
+        assert_eq!(
+            Headlines::of("Valley Courier – Council backs the coast road plan").0[2],
+            words_of("council BACKS the coast road plan")
+        );
+        let mut keep = vec![false, false, false, true, true];
+        keep_headline(&blocks, &mut keep, None);
+        keep_headline(&blocks, &mut keep, Some("Weather | The Valley Courier"));
+        assert_eq!(keep, [false, false, false, true, true]);
     }
 }

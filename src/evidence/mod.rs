@@ -8,7 +8,8 @@
 //! - [`DocumentContext`]: the blocks before it, in document order (repeated text, prose so
 //!   far);
 //! - [`page_kind`]: what the page declares about itself, at its end: the kind of page it
-//!   holds, which sets what its main content is;
+//!   holds, which sets what its main content is; [`tell_kind`]: the kind told from what the
+//!   whole page shows ([`page_evidence`], [`KindModel`]) when it declares none;
 //! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
 //!   lies, container shares, values relative to the page's own). [`drop_never_kept`], [`rescue`]
 //!   and [`keep_comments`] apply the same notion of the main content to the decided labels.
@@ -17,8 +18,13 @@ mod context;
 mod document;
 mod kind;
 mod measure;
+mod page;
 
 pub use context::DocumentContext;
-pub use document::{annotate, drop_never_kept, keep_comments, rescue};
-pub use kind::page_kind;
+pub use document::{
+    annotate, drop_never_kept, drop_repeated_headline, keep_comments, keep_headline, rescue,
+    Analysis,
+};
+pub use kind::{page_kind, tell_kind, KindModel, KindModelError};
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};
+pub use page::page_evidence;

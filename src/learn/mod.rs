@@ -251,19 +251,21 @@ pub fn learn(
             opts.smoothing
         ),
         evidence: Weights::evidence_names(),
+        page_kinds: None,
     };
     Ok(Classifier::to_bytes(&weights, &model)?)
 }
 
-/// Measures every block of a page and fills the document evidence the decider adds (the
-/// page is one piece: training pages are far below `--max-document-bytes`).
+/// Measures every block of a page and fills the document evidence the decider adds, with the
+/// kind the page declares (the page is one piece: training pages are far below
+/// `--max-document-bytes`).
 fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
         evidence::measure(block, general, boilerplate, false);
         document.observe(block);
     }
-    crate::evidence::annotate(&mut page.blocks, page.kind);
+    evidence::annotate(&mut page.blocks, evidence::page_kind(&page.info));
 }
 
 /// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,
@@ -389,7 +391,7 @@ mod tests {
             blocks: Vec::new(),
             aligned: Vec::new(),
             gold_format: GoldFormat::Plain,
-            kind: crate::block::PageKind::Other,
+            info: crate::block::PageInfo::default(),
         };
         let pages = [page(0), page(1), page(2)];
         let example = |set, weight| Example {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::LearnError;
-use crate::block::{Block, PageKind};
+use crate::block::{Block, PageInfo};
 use crate::eval::{lcs, normalize};
 use crate::pipeline::{self, Options};
 use crate::segment;
@@ -127,8 +127,8 @@ pub struct Page {
     pub aligned: Vec<f32>,
     /// How the gold file was written.
     pub gold_format: GoldFormat,
-    /// The kind of page it declares (evidence for the classifier).
-    pub kind: PageKind,
+    /// What the page declares about itself (its kind is evidence for the classifier).
+    pub info: PageInfo,
 }
 
 impl Page {
@@ -155,7 +155,7 @@ impl Page {
             blocks,
             aligned,
             gold_format,
-            kind: crate::evidence::page_kind(&read.info),
+            info: read.info,
         }
     }
 
