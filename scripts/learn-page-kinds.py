@@ -7,8 +7,8 @@ article sets and Fundus (articles). Their evidence is printed by the `page_evide
 rows, learns a multinomial logistic regression (L2, standardised values, pages weighed by
 --weight per set), and
 
-  * cross-validates it by site, with the folds of scripts/cross-validate-sets.sh (the pages of
-    one site never on both sides), printing the confusion matrix of the kind each WCXB page is
+  * cross-validates it by site, with the folds of scripts/cross-validate-sets.sh
+    (scripts/folds.py: the pages of one site never on both sides), printing the confusion matrix of the kind each WCXB page is
     decided as: the kind it declares (the rules of src/evidence/kind.rs), else the model's,
     else `other` below --min-probability;
   * writes the model learned on every page (-o), and with --folds-out DIR one model per fold,
@@ -20,45 +20,15 @@ Usage: scripts/learn-page-kinds.py [-o model/page-kinds.json] [--folds-out DIR]
 Needs numpy. SET names a folder of ../shared/data for its sites: wcxb=wcxb-dev,
 fundus=fundus, l3s-gn1=articles/l3s-gn1, dragnet=articles/dragnet.
 """
-import argparse, csv, json, os, re, sys, zlib
-from urllib.parse import urlsplit
+import argparse, csv, json, os, re, sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from folds import folds_of  # noqa: E402  (scripts/folds.py, the folds of every script)
+
 KINDS = ["article", "forum", "product", "collection", "listing", "documentation", "service"]
 DIRS = {"wcxb": "wcxb-dev", "fundus": "fundus", "l3s-gn1": "articles/l3s-gn1", "dragnet": "articles/dragnet"}
-
-
-def folds_of(data_dir, files, folds):
-    """The fold of each page file, dealt as scripts/cross-validate-sets.sh deals them."""
-    stem = lambda f: re.sub(r"\.html?(\.gz)?$", "", os.path.basename(f))
-    urls = {}
-    tsv = f"{data_dir}/pages.tsv"
-    if os.path.exists(tsv):
-        for line in open(tsv):
-            cols = line.rstrip("\n").split("\t")
-            if cols[0] != "id" and len(cols) > 2:
-                urls[cols[0]] = cols[2]
-
-    def host(url):
-        h = urlsplit(url.strip()).hostname or ""
-        return h[4:] if h.startswith("www.") else h
-
-    def site(f):
-        if stem(f) in urls:
-            return host(urls[stem(f)])
-        m = re.match(r"([a-z]{2}-[^_]+)_\d{4}_\d\d_\d\d$", stem(f))
-        return m.group(1) if m else None
-
-    names = sorted(os.path.basename(f) for f in files)
-    sites = [site(f) for f in names]
-    if None in sites:
-        fold = {f: i % folds for i, f in enumerate(names)}
-    else:
-        order = sorted(set(sites), key=lambda s: (zlib.crc32(s.encode()), s))
-        of_site = {s: i % folds for i, s in enumerate(order)}
-        fold = {f: of_site[s] for f, s in zip(names, sites)}
-    return {f: fold[os.path.basename(f)] for f in files}
 
 
 def read(spec, data, folds):
@@ -73,7 +43,8 @@ def read(spec, data, folds):
             cols = line.rstrip("\n").split("\t")
             if cols[0] != "id":
                 kinds[cols[0]] = cols[1]
-    fold = folds_of(data_dir, [r["page"] for r in rows], folds)
+    dealt = folds_of(data_dir, folds)
+    fold = {r["page"]: dealt[os.path.basename(r["page"])] for r in rows}
     pages = []
     for r in rows:
         stem = re.sub(r"\.html?(\.gz)?$", "", os.path.basename(r["page"]))
