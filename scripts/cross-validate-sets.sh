@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Cross-validates the combined method across several training sets at once, by site. Each set's
 # pages (DIR/input/ID.html or ID.html.gz, gold DIR/gold/ID.txt) are dealt into FOLDS folds by
-# site, so that the pages of one site (one template) are never on both sides of a fold: the site
-# is the host of the page's URL (DIR/pages.tsv, as WCXB has it, or CleanEval's <text id="URL">)
-# or the publisher of a Fundus file name (CC-Publisher_YYYY_MM_DD); sites are sorted by a hash
-# of their name and dealt in turn. A set with no site known (the article sets) deals its pages
-# by name, page i to fold i mod FOLDS. For each fold, `ppl-filter learn` trains on the other
+# site by scripts/folds.py, so that the pages of one site (one template) are never on both
+# sides of a fold: the site is the host of the page's URL (DIR/pages.tsv, as WCXB has it, or
+# CleanEval's <text id="URL">) or the publisher of a Fundus file name; a set with no site known
+# (the article sets) deals its pages by name. For each fold, `ppl-filter learn` trains on the other
 # folds of every set (one --set per set, in SETS order), the held-out pages are cleaned one by
 # one through standard input with that classifier, and each set is scored on its own with
 # `ppl-eval score` (its held-out pages of all folds pooled); a set with a pages.tsv is also
@@ -28,6 +27,10 @@
 #   KEEP=DIR             keeps classifiers, outputs and scores in DIR
 #   REUSE=DIR            takes the folds' classifiers from an earlier KEEP=DIR (same SETS and
 #                        FOLDS) instead of learning them (to try THRESHOLDS or FILTER_FLAGS)
+#   PAGE_KINDS=DIR       each fold's classifier carries DIR/foldK.json as its page-kind model
+#                        (`scripts/learn-page-kinds.sh --folds-out DIR`), so that the kind of a
+#                        held-out page is told by a model that never saw its site (without it,
+#                        the embedded model, which learned from every shared page, tells them)
 # Prints, for each set: pages, Lev macro, Lev micro, word P / R / F micro, word F macro, and
 # "empty": held-out pages whose gold has at least 100 words but whose output is empty; then the
 # mean over sets of Lev macro and of F micro, WCXB's mean F1 per kind, and how long it took.
@@ -58,43 +61,7 @@ for spec in "${set_specs[@]}"; do
   name=${spec%%=*}; dir=$(realpath "${spec#*=}")
   names+=("$name"); dirs+=("$dir")
   # "fold<TAB>page file" for every page, dealt by site (see the top of this file).
-  mapfile -t dealt < <(python3 - "$dir" "$folds" <<'PY'
-import os, re, sys, zlib
-from urllib.parse import urlsplit
-dir, folds = sys.argv[1], int(sys.argv[2])
-pages = sorted(f for f in os.listdir(f"{dir}/input") if re.search(r"\.html?(\.gz)?$", f))
-stem = lambda f: re.sub(r"\.html?(\.gz)?$", "", f)
-def host(url):
-    h = urlsplit(url.strip()).hostname or ""
-    return h[4:] if h.startswith("www.") else h
-urls = {}
-if os.path.exists(f"{dir}/pages.tsv"):
-    for line in open(f"{dir}/pages.tsv"):
-        cols = line.rstrip("\n").split("\t")
-        if cols[0] != "id" and len(cols) > 2:
-            urls[cols[0]] = cols[2]
-def site(f):
-    if stem(f) in urls:
-        return host(urls[stem(f)])
-    m = re.match(r"([a-z]{2}-[^_]+)_\d{4}_\d\d_\d\d$", stem(f))
-    if m:
-        return m.group(1)
-    if f.endswith(".html"):
-        m = re.match(rb'\s*<text id="([^"]+)"', open(f"{dir}/input/{f}", "rb").read(512))
-        if m:
-            return host(m.group(1).decode("latin-1"))
-    return None
-sites = [site(f) for f in pages]
-if None in sites:
-    fold = {f: i % folds for i, f in enumerate(pages)}
-else:
-    order = sorted(set(sites), key=lambda s: (zlib.crc32(s.encode()), s))
-    of_site = {s: i % folds for i, s in enumerate(order)}
-    fold = {f: of_site[s] for f, s in zip(pages, sites)}
-for f in pages:
-    print(f"{fold[f]}\t{f}")
-PY
-  )
+  mapfile -t dealt < <(python3 scripts/folds.py "$dir" "$folds")
   for ((k = 0; k < folds; k++)); do
     mkdir -p "$work/fold$k/train/$name/input" "$work/fold$k/train/$name/gold" "$work/fold$k/$name/gold"
     train_in=(); train_gold=(); held_gold=()
@@ -138,6 +105,21 @@ if [ -n "${REUSE:-}" ]; then
   done
 else
   seq 0 $((folds - 1)) | xargs -P "$jobs" -I{} bash -c 'learn_fold {}'
+fi
+# Each fold's page-kind model (PAGE_KINDS=DIR), carried in its classifier (`page_kinds`).
+if [ -n "${PAGE_KINDS:-}" ]; then
+  for ((k = 0; k < folds; k++)); do
+    python3 - "$work/fold$k/classifier" "$PAGE_KINDS/fold$k.json" <<'PY'
+import json, sys
+data = open(sys.argv[1], "rb").read()
+head, rest = data.split(b"\n", 1)
+magic, version, length = head.split(b" ")
+weights = json.loads(rest[: int(length)])
+weights["page_kinds"] = json.load(open(sys.argv[2]))
+text = json.dumps(weights, separators=(",", ":")).encode()
+open(sys.argv[1], "wb").write(b"%s %s %d\n" % (magic, version, len(text)) + text + rest[int(length):])
+PY
+  done
 fi
 learned=$(date +%s.%N)
 
