@@ -125,8 +125,9 @@ pub struct Weights {
     /// file learned on other evidence is refused rather than misread.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<String>,
-    /// The page-kind model the classifier was learned with (the kinds it reads as evidence
-    /// are told by it); `None`: the embedded one ([`KindModel::embedded`]).
+    /// The page-kind model that tells the kind of a page that declares none when this
+    /// classifier decides (a cross-validation fold carries one that never saw its held-out
+    /// pages); `None`: the embedded one ([`KindModel::embedded`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_kinds: Option<KindModel>,
 }
@@ -277,7 +278,7 @@ impl Classifier {
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
     /// empty rescued, comments kept on request, a last resort against an empty page, the
-    /// headline kept, repeats dropped); `page` says what the whole page is, and `choices` may
+    /// headline kept once); `page` says what the whole page is, and `choices` may
     /// lean the decision either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.declared);

@@ -78,13 +78,18 @@ impl<'a> Decider<'a> {
     pub fn finish(&mut self, page: Option<&PageInfo>, decided: &mut dyn FnMut(Block)) -> PageKind {
         let kind = match self.classifier {
             Some(classifier) => self.decide_held(classifier, page, decided),
-            None => self
-                .choices
-                .kind
-                .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind)),
+            None => self.declared(page),
         };
         self.document.clear();
         kind
+    }
+
+    /// The kind chosen with `--kind`, else the one `page` declares ([`PageKind::Other`] for a
+    /// piece of a long document, decided before its end is read).
+    fn declared(&self, page: Option<&PageInfo>) -> PageKind {
+        self.choices
+            .kind
+            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind))
     }
 
     /// Decides the held blocks as one document, the page `page` (`None` before its end is
@@ -101,10 +106,7 @@ impl<'a> Decider<'a> {
         let analysis = Analysis::of(&blocks);
         // The classifier reads the kind the page declares (as it learned), the decision leans
         // as the kind told from the whole page calls for.
-        let declared = self
-            .choices
-            .kind
-            .unwrap_or_else(|| page.map_or(PageKind::Other, crate::evidence::page_kind));
+        let declared = self.declared(page);
         let kind = match (self.choices.kind, page) {
             (None, Some(page)) => {
                 crate::evidence::tell_kind(&blocks, page, &analysis, classifier.page_kinds())
