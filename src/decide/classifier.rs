@@ -10,7 +10,7 @@ use super::viterbi::viterbi;
 use super::Choices;
 use crate::block::{Block, ContainerHints, Evidence, PageKind, EVIDENCE_VALUES};
 use crate::boost::{CompiledForest, Forest, LANES};
-use crate::evidence::{Analysis, KindModel};
+use crate::evidence::{Analysis, Headlines, KindModel};
 use crate::lm::model::LanguageModel;
 
 /// What the decision knows of a document as a whole.
@@ -300,8 +300,9 @@ impl Classifier {
             let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
             keep_the_likeliest(blocks, &log_odds, cards, &mut keep);
         }
-        crate::evidence::keep_headline(blocks, &mut keep, page.title);
-        crate::evidence::drop_repeated_headline(blocks, &mut keep, page.title);
+        let headlines = page.title.map(Headlines::of);
+        crate::evidence::keep_headline(blocks, &mut keep, headlines.as_ref());
+        crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
         keep
     }
 }

@@ -108,9 +108,13 @@ impl<'a> Decider<'a> {
         // as the kind told from the whole page calls for.
         let declared = self.declared(page);
         let kind = match (self.choices.kind, page) {
-            (None, Some(page)) => {
-                crate::evidence::tell_kind(&blocks, page, &analysis, classifier.page_kinds())
-            }
+            (None, Some(page)) => crate::evidence::tell_kind(
+                declared,
+                &blocks,
+                page,
+                &analysis,
+                classifier.page_kinds(),
+            ),
             _ => declared,
         };
         let choices = self.choices.for_page(kind, page);

@@ -501,43 +501,48 @@ fn words_of(text: &str) -> String {
 }
 
 /// The headlines a page's title may name ([`words_of`] each): the title itself, and what lies
-/// before or after each separator in it ("Headline | Section | Site", "Site – Headline").
-struct Headlines(Vec<String>);
+/// before or after each separator in it ("Headline | Section | Site", "Site – Headline"). Made
+/// once a page for both [`keep_headline`] and [`drop_repeated_headline`].
+pub struct Headlines {
+    names: Vec<String>,
+    /// The length of the shortest one.
+    shortest: usize,
+}
 
 impl Headlines {
-    fn of(title: &str) -> Headlines {
-        let mut headlines = vec![words_of(title)];
+    /// The headlines `title` names.
+    pub fn of(title: &str) -> Headlines {
+        let mut names = vec![words_of(title)];
         for sep in TITLE_SEPARATORS {
             for (at, _) in title.match_indices(sep) {
-                headlines.push(words_of(&title[..at]));
-                headlines.push(words_of(&title[at + sep.len()..]));
+                names.push(words_of(&title[..at]));
+                names.push(words_of(&title[at + sep.len()..]));
             }
         }
-        headlines.retain(|h| !h.is_empty());
-        Headlines(headlines)
+        names.retain(|h| !h.is_empty());
+        let shortest = names.iter().map(String::len).min().unwrap_or(usize::MAX);
+        Headlines { names, shortest }
     }
 
     /// Whether the block's text is one of the headlines (a block's words are never longer than
     /// its text, so a text shorter than every headline is none).
     fn name(&self, block: &Block) -> bool {
-        let shortest = self.0.iter().map(String::len).min().unwrap_or(usize::MAX);
-        block.text.len() >= shortest
+        block.text.len() >= self.shortest
             && block.words() <= HEADLINE_MAX_WORDS
-            && self.0.contains(&words_of(&block.text))
+            && self.names.contains(&words_of(&block.text))
     }
 }
 
 /// Keeps the page's headline: the last block before the main run (or, without one, before
-/// the first block kept) that is a headline the page's `title` names ([`Headlines`]), mostly
-/// outside links and shown. Articles' gold keeps the headline, and the classifier, which sees
-/// it among the menus above the text, dropped it on 53 of the 118 shared Fundus pages.
-pub fn keep_headline(blocks: &[Block], keep: &mut [bool], title: Option<&str>) {
-    let Some(title) = title else { return };
+/// the first block kept) that is one of the `headlines` its title names, mostly outside links
+/// and shown. Articles' gold keeps the headline, and the classifier, which sees it among the
+/// menus above the text, dropped it on 53 of the 118 shared Fundus pages.
+pub fn keep_headline(blocks: &[Block], keep: &mut [bool], headlines: Option<&Headlines>) {
+    let Some(headlines) = headlines else { return };
     let first_main = blocks.iter().position(|b| b.evidence.in_main > 0.0);
     let Some(before) = first_main.or_else(|| keep.iter().position(|&k| k)) else {
         return;
     };
-    let headlines = Headlines::of(title);
     let headline = (0..before).rev().find(|&i| {
         let b = &blocks[i];
         b.link_density() <= PROSE_LINK_DENSITY
@@ -549,14 +554,12 @@ pub fn keep_headline(blocks: &[Block], keep: &mut [bool], title: Option<&str>) {
     }
 }
 
-/// Drops every kept copy of the headline the page's `title` names ([`Headlines`]) after the
-/// first: a hidden copy, a sharing widget's, a sticky header's. Other repeats stay: the same
+/// Drops every kept copy of one of the `headlines` the page's title names after the first: a hidden copy, a sharing widget's, a sticky header's. Other repeats stay: the same
 /// features on each of a service's pricing cards, a code listing's line numbers, a page given
 /// twice (CleanEval's gold keeps both); dropping every repeat of three words or more, or every
 /// repeat hidden until opened or in the page's periphery, cost the WCXB development pages.
-pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], title: Option<&str>) {
-    let Some(title) = title else { return };
-    let headlines = Headlines::of(title);
+pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], headlines: Option<&Headlines>) {
+    let Some(headlines) = headlines else { return };
     let mut seen = false;
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if *keep && headlines.name(block) {
@@ -715,7 +718,8 @@ mod tests {
         ];
         annotate(&mut blocks, PageKind::Other);
         let mut keep = vec![false, false, false, true, true];
-        let title = Some("Council backs the coast road plan | The Valley Courier");
+        let headlines = Headlines::of("Council backs the coast road plan | The Valley Courier");
+        let title = Some(&headlines);
         keep_headline(&blocks, &mut keep, title);
         assert_eq!(
             keep,
@@ -728,12 +732,13 @@ mod tests {
         assert_eq!(keep, [false, true, false, true, true]);
         // Quotes and case aside, a site's name first; no title or another title: nothing.
         assert_eq!(
-            Headlines::of("Valley Courier – Council backs the coast road plan").0[2],
+            Headlines::of("Valley Courier – Council backs the coast road plan").names[2],
             words_of("council BACKS the coast road plan")
         );
         let mut keep = vec![false, false, false, true, true];
         keep_headline(&blocks, &mut keep, None);
-        keep_headline(&blocks, &mut keep, Some("Weather | The Valley Courier"));
+        let weather = Headlines::of("Weather | The Valley Courier");
+        keep_headline(&blocks, &mut keep, Some(&weather));
         assert_eq!(keep, [false, false, false, true, true]);
     }
 }

@@ -119,16 +119,20 @@ const COLLECTION_SEGMENTS: &[&str] = &[
     "shop",
 ];
 
+/// The host of `url` (scheme left off), its path in lowercase without query or fragment, and
+/// whether the path has a query.
+pub(super) fn split_url(url: &str) -> (&str, String, bool) {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let query = path.contains('?');
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    (host, path.to_ascii_lowercase(), query)
+}
+
 /// A forum, documentation, a collection or a home page (a service) by the host and path of
 /// `url`, else [`PageKind::Other`].
 pub(super) fn kind_of_url(url: &str) -> PageKind {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let path = path
-        .split(['?', '#'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let (host, path, _) = split_url(url);
     let first_label = host.to_ascii_lowercase();
     let first_label = first_label.strip_prefix("www.").unwrap_or(&first_label);
     let first_label = first_label.split('.').next().unwrap_or("");
@@ -155,16 +159,18 @@ pub(super) fn kind_of_url(url: &str) -> PageKind {
     }
 }
 
-/// The kind of page told from the page itself, for a page that declares none: the kind it
-/// declares ([`page_kind`]) if any, else the likeliest kind of `model` over what the whole page
-/// shows ([`PageEvidence`]), if it is likely enough, else [`PageKind::Other`].
+/// The kind of the page whose blocks are `blocks`: `declared` (what it declares,
+/// [`page_kind`], or the kind chosen for it) if it is a kind, else the likeliest kind of `model`
+/// over what the whole page shows ([`PageEvidence`]) if it is likely enough, else
+/// [`PageKind::Other`].
 pub fn tell_kind(
+    declared: PageKind,
     blocks: &[Block],
     page: &PageInfo,
     analysis: &Analysis,
     model: &KindModel,
 ) -> PageKind {
-    match page_kind(page) {
+    match declared {
         PageKind::Other => model.kind(&page_evidence(blocks, page, analysis)),
         declared => declared,
     }
@@ -421,13 +427,19 @@ mod tests {
             .map(|k| if k == "listing" { 9.0 } else { 0.0 })
             .collect();
         let analysis = Analysis::of(&[]);
-        let told = |page: &PageInfo| tell_kind(&[], page, &analysis, &model);
+        let told = |page: &PageInfo| tell_kind(page_kind(page), &[], page, &analysis, &model);
         assert_eq!(told(&PageInfo::default()), PageKind::Listing);
         assert_eq!(told(&page(0, Some("article"), None)), PageKind::Article);
         // Not sure enough: no kind.
         model.min_probability = 1.5;
         assert_eq!(
-            tell_kind(&[], &PageInfo::default(), &analysis, &model),
+            tell_kind(
+                PageKind::Other,
+                &[],
+                &PageInfo::default(),
+                &analysis,
+                &model
+            ),
             PageKind::Other
         );
     }

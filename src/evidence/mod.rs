@@ -23,7 +23,7 @@ mod page;
 pub use context::DocumentContext;
 pub use document::{
     annotate, drop_never_kept, drop_repeated_headline, keep_comments, keep_headline, rescue,
-    Analysis,
+    Analysis, Headlines,
 };
 pub use kind::{page_kind, tell_kind, KindModel, KindModelError};
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

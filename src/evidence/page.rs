@@ -3,7 +3,7 @@
 //! ([`super::tell_kind`]) when the page does not declare its kind.
 
 use super::document::{prose_bytes, Analysis};
-use super::kind::kind_of_url;
+use super::kind::{kind_of_url, split_url};
 use crate::block::{
     Block, BlockKind, ContainerHints, PageEvidence, PageInfo, PageKind, SchemaTypes,
 };
@@ -165,14 +165,7 @@ struct Url {
 
 impl Url {
     fn of(url: &str) -> Url {
-        let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-        let path = rest.split_once('/').map_or("", |(_, path)| path);
-        let query = path.contains('?');
-        let path = path
-            .split(['?', '#'])
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let (_, path, query) = split_url(url);
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         let last = segments.last().copied().unwrap_or("");
         let last = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
