@@ -768,8 +768,9 @@ mod tests {
                 assert!(tree_depth(&forest.trees[0]) >= usize::from(n) / 2);
             }
         }
+        // A guard against the exponential walk (which never ends), not a measure of speed.
         assert!(
-            started.elapsed() < std::time::Duration::from_secs(1),
+            started.elapsed() < std::time::Duration::from_secs(20),
             "{:?}",
             started.elapsed()
         );

@@ -110,8 +110,9 @@ fn a_classifier_whose_trees_share_children_is_refused_at_once() {
     let bytes = with_first_tree(dag_tree());
     let started = Instant::now();
     let err = Classifier::from_bytes(&bytes).unwrap_err().to_string();
+    // A guard against the exponential walk (which never ends), not a measure of speed.
     assert!(
-        started.elapsed() < Duration::from_millis(500),
+        started.elapsed() < Duration::from_secs(10),
         "{:?}",
         started.elapsed()
     );
@@ -461,7 +462,7 @@ fn check_classifier(bytes: &[u8], path: &Path, x: &[f32; INPUTS]) -> Result<(), 
     std::fs::write(path, bytes).unwrap();
     let opened = Classifier::open(path);
     prop_assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(20),
         "{:?}",
         started.elapsed()
     );
@@ -602,7 +603,7 @@ fn check_model(bytes: &[u8], path: &Path) -> Result<(), TestCaseError> {
     std::fs::write(path, bytes).unwrap();
     let opened = LanguageModel::open(path);
     prop_assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(20),
         "{:?}",
         started.elapsed()
     );
