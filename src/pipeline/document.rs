@@ -7,7 +7,7 @@ use std::io::{self, Read};
 use std::sync::Arc;
 
 use super::{InputFormat, Options, Trouble};
-use crate::block::{Block, PageInfo};
+use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 use crate::decode::{DecodeError, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
 use crate::io::sniff::{has_markup, MARKUP_HEAD_BYTES};
@@ -181,6 +181,7 @@ pub(super) fn read_document(
     let mut text = String::new();
     let mut blocks = Vec::new();
     let mut binary = false;
+    let mut shown = Shown::default();
     loop {
         let n = match reader.read(&mut buffer) {
             Ok(0) => break,
@@ -200,6 +201,7 @@ pub(super) fn read_document(
         cutter.feed(&text, &mut blocks, findings);
         text.clear();
         if !blocks.is_empty() {
+            shown.see(&blocks);
             emit(&mut blocks)?;
         }
     }
@@ -210,6 +212,10 @@ pub(super) fn read_document(
     }
     cutter.feed(&text, &mut blocks, findings);
     cutter.end(&mut blocks, findings);
+    shown.see(&blocks);
+    if options.decide.method.classifier().is_some() {
+        shown.describe_if_empty(&findings.page, &mut blocks);
+    }
     if decoder.bytes_seen() == 0 {
         findings.problem(Trouble::Empty);
     } else if decoder.had_replacements() {
@@ -225,6 +231,37 @@ pub(super) fn read_document(
         Ok(())
     } else {
         emit(&mut blocks)
+    }
+}
+
+/// Whether a page's body showed any words, and the number of its next block.
+#[derive(Default)]
+struct Shown {
+    words: bool,
+    next_index: u32,
+}
+
+impl Shown {
+    fn see(&mut self, blocks: &[Block]) {
+        if let Some(last) = blocks.last() {
+            self.next_index = last.index.saturating_add(1);
+        }
+        self.words |= blocks.iter().any(|b| {
+            !b.hints.has(ContainerHints::TITLE) && b.text.chars().any(char::is_alphanumeric)
+        });
+    }
+
+    /// A page whose body shows no words at all (a forum or shop drawn by script, its markup an
+    /// empty frame) is cleaned as the summary it gives of itself, its description, when it has
+    /// one: for the combined method, whose decision takes it as any other block.
+    fn describe_if_empty(&self, page: &PageInfo, blocks: &mut Vec<Block>) {
+        if let (false, Some(description)) = (self.words, &page.description) {
+            blocks.push(Block::new(
+                self.next_index,
+                BlockKind::Paragraph,
+                description.clone(),
+            ));
+        }
     }
 }
 
@@ -262,6 +299,23 @@ mod tests {
         assert_eq!(read, Ok(()));
         let problems = findings.problems.iter().map(|t| t.to_string()).collect();
         (texts, problems, emits)
+    }
+
+    #[test]
+    fn a_page_whose_body_shows_no_words_is_its_description_for_the_combined_method() {
+        let described = "<html><head><meta name=description content='Howdy, I am new to \
+            astronomy and want my first telescope.'></head><body><section id=main> \
+            </section><form><input value=Log></form></body></html>";
+        let summary = "Howdy, I am new to astronomy and want my first telescope.";
+        for read_size in [1, 7, 1 << 16] {
+            let (texts, _, _) = read_with(described.as_bytes(), read_size, Options::default());
+            assert_eq!(texts, [summary], "read size {read_size}");
+        }
+        // Not with the perplexity method, nor where the body shows a word.
+        assert!(read(described.as_bytes(), 64).0.is_empty());
+        let shown = described.replace("</section>", "Loading</section>");
+        let (texts, _, _) = read_with(shown.as_bytes(), 64, Options::default());
+        assert_eq!(texts, ["Loading"]);
     }
 
     #[test]
