@@ -80,8 +80,15 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
     };
     match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
         Some(id) => on_element(state, el, id),
+        None if is_custom_link(el) => on_element(state, el, Tag::A),
         None => count_end_tag(state, el),
     }
+}
+
+/// An element of no known name carrying an `href` (a script's `<dropdown-item href=…>`, a
+/// framework's `<nav-link href=…>`) is followed like a link: its text is link text.
+fn is_custom_link(el: &Element<'_, '_>) -> bool {
+    el.tag_name().contains('-') && el.has_attribute("href")
 }
 
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
@@ -188,6 +195,7 @@ fn on_replayed_element(
     state.borrow_mut().open += 1;
     match tag_id(&el.tag_name()) {
         Some(id) => on_end_of(state, el, id),
+        None if is_custom_link(el) => on_end_of(state, el, Tag::A),
         None => count_end_tag(state, el),
     }
 }
@@ -237,6 +245,29 @@ fn count_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_ht
 mod tests {
     use crate::block::SchemaTypes;
     use crate::html::tests::texts;
+
+    #[test]
+    fn a_custom_element_with_an_href_is_a_link() {
+        let link_bytes = |html: &str| {
+            let blocks = crate::html::blocks_from_str(html, &Default::default()).unwrap();
+            blocks
+                .iter()
+                .map(|b| (b.link_bytes, b.text.len()))
+                .collect::<Vec<_>>()
+        };
+        let menu = "<div><dropdown-item href=/a>Solid Guitars</dropdown-item> \
+                    <dropdown-item href=/b>Bass</dropdown-item> and more</div>";
+        assert_eq!(link_bytes(menu), [(18, 27)]);
+        // Not a custom element's name, or no href: text.
+        assert_eq!(
+            link_bytes(&menu.replace("dropdown-item", "item")),
+            [(0, 27)]
+        );
+        assert_eq!(
+            link_bytes(&menu.replace(" href=/a", "").replace(" href=/b", "")),
+            [(0, 27)]
+        );
+    }
 
     #[test]
     fn cuts_at_block_elements_and_br() {
