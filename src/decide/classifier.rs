@@ -278,8 +278,8 @@ impl Classifier {
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
     /// empty rescued, comments kept on request, a last resort against an empty page, the
-    /// headline kept once); `page` says what the whole page is, and `choices` may
-    /// lean the decision either way and keep comments.
+    /// headline kept once, other repeats outside the main run dropped); `page` says what the
+    /// whole page is, and `choices` may lean the decision either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.declared);
         let evidence = evidence_values(blocks);
@@ -303,6 +303,7 @@ impl Classifier {
         let headlines = page.title.map(Headlines::of);
         crate::evidence::keep_headline(blocks, &mut keep, headlines.as_ref());
         crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
+        crate::evidence::drop_repeats(blocks, &mut keep, page.kind);
         keep
     }
 }

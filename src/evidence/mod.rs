@@ -22,8 +22,8 @@ mod page;
 
 pub use context::DocumentContext;
 pub use document::{
-    annotate, drop_never_kept, drop_repeated_headline, keep_comments, keep_headline, rescue,
-    Analysis, Headlines,
+    annotate, drop_never_kept, drop_repeated_headline, drop_repeats, keep_comments, keep_headline,
+    rescue, Analysis, Headlines,
 };
 pub use kind::{page_kind, tell_kind, KindModel, KindModelError};
 pub use measure::{measure, score, EVIDENCE_PREDICTIONS};

@@ -88,7 +88,7 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
 /// An element of no known name carrying an `href` (a script's `<dropdown-item href=…>`, a
 /// framework's `<nav-link href=…>`) is followed like a link: its text is link text.
 fn is_custom_link(el: &Element<'_, '_>) -> bool {
-    el.tag_name().contains('-') && el.has_attribute("href")
+    el.has_attribute("href") && el.tag_name().contains('-')
 }
 
 /// What happens at the start tag of a known element (and, through a handler, at its end tag).
