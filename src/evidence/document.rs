@@ -466,16 +466,35 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 /// of the page, and captions and asides ([`ContainerHints::ASIDE`]), which no gold set here
 /// counts as the page's text. First of the rules after the labels, so that [`keep_comments`]
 /// and the last resort against an empty page never bring a dialog back ([`rescue`] may keep a
-/// caption that sits in the run of prose it restores).
+/// caption that sits in the run of prose it restores). Also a block that is nothing but an
+/// image's address (a shop's thumbnails listed as text), which no reader reads as text.
 pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if block
             .hints
             .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
+            || is_image_address(&block.text)
         {
             *keep = false;
         }
     }
+}
+
+/// The file name endings of pictures.
+const IMAGE_ENDINGS: [&str; 7] = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".avif", ".svg"];
+
+/// Whether `text` is one web address of a picture and nothing else.
+fn is_image_address(text: &str) -> bool {
+    let text = text.trim();
+    let path = text.split(['?', '#']).next().unwrap_or_default();
+    (text.starts_with("https://") || text.starts_with("http://"))
+        && !text.contains(char::is_whitespace)
+        && IMAGE_ENDINGS.iter().any(|e| {
+            path.len() > e.len()
+                && path
+                    .get(path.len() - e.len()..)
+                    .is_some_and(|end| end.eq_ignore_ascii_case(e))
+        })
 }
 
 /// The separators between a page title's headline and its site's name ("Headline | Site").
@@ -603,6 +622,27 @@ mod tests {
         b.containers = containers.to_vec();
         b.link_bytes = link_bytes;
         b
+    }
+
+    #[test]
+    fn an_image_address_alone_is_never_text() {
+        for image in [
+            "https://cdn.example.com/images/160x160/TEE_BONE_THUMB.jpg",
+            " http://x.org/a.PNG?w=300 ",
+            "https://x.org/pic.webp#top",
+        ] {
+            assert!(is_image_address(image), "{image}");
+        }
+        for text in [
+            "https://x.org/page.html",
+            "See https://x.org/a.jpg for the map",
+            "photo.jpg",
+            "https://x.org/a.jpg, https://x.org/b.jpg",
+            "https://x.org/日本",
+            "https://x.org/aé",
+        ] {
+            assert!(!is_image_address(text), "{text}");
+        }
     }
 
     #[test]
