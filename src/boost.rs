@@ -235,7 +235,7 @@ impl CompiledForest {
     /// of the `k`-th (each lane's result is [`CompiledForest::log_odds`] of its input).
     ///
     /// Forests up to 4 deep (the learned ones are 3) are evaluated split by split for all lanes
-    /// ([`CompiledForest::sum_shallow`]), deeper ones path by path.
+    /// (`CompiledForest::sum_shallow`), deeper ones path by path.
     pub fn log_odds_of_lanes(&self, columns: &[[f32; LANES]]) -> [f32; LANES] {
         match self.depth {
             1 => self.sum_shallow::<1, 1, 2>(columns),
@@ -466,7 +466,7 @@ fn quantile_cuts(values: impl Iterator<Item = f32>, bins: usize) -> Vec<f32> {
         let Some(&q) = v.get(k * v.len() / bins) else {
             break;
         };
-        if cuts.last().map_or(true, |&last| q > last) && v.first().is_some_and(|&first| q > first) {
+        if cuts.last().is_none_or(|&last| q > last) && v.first().is_some_and(|&first| q > first) {
             cuts.push(q);
         }
     }
@@ -534,7 +534,7 @@ impl Grower<'_> {
                     continue;
                 }
                 let gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent;
-                if gain > 1e-9 && best.map_or(true, |(b, _, _)| gain > b) {
+                if gain > 1e-9 && best.is_none_or(|(b, _, _)| gain > b) {
                     best = Some((gain, j, cut));
                 }
             }
@@ -587,7 +587,7 @@ mod tests {
     /// A tree grown at random, with leaves at every level down to `depth`.
     fn random_tree(next: &mut impl FnMut() -> u32, depth: usize, tree: &mut Vec<Node>) -> u16 {
         let at = tree.len();
-        if depth == 0 || next() % 4 == 0 {
+        if depth == 0 || next().is_multiple_of(4) {
             tree.push(Node::leaf((next() % 1000) as f32 / 100.0 - 5.0));
         } else {
             tree.push(Node::leaf(0.0));

@@ -10,6 +10,93 @@
 //! [`plain`], [`output`] → [`decide`] (with [`boost`]ed trees) → [`evidence`] → [`lm`] (the
 //! n-gram language model) → [`segment`] → [`stopwords`] and [`block`], the values every stage
 //! passes along. The guide's "Layout" (GUIDE.md) draws the same.
+//!
+//! # Examples
+//!
+//! Clean one page held in memory, as `ppl-filter page.html` would, with the embedded English
+//! model and classifier ([`clean_page`]; the options are named with words, as Python and the web
+//! API name them: [`Named`]):
+//!
+//! ```
+//! use ppl_filter::{clean_page, lm, Named, Page};
+//!
+//! let html = "<html><head><title>River plan approved</title></head><body>
+//!   <nav><a href='/'>Home</a> | <a href='/news'>News</a> | <a href='/sport'>Sport</a></nav>
+//!   <p>The town council voted on Tuesday to approve a plan that will restore the banks of
+//!   the river, after two years of public meetings and a long debate about its cost.</p>
+//!   <p>Work on the first stretch, near the old mill, is to begin in the spring.</p>
+//!   <footer><a href='/privacy'>Privacy</a> | <a href='/contact'>Contact us</a></footer>
+//! </body></html>";
+//! let options = Named::default().options()?;
+//! let page = Page::new("river.html", html.as_bytes());
+//! let cleaned = clean_page(&page, lm::embedded(), &options)?;
+//! let text = String::from_utf8(cleaned.output)?;
+//! assert_eq!(
+//!     text,
+//!     "The town council voted on Tuesday to approve a plan that will restore the banks of the \
+//!      river, after two years of public meetings and a long debate about its cost.\n\
+//!      Work on the first stretch, near the old mill, is to begin in the spring.\n"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Read what the page is: its kind (told from what it declares or shows), title, language
+//! and the other metadata of its JSON record (`--format json`), and keep it only if it is in
+//! one language (`--target-language`):
+//!
+//! ```
+//! use ppl_filter::{clean_page, lm, Named, Page};
+//!
+//! let html = "<html><head><title>River plan approved</title>
+//!   <meta property='og:type' content='article'>
+//!   <meta name='author' content='Ann Smith'></head><body>
+//!   <p>The town council voted on Tuesday to approve a plan that will restore the banks of
+//!   the river, after two years of public meetings and a long debate about its cost.</p>
+//! </body></html>";
+//! let page = Page::new("river.html", html.as_bytes());
+//! let json = Named { format: Some("json"), ..Named::default() }.options()?;
+//! let cleaned = clean_page(&page, lm::embedded(), &json)?;
+//! let record: serde_json::Value = serde_json::from_slice(&cleaned.output)?;
+//! assert_eq!(record["kind"], "article");
+//! assert_eq!(record["title"], "River plan approved");
+//! assert_eq!(record["author"], "Ann Smith");
+//! assert_eq!(record["lang"], "eng");
+//!
+//! let german_only = Named { target_language: Some("de"), ..Named::default() }.options()?;
+//! let cleaned = clean_page(&page, lm::embedded(), &german_only)?;
+//! assert!(cleaned.other_language && cleaned.output.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Run over many documents as the command line does, streamed into a sink in bounded memory
+//! on two threads, the output in the inputs' order whatever the thread count ([`run`]; the
+//! inputs may as well be files, standard input, WARC or JSONL):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use ppl_filter::io::{sink::StreamSink, Input};
+//! use ppl_filter::pipeline::Problem;
+//! use ppl_filter::{lm, run, Options};
+//!
+//! let pages = [
+//!     "<p>The town council voted on Tuesday to approve a plan to restore the river.</p>",
+//!     "<p>The library will open on Sundays from next month, the mayor said on Friday.</p>",
+//! ];
+//! let inputs: Vec<Input> = pages
+//!     .iter()
+//!     .enumerate()
+//!     .map(|(i, page)| Input::Memory { name: format!("page {i}"), bytes: Arc::from(page.as_bytes()) })
+//!     .collect();
+//! let options = Options { threads: 2, ..Options::default() };
+//! // Documents are separated by an empty line, as `ppl-filter` writes them.
+//! let mut sink = StreamSink::new(Vec::new(), b"\n");
+//! let report = |problem: &Problem| eprintln!("{}", problem.message());
+//! let summary = run(&inputs, lm::embedded(), &options, &mut sink, &report)?;
+//! assert_eq!(summary.documents, 2);
+//! let text = String::from_utf8(sink.into_inner())?;
+//! assert!(text.starts_with("The town council") && text.contains("\n\nThe library"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![warn(missing_docs)]
 
 pub mod block;

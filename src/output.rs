@@ -34,6 +34,8 @@ pub enum OutputFormat {
 
 /// What is written, named the same on the command line (`--format`), in Python (`format=`) and
 /// in the web API (`"format"`).
+// The variants' doc comments are `--format`'s help, which prints CleanEval's markers as they are.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Layout {

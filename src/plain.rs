@@ -1,7 +1,7 @@
 //! Plain text to blocks, for `--input text` and pages with no markup: one block per paragraph,
 //! where paragraphs are separated by blank lines (lines inside a paragraph are joined with a
 //! space). Whitespace is collapsed, and a paragraph longer than the longest block is cut in
-//! several as HTML blocks are (see [`crate::html::soft_cut_start`]): no text is dropped. As for
+//! several as HTML blocks are (see `crate::html::soft_cut_start`): no text is dropped. As for
 //! HTML, U+0000 is dropped and the other C0 control characters count as white space, so none
 //! reaches the output (a line of nothing else is blank). Streaming: only the current paragraph
 //! (at most a block) and an unfinished last word (at most a block) are held, and each word is

@@ -576,66 +576,14 @@ fn pick<'a, T>(items: &'a [T], at: &Index) -> &'a T {
 
 impl Construct {
     fn bytes(&self) -> Vec<u8> {
-        let sizes = [1_000usize, 10_000, 70_000, 100_000, 300_000];
         match self {
             Construct::HugeText {
                 chars,
                 size,
                 separator,
-            } => {
-                let chars = pick(
-                    &[
-                        "中",
-                        "文",
-                        "日本語",
-                        "한국어",
-                        "ไทย",
-                        "😀",
-                        "👩\u{200d}👩\u{200d}👧",
-                        "e\u{301}",
-                        "\u{200f}",
-                        "\u{a0}",
-                        "\u{10fffd}",
-                    ],
-                    chars,
-                );
-                let separator = pick(&["", "", " ", "。", ". "], separator);
-                let count = pick(&sizes, size) / chars.chars().count();
-                format!("<p>{}", format!("{chars}{separator}").repeat(count)).into_bytes()
-            }
-            Construct::Unclosed { tag, size, text } => {
-                let tag = pick(
-                    &[
-                        "li", "li", "p", "td", "tr", "dd", "option", "a href=x", "b", "h1",
-                    ],
-                    tag,
-                );
-                let text = pick(&["", "x", "item ", "Word. "], text);
-                format!("<{tag}>{text}")
-                    .repeat(*pick(&[1_000usize, 10_000, 70_000], size))
-                    .into_bytes()
-            }
-            Construct::Nested { kind, size, closed } => {
-                let (open, close) = pick(
-                    &[
-                        ("<div>", "</div>"),
-                        ("<table><tr><td>", "</td></tr></table>"),
-                        ("<ul><li>", "</li></ul>"),
-                        ("<b><i>", "</i></b>"),
-                        ("<blockquote>", "</blockquote>"),
-                        ("<a href=x>", "</a>"),
-                        ("<pre>", "</pre>"),
-                        ("<div><p>", "</p></div>"),
-                    ],
-                    kind,
-                );
-                let depth = *pick(&[100usize, 1_000, 10_000, 100_000], size);
-                let mut out = open.repeat(depth) + "Deep text here.";
-                if *closed {
-                    out += &close.repeat(depth);
-                }
-                out.into_bytes()
-            }
+            } => huge_text(chars, size, separator),
+            Construct::Unclosed { tag, size, text } => unclosed(tag, size, text),
+            Construct::Nested { kind, size, closed } => nested(kind, size, *closed),
             Construct::Nul {
                 size,
                 between_words,
@@ -654,63 +602,138 @@ impl Construct {
                 out.extend_from_slice(b"\">text</p>");
                 out
             }
-            Construct::HugeMarkup { kind, size } => {
-                let n = *pick(&[1_000usize, 100_000, 1 << 20], size);
-                match kind.index(6) {
-                    0 => [b"<".to_vec(), vec![b'x'; n], b">".to_vec()].concat(),
-                    1 => [b"<!--".to_vec(), vec![b'-'; n]].concat(),
-                    2 => [b"<script>".to_vec(), b"if(a<b){}".repeat(n / 9)].concat(),
-                    3 => [b"<title>".to_vec(), b"Title words ".repeat(n / 12)].concat(),
-                    4 => [b"&".to_vec(), vec![b'a'; n], b";".to_vec()].concat(),
-                    _ => [b"<p ".to_vec(), b"a=1 ".repeat(n / 4), b">".to_vec()].concat(),
-                }
-            }
-            Construct::TextShape { kind, size } => {
-                let n = *pick(&[1_000usize, 20_000, 100_000], size);
-                let (unit, prefix) = *pick(
-                    &[
-                        ("a", "<p>"),
-                        ("and the council said ", "<p>"),
-                        ("Yes. ", "<p>"),
-                        ("line<br>", "<p>"),
-                        ("code line\n", "<pre>"),
-                        (".", "<p>"),
-                        ("see http://example.com/a.b.c?d=e. ", "<p>"),
-                        ("1.2.3.4 ", "<p>"),
-                        ("line\r", "<pre>"),
-                        ("Hello мир 世界 عالم. ", "<p>"),
-                        ("&amp;&lt;&#x1F600;&nbsp;&bogus;", "<p>"),
-                    ],
-                    kind,
-                );
-                format!("{prefix}{}", unit.repeat(n / unit.len())).into_bytes()
-            }
-            Construct::Encoding { kind } => match kind.index(7) {
-                0 => [
-                    b"\xff\xfe".to_vec(),
-                    "<p>Text in UTF-16. 中文</p>"
-                        .encode_utf16()
-                        .flat_map(u16::to_le_bytes)
-                        .collect(),
-                ]
-                .concat(),
-                1 => [
-                    b"\xfe\xff".to_vec(),
-                    "<p>Text in UTF-16. 中文</p>"
-                        .encode_utf16()
-                        .flat_map(u16::to_be_bytes)
-                        .collect(),
-                ]
-                .concat(),
-                2 => b"<meta charset=utf-16><p>Not really UTF-16.</p>".to_vec(),
-                3 => b"<meta charset=shift_jis><p>\x82\xa0\x82\xa2\x82\xa4 \x81</p>".to_vec(),
-                4 => (0..10_000u32)
-                    .map(|i| 0x80 + (i * 37 % 128) as u8)
-                    .collect(),
-                5 => b"<p>\xed\xa0\x80\xed\xbf\xbf".repeat(1000),
-                _ => b"<p>caf\xe9 cr\xe8me br\xfbl\xe9e</p>".repeat(100),
-            },
+            Construct::HugeMarkup { kind, size } => huge_markup(kind, size),
+            Construct::TextShape { kind, size } => text_shape(kind, size),
+            Construct::Encoding { kind } => encoded(kind),
         }
+    }
+}
+
+/// [`Construct::HugeText`]: one paragraph of a run of the same characters (wide, joined,
+/// combining, invisible), with or without a separator between them.
+fn huge_text(chars: &Index, size: &Index, separator: &Index) -> Vec<u8> {
+    let sizes = [1_000usize, 10_000, 70_000, 100_000, 300_000];
+    let chars = pick(
+        &[
+            "中",
+            "文",
+            "日本語",
+            "한국어",
+            "ไทย",
+            "😀",
+            "👩\u{200d}👩\u{200d}👧",
+            "e\u{301}",
+            "\u{200f}",
+            "\u{a0}",
+            "\u{10fffd}",
+        ],
+        chars,
+    );
+    let separator = pick(&["", "", " ", "。", ". "], separator);
+    let count = pick(&sizes, size) / chars.chars().count();
+    format!("<p>{}", format!("{chars}{separator}").repeat(count)).into_bytes()
+}
+
+/// [`Construct::Unclosed`]: the same element opened again and again, never closed.
+fn unclosed(tag: &Index, size: &Index, text: &Index) -> Vec<u8> {
+    let tag = pick(
+        &[
+            "li", "li", "p", "td", "tr", "dd", "option", "a href=x", "b", "h1",
+        ],
+        tag,
+    );
+    let text = pick(&["", "x", "item ", "Word. "], text);
+    format!("<{tag}>{text}")
+        .repeat(*pick(&[1_000usize, 10_000, 70_000], size))
+        .into_bytes()
+}
+
+/// [`Construct::Nested`]: elements nested this deep around a line of text, closed or not.
+fn nested(kind: &Index, size: &Index, closed: bool) -> Vec<u8> {
+    let (open, close) = pick(
+        &[
+            ("<div>", "</div>"),
+            ("<table><tr><td>", "</td></tr></table>"),
+            ("<ul><li>", "</li></ul>"),
+            ("<b><i>", "</i></b>"),
+            ("<blockquote>", "</blockquote>"),
+            ("<a href=x>", "</a>"),
+            ("<pre>", "</pre>"),
+            ("<div><p>", "</p></div>"),
+        ],
+        kind,
+    );
+    let depth = *pick(&[100usize, 1_000, 10_000, 100_000], size);
+    let mut out = open.repeat(depth) + "Deep text here.";
+    if closed {
+        out += &close.repeat(depth);
+    }
+    out.into_bytes()
+}
+
+/// [`Construct::HugeMarkup`]: one huge tag, comment, script, title, entity or attribute list.
+fn huge_markup(kind: &Index, size: &Index) -> Vec<u8> {
+    let n = *pick(&[1_000usize, 100_000, 1 << 20], size);
+    match kind.index(6) {
+        0 => [b"<".to_vec(), vec![b'x'; n], b">".to_vec()].concat(),
+        1 => [b"<!--".to_vec(), vec![b'-'; n]].concat(),
+        2 => [b"<script>".to_vec(), b"if(a<b){}".repeat(n / 9)].concat(),
+        3 => [b"<title>".to_vec(), b"Title words ".repeat(n / 12)].concat(),
+        4 => [b"&".to_vec(), vec![b'a'; n], b";".to_vec()].concat(),
+        _ => [b"<p ".to_vec(), b"a=1 ".repeat(n / 4), b">".to_vec()].concat(),
+    }
+}
+
+/// [`Construct::TextShape`]: one paragraph (or preformatted block) of the same piece of text
+/// repeated: one letter, a phrase, short sentences, line breaks, URLs, numbers, entities.
+fn text_shape(kind: &Index, size: &Index) -> Vec<u8> {
+    let n = *pick(&[1_000usize, 20_000, 100_000], size);
+    let (unit, prefix) = *pick(
+        &[
+            ("a", "<p>"),
+            ("and the council said ", "<p>"),
+            ("Yes. ", "<p>"),
+            ("line<br>", "<p>"),
+            ("code line\n", "<pre>"),
+            (".", "<p>"),
+            ("see http://example.com/a.b.c?d=e. ", "<p>"),
+            ("1.2.3.4 ", "<p>"),
+            ("line\r", "<pre>"),
+            ("Hello мир 世界 عالم. ", "<p>"),
+            ("&amp;&lt;&#x1F600;&nbsp;&bogus;", "<p>"),
+        ],
+        kind,
+    );
+    format!("{prefix}{}", unit.repeat(n / unit.len())).into_bytes()
+}
+
+/// [`Construct::Encoding`]: text in UTF-16 (with a byte order mark), declared in an encoding
+/// it is not in, in Shift JIS, in Latin-1, or in no encoding at all.
+fn encoded(kind: &Index) -> Vec<u8> {
+    match kind.index(7) {
+        0 => [
+            b"\xff\xfe".to_vec(),
+            "<p>Text in UTF-16. 中文</p>"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect(),
+        ]
+        .concat(),
+        1 => [
+            b"\xfe\xff".to_vec(),
+            "<p>Text in UTF-16. 中文</p>"
+                .encode_utf16()
+                .flat_map(u16::to_be_bytes)
+                .collect(),
+        ]
+        .concat(),
+        2 => b"<meta charset=utf-16><p>Not really UTF-16.</p>".to_vec(),
+        3 => b"<meta charset=shift_jis><p>\x82\xa0\x82\xa2\x82\xa4 \x81</p>".to_vec(),
+        4 => (0..10_000u32)
+            .map(|i| 0x80 + (i * 37 % 128) as u8)
+            .collect(),
+        5 => b"<p>\xed\xa0\x80\xed\xbf\xbf".repeat(1000),
+        _ => b"<p>caf\xe9 cr\xe8me br\xfbl\xe9e</p>".repeat(100),
     }
 }
 
@@ -1789,73 +1812,130 @@ fn trees(json: &mut Value) -> Option<&mut Vec<Value>> {
         .and_then(Value::as_array_mut)
 }
 
-fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
-    match edit {
-        JsonEdit::Leaf(at, v) => {
-            let mut paths = Vec::new();
-            leaf_paths(json, &mut Vec::new(), &mut paths);
-            if !paths.is_empty() {
-                let path = pick(&paths, at).clone();
-                if let Some(slot) = json.pointer_mut(&path) {
-                    *slot = number(v);
+/// [`JsonEdit::Leaf`]: sets one number, string or boolean of `json` to an unusual number.
+fn set_leaf(json: &mut Value, at: &Index, v: &Index) {
+    let mut paths = Vec::new();
+    leaf_paths(json, &mut Vec::new(), &mut paths);
+    if !paths.is_empty() {
+        let path = pick(&paths, at).clone();
+        if let Some(slot) = json.pointer_mut(&path) {
+            *slot = number(v);
+        }
+    }
+}
+
+/// [`JsonEdit::Chain`]: replaces a tree (or adds one if there is none) by a chain of splits
+/// whose two children are the same node (if `shared`) or the next two.
+fn set_chain(json: &mut Value, tree: &Index, length: &Index, shared: bool) {
+    let n = *pick(&[5usize, 11, 20, 30, 40, 64, 200], length);
+    let mut nodes: Vec<Value> = (0..n)
+        .map(|i| {
+            node(
+                (i % INPUTS) as u64,
+                i + 1,
+                if shared { i + 1 } else { i + 2 },
+                0.0,
+            )
+        })
+        .collect();
+    nodes.push(node(65535, 0, 0, 0.1));
+    nodes.push(node(65535, 0, 0, -0.1));
+    if let Some(trees) = trees(json) {
+        if trees.is_empty() {
+            trees.push(Value::Array(nodes));
+        } else {
+            let i = tree.index(trees.len());
+            trees[i] = Value::Array(nodes);
+        }
+    }
+}
+
+/// [`JsonEdit::Complete`]: adds a complete tree of one of a few depths.
+fn add_complete_tree(json: &mut Value, depth: &Index) {
+    let depth = *pick(&[1usize, 5, 10, 11, 12], depth);
+    let splits = (1usize << depth) - 1;
+    let nodes: Vec<Value> = (0..(1usize << (depth + 1)) - 1)
+        .map(|i| {
+            if i < splits {
+                node((i % INPUTS) as u64, 2 * i + 1, 2 * i + 2, 0.0)
+            } else {
+                node(65535, 0, 0, 0.01 * (i % 7) as f64 - 0.03)
+            }
+        })
+        .collect();
+    if let Some(trees) = trees(json) {
+        trees.push(Value::Array(nodes));
+    }
+}
+
+/// [`JsonEdit::ManyTrees`]: repeats the trees until there are a few hundred or thousand.
+fn repeat_trees(json: &mut Value, n: &Index) {
+    if let Some(trees) = trees(json) {
+        if !trees.is_empty() {
+            // At most about 200,000 nodes: a big classifier, not an absurd one.
+            let nodes: usize = trees.iter().map(|t| t.as_array().map_or(1, Vec::len)).sum();
+            let per_tree = (nodes / trees.len()).max(1);
+            let n = (*pick(&[100usize, 1000, 5000], n)).min((200_000 / per_tree).max(1));
+            let copy = trees.clone();
+            *trees = copy.iter().cycle().take(n).cloned().collect();
+        }
+    }
+}
+
+/// [`JsonEdit::Logistic`]: replaces the scorer by a logistic one with unusual numbers, and
+/// perhaps the wrong number of inputs.
+fn set_logistic(json: &mut Value, inputs: &Index, values: &[Index], scale: &Index) {
+    let n = *pick(&[INPUTS, INPUTS, 0, INPUTS + 1], inputs);
+    let scale = pick(&[1.0, 1e-45, 3.4e38, 0.5], scale);
+    json["scorer"] = serde_json::json!({
+        "kind": "logistic",
+        "mean": (0..n).map(|_| number(&values[0])).collect::<Vec<_>>(),
+        "scale": vec![*scale; n],
+        "weights": (0..n).map(|_| number(&values[1])).collect::<Vec<_>>(),
+        "intercept": number(&values[2]),
+    });
+}
+
+/// [`JsonEdit::NodeRef`]: points a child or the feature of one node of one tree elsewhere (to
+/// the start, the end, past the end, or anywhere).
+fn set_node_ref(json: &mut Value, tree: &Index, node: &Index, field: &Index, value: &Index) {
+    if let Some(trees) = trees(json) {
+        if !trees.is_empty() {
+            let t = tree.index(trees.len());
+            if let Some(nodes) = trees[t].as_array_mut() {
+                let len = nodes.len();
+                if len > 0 {
+                    let field = *pick(&["left", "right", "feature"], field);
+                    let value = *pick(
+                        &[
+                            0,
+                            1,
+                            len.saturating_sub(1),
+                            len,
+                            65535,
+                            value.index(len + 2),
+                        ],
+                        value,
+                    );
+                    if let Some(node) = nodes[node.index(len)].as_object_mut() {
+                        node.insert(field.to_string(), serde_json::json!(value));
+                    }
                 }
             }
         }
+    }
+}
+
+fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
+    match edit {
+        JsonEdit::Leaf(at, v) => set_leaf(json, at, v),
         JsonEdit::Chain {
             tree,
             length,
             shared,
-        } => {
-            let n = *pick(&[5usize, 11, 20, 30, 40, 64, 200], length);
-            let mut nodes: Vec<Value> = (0..n)
-                .map(|i| {
-                    node(
-                        (i % INPUTS) as u64,
-                        i + 1,
-                        if *shared { i + 1 } else { i + 2 },
-                        0.0,
-                    )
-                })
-                .collect();
-            nodes.push(node(65535, 0, 0, 0.1));
-            nodes.push(node(65535, 0, 0, -0.1));
-            if let Some(trees) = trees(json) {
-                if trees.is_empty() {
-                    trees.push(Value::Array(nodes));
-                } else {
-                    let i = tree.index(trees.len());
-                    trees[i] = Value::Array(nodes);
-                }
-            }
-        }
-        JsonEdit::Complete(depth) => {
-            let depth = *pick(&[1usize, 5, 10, 11, 12], depth);
-            let splits = (1usize << depth) - 1;
-            let nodes: Vec<Value> = (0..(1usize << (depth + 1)) - 1)
-                .map(|i| {
-                    if i < splits {
-                        node((i % INPUTS) as u64, 2 * i + 1, 2 * i + 2, 0.0)
-                    } else {
-                        node(65535, 0, 0, 0.01 * (i % 7) as f64 - 0.03)
-                    }
-                })
-                .collect();
-            if let Some(trees) = trees(json) {
-                trees.push(Value::Array(nodes));
-            }
-        }
-        JsonEdit::ManyTrees(n) => {
-            if let Some(trees) = trees(json) {
-                if !trees.is_empty() {
-                    // At most about 200,000 nodes: a big classifier, not an absurd one.
-                    let nodes: usize = trees.iter().map(|t| t.as_array().map_or(1, Vec::len)).sum();
-                    let per_tree = (nodes / trees.len()).max(1);
-                    let n = (*pick(&[100usize, 1000, 5000], n)).min((200_000 / per_tree).max(1));
-                    let copy = trees.clone();
-                    *trees = copy.iter().cycle().take(n).cloned().collect();
-                }
-            }
-        }
+        } => set_chain(json, tree, length, *shared),
+        JsonEdit::Complete(depth) => add_complete_tree(json, depth),
+        JsonEdit::ManyTrees(n) => repeat_trees(json, n),
         JsonEdit::NoTrees => {
             if let Some(trees) = trees(json) {
                 trees.clear();
@@ -1870,17 +1950,7 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
             inputs,
             values,
             scale,
-        } => {
-            let n = *pick(&[INPUTS, INPUTS, 0, INPUTS + 1], inputs);
-            let scale = pick(&[1.0, 1e-45, 3.4e38, 0.5], scale);
-            json["scorer"] = serde_json::json!({
-                "kind": "logistic",
-                "mean": (0..n).map(|_| number(&values[0])).collect::<Vec<_>>(),
-                "scale": vec![*scale; n],
-                "weights": (0..n).map(|_| number(&values[1])).collect::<Vec<_>>(),
-                "intercept": number(&values[2]),
-            });
-        }
+        } => set_logistic(json, inputs, values, scale),
         JsonEdit::Lag(lag) => {
             json["lag"] = pick(
                 &[
@@ -1907,33 +1977,7 @@ fn apply_json_edit(json: &mut Value, edit: &JsonEdit) {
             node,
             field,
             value,
-        } => {
-            if let Some(trees) = trees(json) {
-                if !trees.is_empty() {
-                    let t = tree.index(trees.len());
-                    if let Some(nodes) = trees[t].as_array_mut() {
-                        let len = nodes.len();
-                        if len > 0 {
-                            let field = *pick(&["left", "right", "feature"], field);
-                            let value = *pick(
-                                &[
-                                    0,
-                                    1,
-                                    len.saturating_sub(1),
-                                    len,
-                                    65535,
-                                    value.index(len + 2),
-                                ],
-                                value,
-                            );
-                            if let Some(node) = nodes[node.index(len)].as_object_mut() {
-                                node.insert(field.to_string(), serde_json::json!(value));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        } => set_node_ref(json, tree, node, field, value),
         JsonEdit::DropKey(key) => {
             if let Some(map) = json.as_object_mut() {
                 if !map.is_empty() {

@@ -513,10 +513,17 @@ fn an_explicit_encoding_beats_the_http_charset_of_a_warc_response() {
     assert!(forced.contains("The caf\u{fffd} on the corner"), "{forced}");
 }
 
+/// A fresh directory for one `learn` test's files, named after `name`.
+fn learn_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ppl-filter-learn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[test]
 fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors() {
-    let dir = std::env::temp_dir().join(format!("ppl-filter-learn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = learn_dir("news");
     let classifier = dir.join("news.classifier");
     let out = ppl_filter(
         &[
@@ -556,9 +563,14 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
         );
         assert!(out.stdout.is_empty());
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
-    // A page with no boilerplate at all: alone there is nothing to learn; beside one with
-    // boilerplate, learning works (the cross-fitted parts fall back to the whole model).
+/// A page with no boilerplate at all: alone there is nothing to learn; beside one with
+/// boilerplate, learning works (the cross-fitted parts fall back to the whole model).
+#[test]
+fn learn_needs_a_page_with_boilerplate() {
+    let dir = learn_dir("no-boilerplate");
     let pages = dir.join("pages");
     let gold = dir.join("gold");
     std::fs::create_dir_all(&pages).unwrap();
@@ -596,7 +608,12 @@ fn learn_writes_a_classifier_that_filters_and_bad_classifiers_are_clear_errors()
     std::fs::copy(fixture("gold/news.txt"), gold.join("b.txt")).unwrap();
     let out = learn("ab.classifier");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
+#[test]
+fn learn_from_an_empty_directory_is_a_clear_error() {
+    let dir = learn_dir("empty");
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = ppl_filter(

@@ -117,7 +117,7 @@ fn a_closed_pipe_after_a_damaged_input_ends_quietly_with_status_0() {
     let damaged = fixture("pages/bad-utf8.html").display().to_string();
     let news = fixture("pages/news.html").display().to_string();
     let mut args: Vec<&str> = vec![&damaged];
-    args.extend(std::iter::repeat(news.as_str()).take(400));
+    args.extend(std::iter::repeat_n(news.as_str(), 400));
     for threads in ["1", "2"] {
         let mut with_threads = vec!["-q", "-j", threads];
         with_threads.extend(&args);

@@ -135,7 +135,7 @@ fn an_oversized_classifier_is_refused_before_it_is_parsed() {
     // allocate gigabytes and abort under a memory limit. The header's length is checked first.
     let limit = ppl_filter::decide::MAX_PARAMETERS_BYTES;
     let mut bytes = format!("PPLC 1 {}\n", limit + 1).into_bytes();
-    bytes.extend(std::iter::repeat(b' ').take(4096));
+    bytes.extend(std::iter::repeat_n(b' ', 4096));
     let err = Classifier::from_bytes(&bytes).unwrap_err().to_string();
     assert!(err.contains("more than the limit"), "{err}");
     // And `learn` cannot write one: 600 complete trees of depth 10 are above the limit.
@@ -156,15 +156,12 @@ fn an_oversized_classifier_is_refused_before_it_is_parsed() {
     assert!(err.contains("more than the limit"), "{err}");
 }
 
-#[test]
-fn damaged_classifier_files_are_one_line_errors() {
-    let dir = temp_dir("classifiers");
+/// The embedded classifier cut short, with bytes after it, or claiming a huge length.
+fn cut_classifiers() -> Vec<(&'static str, Vec<u8>)> {
     let json = json_range(CLASSIFIER);
     let mut huge_length = format!("PPLC 1 {}\n", u64::MAX).into_bytes();
     huge_length.extend_from_slice(&CLASSIFIER[json.start..]);
-    let leaf = Node::leaf;
-    let split = Node::split(3, 0.5, 1, 2);
-    let cases: Vec<(&str, Vec<u8>)> = vec![
+    vec![
         ("huge-length", huge_length),
         ("cut-in-header", CLASSIFIER[..5].to_vec()),
         (
@@ -174,6 +171,15 @@ fn damaged_classifier_files_are_one_line_errors() {
         ("cut-in-model", CLASSIFIER[..CLASSIFIER.len() - 1].to_vec()),
         ("no-model", CLASSIFIER[..json.end].to_vec()),
         ("extra-bytes", [CLASSIFIER, b"\0"].concat()),
+    ]
+}
+
+/// The embedded classifier with a first tree that is not a tree, or whose leaves add up to
+/// more than an `f32` holds.
+fn classifiers_with_bad_trees() -> Vec<(&'static str, Vec<u8>)> {
+    let leaf = Node::leaf;
+    let split = Node::split(3, 0.5, 1, 2);
+    vec![
         (
             "feature-out-of-range",
             with_first_tree(vec![
@@ -210,6 +216,13 @@ fn damaged_classifier_files_are_one_line_errors() {
             "overflowing-leaves",
             with_first_tree(vec![split, leaf(f32::MAX), leaf(f32::MAX)]),
         ),
+    ]
+}
+
+/// The embedded classifier with a number in its parameters that is infinite, not a number or
+/// missing.
+fn classifiers_with_bad_numbers() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
         (
             "infinite-leaf",
             edited_json(|j| with_number_after(j, "\"value\":-", "1e39")),
@@ -235,7 +248,18 @@ fn damaged_classifier_files_are_one_line_errors() {
                 format!("{}null{}", &j[..start], &j[end..])
             }),
         ),
-    ];
+    ]
+}
+
+#[test]
+fn damaged_classifier_files_are_one_line_errors() {
+    let dir = temp_dir("classifiers");
+    let cases = [
+        cut_classifiers(),
+        classifiers_with_bad_trees(),
+        classifiers_with_bad_numbers(),
+    ]
+    .concat();
     for (name, bytes) in &cases {
         assert!(Classifier::from_bytes(bytes).is_err(), "{name}");
         let path = dir.join(format!("{name}.classifier"));

@@ -282,10 +282,12 @@ fn max_record_bytes_bounds_jsonl_lines_and_warc_records() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
-/// Odd lines: each is a clear one-line warning naming the line, and the line is passed through
-/// as read (or dropped with `--skip-bad-lines`); good lines around them are cleaned.
-#[test]
-fn odd_lines_are_reported_on_one_line_and_passed_through_or_skipped() {
+/// Lines that are not a JSON object, each beside the warning it gets (naming its line), and
+/// the input holding them between good lines (the good line `n` has id `n`).
+type OddLines = ([(&'static [u8], &'static str); 6], Vec<u8>);
+
+/// Six odd lines, each after a good line (ending in `\r\n` or `\n`), and the input of them all.
+fn odd_lines() -> OddLines {
     let good = |n: u32| {
         format!("{{\"id\":{n},\"html\":\"<p>The committee approved the new budget.</p>\"}}")
     };
@@ -318,59 +320,94 @@ fn odd_lines_are_reported_on_one_line_and_passed_through_or_skipped() {
             input.push(b'\n');
         }
     }
-    for skip in [false, true] {
-        let args = [
-            &KEEP_ALL[..],
-            &["--input", "jsonl"],
-            if skip { &["--skip-bad-lines"][..] } else { &[] },
-        ]
-        .concat();
-        let out = ppl_filter(&args, &input);
-        assert_eq!(out.status.code(), Some(1));
-        let err = stderr(&out);
-        let messages: Vec<&str> = err.lines().collect();
-        assert_eq!(messages.len(), odd.len(), "{err}");
-        let action = if skip {
-            "(skipped)"
-        } else {
-            "(passed through)"
-        };
-        for (message, (_, want)) in messages.iter().zip(&odd) {
-            assert!(
-                message.starts_with(&format!("ppl-filter: <stdin>: {want}")),
-                "{message}"
-            );
-            assert!(message.ends_with(action), "{message}");
-        }
-        let lines: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
-        assert_eq!(
-            lines.last(),
-            Some(&&b""[..]),
-            "every line ends with a newline"
+    (odd, input)
+}
+
+/// Cleans the [`odd_lines`] (skipping them with `--skip-bad-lines` if `skip`), checking that
+/// each gets one warning naming its line and that every line written ends with a newline;
+/// returns the lines written.
+fn clean_odd_lines(skip: bool) -> Vec<Vec<u8>> {
+    let (odd, input) = odd_lines();
+    let args = [
+        &KEEP_ALL[..],
+        &["--input", "jsonl"],
+        if skip { &["--skip-bad-lines"][..] } else { &[] },
+    ]
+    .concat();
+    let out = ppl_filter(&args, &input);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let messages: Vec<&str> = err.lines().collect();
+    assert_eq!(messages.len(), odd.len(), "{err}");
+    let action = if skip {
+        "(skipped)"
+    } else {
+        "(passed through)"
+    };
+    for (message, (_, want)) in messages.iter().zip(&odd) {
+        assert!(
+            message.starts_with(&format!("ppl-filter: <stdin>: {want}")),
+            "{message}"
         );
-        let lines = &lines[..lines.len() - 1];
-        if skip {
-            assert_eq!(lines.len(), odd.len());
-        } else {
-            assert_eq!(lines.len(), 2 * odd.len());
-            for (i, (line, _)) in odd.iter().enumerate() {
-                assert_eq!(
-                    lines[2 * i + 1],
-                    *line,
-                    "line {} passes through byte for byte",
-                    2 * i + 2
-                );
-            }
-        }
-        for (i, line) in lines.iter().enumerate().filter(|(i, _)| skip || i % 2 == 0) {
-            let line = std::str::from_utf8(line).unwrap();
-            let id = if skip { 2 * i + 1 } else { i + 1 };
-            assert_eq!(
-                line,
-                format!("{{\"id\":{id},\"html\":\"The committee approved the new budget.\"}}")
-            );
-        }
+        assert!(message.ends_with(action), "{message}");
     }
+    let mut lines: Vec<Vec<u8>> = out
+        .stdout
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    assert_eq!(
+        lines.last().map(Vec::as_slice),
+        Some(&b""[..]),
+        "every line ends with a newline"
+    );
+    lines.pop();
+    lines
+}
+
+/// Checks that the good lines among the `lines` written (every line if the odd ones were
+/// `skipped`, else every other one) are cleaned, in order.
+fn assert_good_lines_cleaned(lines: &[Vec<u8>], skipped: bool) {
+    for (i, line) in lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| skipped || i % 2 == 0)
+    {
+        let line = std::str::from_utf8(line).unwrap();
+        let id = if skipped { 2 * i + 1 } else { i + 1 };
+        assert_eq!(
+            line,
+            format!("{{\"id\":{id},\"html\":\"The committee approved the new budget.\"}}")
+        );
+    }
+}
+
+/// Odd lines: each is a clear one-line warning naming the line, and the line is passed through
+/// as read; good lines around them are cleaned.
+#[test]
+fn odd_lines_are_reported_on_one_line_and_passed_through() {
+    let (odd, _) = odd_lines();
+    let lines = clean_odd_lines(false);
+    assert_eq!(lines.len(), 2 * odd.len());
+    for (i, (line, _)) in odd.iter().enumerate() {
+        assert_eq!(
+            lines[2 * i + 1],
+            *line,
+            "line {} passes through byte for byte",
+            2 * i + 2
+        );
+    }
+    assert_good_lines_cleaned(&lines, false);
+}
+
+/// Odd lines with `--skip-bad-lines`: each is a clear one-line warning naming the line, and the
+/// line is dropped; good lines around them are cleaned.
+#[test]
+fn odd_lines_are_reported_on_one_line_and_skipped() {
+    let (odd, _) = odd_lines();
+    let lines = clean_odd_lines(true);
+    assert_eq!(lines.len(), odd.len());
+    assert_good_lines_cleaned(&lines, true);
 }
 
 // Row 11: atomic output files.

@@ -170,6 +170,14 @@ fn a_page_is_cleaned_as_the_command_line_cleans_it() {
             json!({"kind": "listing", "format": "mark"}),
             &["--kind", "listing", "--mark"][..],
         ),
+        (
+            json!({"method": "perplexity", "max_link_density": 0.2}),
+            &["--method", "perplexity", "--max-link-density", "0.2"][..],
+        ),
+        (
+            json!({"target_language": "en", "format": "markdown"}),
+            &["--target-language", "en", "--format", "markdown"][..],
+        ),
     ] {
         let mut request = options.clone();
         request["html"] = json!(news());
@@ -181,6 +189,12 @@ fn a_page_is_cleaned_as_the_command_line_cleans_it() {
         assert_eq!(answer["problems"], json!([]));
         assert!(answer.get("blocks").is_none());
     }
+    // A page in another language than the one asked for comes back empty, as the command
+    // leaves it out.
+    let german = json!({"html": news(), "target_language": "German"});
+    let (status, answer) = server.post("/clean", &german);
+    assert_eq!((status, &answer["text"]), (200, &json!("")), "{answer}");
+    assert_eq!(cli_output(&["--target-language", "German"]), "");
 }
 
 #[test]

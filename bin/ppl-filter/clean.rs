@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
 use ppl_filter::io::fetch::Polite;
-use ppl_filter::io::language::LanguageFilter;
+use ppl_filter::io::language_filter::LanguageFilter;
 use ppl_filter::io::sink::{
     DirSink, DocumentMeta, DocumentStats, PartialFile, RecordFormat, RecordSink, Sink, StreamSink,
 };
@@ -151,43 +151,7 @@ fn fetch_and_write(
             }
             Err(e) => return Err(e.into()),
         };
-        let summary = match polite.fetch(&url) {
-            Ok(fetched) => {
-                if let Some(cut) = &fetched.cut {
-                    let cut = Trouble::Cut(cut.to_string());
-                    observer.problem(&Problem::new(url.clone(), cut));
-                    total.warnings += 1;
-                }
-                let mut options = plan.options.clone();
-                options.read.encoding = options.read.encoding.or(fetched.encoding);
-                let input = [Input::Memory {
-                    name: url,
-                    bytes: fetched.bytes.into(),
-                }];
-                match &mut to {
-                    FetchedTo::Stream(sink) => {
-                        run_into(&input, plan, &options, model, sink, observer)?
-                    }
-                    FetchedTo::Records(out, records) => {
-                        let sink = RecordSink::new(out, records.format);
-                        let mut sink = configured(sink, records).url(Some(fetched.url));
-                        run_into(&input, plan, &options, model, &mut sink, observer)?
-                    }
-                }
-            }
-            Err(e) => {
-                let problem = Problem::new(url, Trouble::NotFetched(e.to_string()));
-                observer.problem(&problem);
-                let mut summary = Summary {
-                    warnings: 1,
-                    ..Summary::default()
-                };
-                if let FetchedTo::Records(out, records) = &mut to {
-                    summary.output_closed = write_failure(out, records, &problem)?;
-                }
-                summary
-            }
-        };
+        let summary = fetch_one(url, &mut polite, &mut to, plan, model, observer)?;
         total.add(&summary);
         if total.output_closed {
             break;
@@ -205,6 +169,57 @@ fn fetch_and_write(
         flushed => flushed?,
     }
     Ok(total)
+}
+
+/// Fetches one URL and cleans its page into `to`; a URL not fetched is a warning naming it
+/// (and with `--format json` a record with its `error`). A page cut short is kept, with a
+/// warning.
+fn fetch_one(
+    url: String,
+    polite: &mut Polite,
+    to: &mut FetchedTo,
+    plan: &Plan,
+    model: &'static LanguageModel,
+    observer: &Reporter,
+) -> anyhow::Result<Summary> {
+    let mut warnings = 0;
+    let mut summary = match polite.fetch(&url) {
+        Ok(fetched) => {
+            if let Some(cut) = &fetched.cut {
+                let cut = Trouble::Cut(cut.to_string());
+                observer.problem(&Problem::new(url.clone(), cut));
+                warnings += 1;
+            }
+            let mut options = plan.options.clone();
+            options.read.encoding = options.read.encoding.or(fetched.encoding);
+            let input = [Input::Memory {
+                name: url,
+                bytes: fetched.bytes.into(),
+            }];
+            match to {
+                FetchedTo::Stream(sink) => run_into(&input, plan, &options, model, sink, observer)?,
+                FetchedTo::Records(out, records) => {
+                    let sink = RecordSink::new(out, records.format);
+                    let mut sink = configured(sink, records).url(Some(fetched.url));
+                    run_into(&input, plan, &options, model, &mut sink, observer)?
+                }
+            }
+        }
+        Err(e) => {
+            let problem = Problem::new(url, Trouble::NotFetched(e.to_string()));
+            observer.problem(&problem);
+            let mut summary = Summary {
+                warnings: 1,
+                ..Summary::default()
+            };
+            if let FetchedTo::Records(out, records) = to {
+                summary.output_closed = write_failure(out, records, &problem)?;
+            }
+            summary
+        }
+    };
+    summary.warnings += warnings;
+    Ok(summary)
 }
 
 /// Where fetched pages go: one text stream, or a record each.

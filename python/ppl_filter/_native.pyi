@@ -31,7 +31,7 @@ FORMATS: List[str]
 METHODS: List[str]
 """The decision methods: combined, perplexity."""
 FAVORS: List[str]
-"""The leanings of the combined method: balanced, precision, recall."""
+"""The leanings of the combined method, the default first."""
 KINDS: List[str]
 """The kinds of page ``kind`` takes: auto (each page's own), article, forum, product,
 collection, listing, documentation, service, other."""
@@ -141,21 +141,26 @@ def clean(
     html: _Html,
     *,
     url: Optional[str] = None,
-    method: str = "combined",
+    method: Optional[str] = None,
     threshold: Optional[float] = None,
-    format: str = "text",
-    favor: str = "balanced",
+    max_link_density: Optional[float] = None,
+    format: Optional[str] = None,
+    favor: Optional[str] = None,
     comments: bool = False,
-    kind: str = "auto",
+    kind: Optional[str] = None,
+    target_language: Optional[str] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> str:
     """Cleans one page: the text ``ppl-filter`` prints for a file holding it.
 
     ``bytes`` are decoded as the command line decodes a file (encoding sniffed); a ``str`` is
-    read as it is. ``kind`` decides every page as one kind of page (``article``, ``forum``,
-    ``product``, ``collection``, ``listing``, ``documentation``, ``service``, ``other``)
-    instead of the kind it declares (``auto``). Raises :class:`InputError` for a refused page (also a ``str`` holding a
+    read as it is. An option left out (``None``) is what ``ppl-filter`` does with no flag:
+    ``method``, ``format``, ``favor`` and ``kind`` take the names of :data:`METHODS`,
+    :data:`FORMATS`, :data:`FAVORS` and :data:`KINDS`. ``kind`` decides every page as one kind
+    of page instead of the kind it declares or shows (``auto``). ``target_language`` (``"de"``,
+    ``"deu"`` or ``"German"``) keeps the page only if its text is in that language: a page in
+    another, or whose language cannot be told, gives ``""``. Raises :class:`InputError` for a refused page (also a ``str`` holding a
     lone surrogate), :class:`OptionError` for an unknown option name, a bad threshold or an
     option that cannot be encoded, ``TypeError`` for an argument of the wrong type.
     """
@@ -165,12 +170,14 @@ def clean_many(
     *,
     threads: Optional[int] = None,
     errors: str = "strict",
-    method: str = "combined",
+    method: Optional[str] = None,
     threshold: Optional[float] = None,
-    format: str = "text",
-    favor: str = "balanced",
+    max_link_density: Optional[float] = None,
+    format: Optional[str] = None,
+    favor: Optional[str] = None,
     comments: bool = False,
-    kind: str = "auto",
+    kind: Optional[str] = None,
+    target_language: Optional[str] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[str]:
@@ -185,11 +192,12 @@ def clean_many(
 def blocks(
     html: _Html,
     *,
-    method: str = "combined",
+    method: Optional[str] = None,
     threshold: Optional[float] = None,
-    favor: str = "balanced",
+    max_link_density: Optional[float] = None,
+    favor: Optional[str] = None,
     comments: bool = False,
-    kind: str = "auto",
+    kind: Optional[str] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[Block]:

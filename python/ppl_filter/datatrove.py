@@ -17,6 +17,7 @@ it is). Importing ``ppl_filter`` never imports datatrove; this module needs it.
 """
 
 import json
+from typing import Optional
 
 from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
 from datatrove.utils.logging import logger
@@ -32,14 +33,16 @@ class PplFilter(BaseExtractor):
     """ppl-filter extractor: keeps a page's main content, https://crates.io/crates/ppl-filter
 
     Args:
-        favor: ``"balanced"`` (the default), ``"precision"`` (keep less: only what is clearly
-            main content) or ``"recall"`` (keep more); as datatrove's Trafilatura extractor
-            favours precision by default, ``favour_precision=True`` is taken for
-            ``favor="precision"``.
+        favor: one of ``ppl_filter.FAVORS``: the first (the default) leans neither way,
+            ``"precision"`` keeps less (only what is clearly main content), ``"recall"``
+            keeps more; as datatrove's Trafilatura extractor favours precision by default,
+            ``favour_precision=True`` is taken for ``favor="precision"``.
         comments: keep readers' comments too.
         kind: decide every page as this kind of page (``"article"``, ``"forum"``, ...)
-            instead of the kind it declares (``"auto"``).
+            instead of the kind it declares or shows (``"auto"``, the default).
         method: ``"combined"`` (the default) or ``"perplexity"``.
+        target_language: keep only the pages whose text is in this language (``"de"``,
+            ``"deu"`` or ``"German"``); the others give an empty text, which datatrove drops.
         timeout: the timeout for extraction, per document, in seconds.
     """
 
@@ -48,12 +51,13 @@ class PplFilter(BaseExtractor):
 
     def __init__(
         self,
-        favor: str = "balanced",
+        favor: Optional[str] = None,
         comments: bool = False,
-        kind: str = "auto",
-        method: str = "combined",
+        kind: Optional[str] = None,
+        method: Optional[str] = None,
         timeout: float = 1,
         favour_precision: bool = False,
+        target_language: Optional[str] = None,
     ):
         super().__init__(timeout)
         self.options = {
@@ -61,6 +65,7 @@ class PplFilter(BaseExtractor):
             "comments": comments,
             "kind": kind,
             "method": method,
+            "target_language": target_language,
         }
         # Options that name nothing are refused here, not once a document.
         ppl_filter.clean("", **self.options)
@@ -70,8 +75,10 @@ class PplFilter(BaseExtractor):
         return ppl_filter.clean(text, **self.options)
 
     def record(self, text: str) -> dict:
-        """The JSON record ``ppl-filter --format json`` writes for the page ``text``."""
-        return json.loads(ppl_filter.clean(text, format="json", **self.options))
+        """The JSON record ``ppl-filter --format json`` writes for the page ``text`` (``{}``
+        when ``target_language`` leaves the page out)."""
+        written = ppl_filter.clean(text, format="json", **self.options)
+        return json.loads(written) if written else {}
 
     def run(self, data, rank: int = 0, world_size: int = 1):
         """As ``BaseExtractor.run``: each document extracted in the sandbox within ``timeout``,

@@ -201,12 +201,11 @@ pub fn thread_count(threads: Option<Checked<i64>>) -> Result<usize, Failure> {
     }
 }
 
-/// The threshold `threshold` gives, as the library takes it (checked by [`page_options`]).
-pub fn threshold(threshold: Option<Checked<f64>>) -> Result<Option<f32>, Failure> {
+/// A number option (`threshold`, `max_link_density`) as the library takes it (`f32`; the
+/// library checks its range), or an `OptionError` naming it.
+pub fn number(value: Option<Checked<f64>>, name: &str) -> Result<Option<f32>, Failure> {
     // A finite f64 beyond f32's range becomes infinite, which the library refuses.
-    threshold
-        .map(|t| t.option("threshold").map(|t| t as f32))
-        .transpose()
+    value.map(|v| v.option(name).map(|v| v as f32)).transpose()
 }
 
 /// An exception's message on one line (Python's messages for these errors are one line).

@@ -15,7 +15,7 @@ mod models;
 use std::sync::Arc;
 
 use ppl_filter::lm::{embedded, LanguageModel};
-use ppl_filter::pipeline::pages::{self, Named, Page};
+use ppl_filter::pipeline::pages::{self, Named, Page, PageOptions};
 use ppl_filter::pipeline::RunError;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -44,24 +44,57 @@ fn scorer(model: &Option<Arc<LanguageModel>>) -> &LanguageModel {
     }
 }
 
-/// The words naming a run's options, with the classifier given (if any).
-fn named<'a>(
-    method: &'a str,
+/// The words naming a call's options, as Python gave them (`None`: the library's default).
+struct Words {
+    method: Option<String>,
     threshold: Option<f32>,
-    format: &'a str,
-    favor: &'a str,
+    max_link_density: Option<f32>,
+    format: Option<String>,
+    favor: Option<String>,
     comments: bool,
-    kind: &'a str,
-    classifier: Option<&Bound<'_, Classifier>>,
-) -> Named<'a> {
-    Named {
-        method,
-        threshold,
-        format,
-        favor,
-        comments,
-        kind,
-        classifier: classifier.map(|c| Arc::clone(&c.get().classifier)),
+    kind: Option<String>,
+    target_language: Option<String>,
+}
+
+impl Words {
+    /// The words of the options every cleaning call takes, each checked as it converts.
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+    fn of(
+        method: Option<Checked<String>>,
+        threshold: Option<Checked<f64>>,
+        max_link_density: Option<Checked<f64>>,
+        format: Option<Checked<String>>,
+        favor: Option<Checked<String>>,
+        comments: bool,
+        kind: Option<Checked<String>>,
+        target_language: Option<Checked<String>>,
+    ) -> Result<Words, Failure> {
+        let word = |value: Option<Checked<String>>, name| value.map(|v| v.option(name)).transpose();
+        Ok(Words {
+            method: word(method, "method")?,
+            threshold: input::number(threshold, "threshold")?,
+            max_link_density: input::number(max_link_density, "max_link_density")?,
+            format: word(format, "format")?,
+            favor: word(favor, "favor")?,
+            comments,
+            kind: word(kind, "kind")?,
+            target_language: word(target_language, "target_language")?,
+        })
+    }
+
+    /// The library's options these words name, with the classifier given (if any).
+    fn options(&self, classifier: Option<&Bound<'_, Classifier>>) -> Result<PageOptions, Failure> {
+        page_options(&Named {
+            method: self.method.as_deref(),
+            threshold: self.threshold,
+            max_link_density: self.max_link_density,
+            format: self.format.as_deref(),
+            favor: self.favor.as_deref(),
+            comments: self.comments,
+            kind: self.kind.as_deref(),
+            target_language: self.target_language.as_deref(),
+            classifier: classifier.map(|c| Arc::clone(&c.get().classifier)),
+        })
     }
 }
 
@@ -74,46 +107,53 @@ fn run_failure(error: RunError) -> Failure {
 ///
 /// `html` is `bytes` (the encoding is sniffed as for a file: BOM, `<meta charset>`,
 /// detection) or `str` (already text: read as it is). `url` is reported in the `json`
-/// format. `method` is `"combined"` (the learned classifier) or `"perplexity"` (drop
-/// sentences above `threshold`); `threshold` drops sentences whose perplexity is above it;
-/// `format` is one of `text`, `markdown`, `cleaneval`, `mark`, `scores`, `json`; `favor`
-/// (`balanced`, `precision`, `recall`), `comments` and `kind` (`auto`: each page's own; or
-/// `article`, `forum`, `product`, `collection`, `listing`, `documentation`, `service`, `other`)
-/// steer the combined method. `model` and
-/// `classifier` replace the embedded ones.
+/// format. Each option left out (`None`) is what `ppl-filter` does with no flag. `method` is
+/// one of `METHODS` (the first, the learned classifier, by default; `perplexity` drops
+/// sentences above `threshold`, and blocks whose share of link text is above
+/// `max_link_density`); `threshold` drops sentences whose perplexity is above it;
+/// `format` is one of `FORMATS` (`text` by default); `favor` (one of `FAVORS`, the first by
+/// default), `comments` and `kind` (one of `KINDS`: `auto`, each page's own, by default) steer
+/// the combined method. `target_language` (`de`, `deu` or `German`) keeps the page only if its
+/// text is in that language: another gives `""`. `model` and `classifier` replace the
+/// embedded ones.
 ///
 /// Raises `InputError` for a page that is refused (binary data, a parser that gave up, a `str`
 /// holding a lone surrogate), `OptionError` for an unknown option name, a bad threshold or an
 /// option that cannot be encoded, `TypeError` for an argument of the wrong type.
 #[pyfunction]
 #[pyo3(signature = (
-    html, *, url=None, method=Checked::given(String::from("combined")), threshold=None,
-    format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
-    comments=false, kind=Checked::given(String::from("auto")), model=None, classifier=None
-), text_signature = "(html, *, url=None, method='combined', threshold=None, format='text', \
-    favor='balanced', comments=False, kind='auto', model=None, classifier=None)")]
+    html, *, url=None, method=None, threshold=None, max_link_density=None, format=None, favor=None, comments=false,
+    kind=None, target_language=None, model=None, classifier=None
+))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<Checked<String>>,
-    method: Checked<String>,
+    method: Option<Checked<String>>,
     threshold: Option<Checked<f64>>,
-    format: Checked<String>,
-    favor: Checked<String>,
+    max_link_density: Option<Checked<f64>>,
+    format: Option<Checked<String>>,
+    favor: Option<Checked<String>>,
     comments: bool,
-    kind: Checked<String>,
+    kind: Option<Checked<String>>,
+    target_language: Option<Checked<String>>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
-    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
-    let (format, favor) = (format.option("format")?, favor.option("favor")?);
-    let kind = kind.option("kind")?;
+    let words = Words::of(
+        method,
+        threshold,
+        max_link_density,
+        format,
+        favor,
+        comments,
+        kind,
+        target_language,
+    )?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
-    let options = page_options(&named(
-        &method, threshold, &format, &favor, comments, &kind, classifier,
-    ))?;
+    let options = words.options(classifier)?;
     let model = language_model(model);
     let cleaned = py
         .detach(|| {
@@ -138,31 +178,37 @@ fn clean(
 /// are those of `clean`.
 #[pyfunction]
 #[pyo3(signature = (
-    pages, *, threads=None, errors=Checked::given(String::from("strict")),
-    method=Checked::given(String::from("combined")), threshold=None,
-    format=Checked::given(String::from("text")), favor=Checked::given(String::from("balanced")),
-    comments=false, kind=Checked::given(String::from("auto")), model=None, classifier=None
-), text_signature = "(pages, *, threads=None, errors='strict', method='combined', \
-    threshold=None, format='text', favor='balanced', comments=False, kind='auto', model=None, \
-    classifier=None)")]
+    pages, *, threads=None, errors=Checked::given(String::from("strict")), method=None,
+    threshold=None, max_link_density=None, format=None, favor=None, comments=false, kind=None, target_language=None,
+    model=None, classifier=None
+))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean_many<'py>(
     py: Python<'py>,
     pages: &Bound<'py, PyAny>,
     threads: Option<Checked<i64>>,
     errors: Checked<String>,
-    method: Checked<String>,
+    method: Option<Checked<String>>,
     threshold: Option<Checked<f64>>,
-    format: Checked<String>,
-    favor: Checked<String>,
+    max_link_density: Option<Checked<f64>>,
+    format: Option<Checked<String>>,
+    favor: Option<Checked<String>>,
     comments: bool,
-    kind: Checked<String>,
+    kind: Option<Checked<String>>,
+    target_language: Option<Checked<String>>,
     model: Option<&Bound<'py, Model>>,
     classifier: Option<&Bound<'py, Classifier>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
-    let (format, favor) = (format.option("format")?, favor.option("favor")?);
-    let kind = kind.option("kind")?;
+    let words = Words::of(
+        method,
+        threshold,
+        max_link_density,
+        format,
+        favor,
+        comments,
+        kind,
+        target_language,
+    )?;
     let strict = match errors.option("errors")?.as_str() {
         "strict" => true,
         "ignore" => false,
@@ -172,9 +218,7 @@ fn clean_many<'py>(
         }
     };
     let threads = thread_count(threads)?;
-    let options = page_options(&named(
-        &method, threshold, &format, &favor, comments, &kind, classifier,
-    ))?;
+    let options = words.options(classifier)?;
     let model = language_model(model);
     let texts = PyList::empty(py);
     let mut pages = pages.try_iter()?;
@@ -217,32 +261,37 @@ fn next_chunk(
 /// perplexity and whether each is kept) and evidence. The kept sentences, joined by spaces
 /// within a block and by newlines between blocks, are the text `clean` returns.
 ///
-/// Options and errors are those of `clean` (there is no `format`).
+/// Options and errors are those of `clean` (there is no `format` nor `target_language`).
 #[pyfunction]
 #[pyo3(signature = (
-    html, *, method=Checked::given(String::from("combined")), threshold=None,
-    favor=Checked::given(String::from("balanced")), comments=false,
-    kind=Checked::given(String::from("auto")), model=None, classifier=None
-), text_signature = "(html, *, method='combined', threshold=None, favor='balanced', \
-    comments=False, kind='auto', model=None, classifier=None)")]
+    html, *, method=None, threshold=None, max_link_density=None, favor=None, comments=false, kind=None, model=None,
+    classifier=None
+))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn blocks(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
-    method: Checked<String>,
+    method: Option<Checked<String>>,
     threshold: Option<Checked<f64>>,
-    favor: Checked<String>,
+    max_link_density: Option<Checked<f64>>,
+    favor: Option<Checked<String>>,
     comments: bool,
-    kind: Checked<String>,
+    kind: Option<Checked<String>>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
 ) -> PyResult<Vec<Block>> {
-    let (method, threshold) = (method.option("method")?, input::threshold(threshold)?);
-    let (favor, kind) = (favor.option("favor")?, kind.option("kind")?);
+    let words = Words::of(
+        method,
+        threshold,
+        max_link_density,
+        None,
+        favor,
+        comments,
+        kind,
+        None,
+    )?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
-    let options = page_options(&named(
-        &method, threshold, "text", &favor, comments, &kind, classifier,
-    ))?;
+    let options = words.options(classifier)?;
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
         let model = scorer(&model);

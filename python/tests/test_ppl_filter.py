@@ -153,9 +153,36 @@ def test_a_kind_given_decides_every_page_as_that_kind():
     assert ppl_filter.clean_many([page], kind="article") == [ppl_filter.clean(page, kind="article")]
 
 
+GERMAN = (
+    "<p>Der Gemeinderat hat am Dienstag beschlossen, das Ufer des Flusses zu erneuern, "
+    "und die Arbeiten sollen im Frühjahr beginnen.</p>"
+)
+
+
+def test_the_language_filter_keeps_only_pages_in_the_language():
+    page = NEWS.read_bytes()
+    options = {"kind": "article", "comments": True, "favor": "precision"}
+    english = ppl_filter.clean(page, **options)
+    assert english
+    assert ppl_filter.clean(page, target_language="en", **options) == english
+    assert ppl_filter.clean(page, target_language="German", **options) == ""
+    assert ppl_filter.clean(GERMAN, target_language="deu").startswith("Der Gemeinderat")
+    assert ppl_filter.clean(GERMAN, target_language="en", format="json") == ""
+    kept = ppl_filter.clean_many([page, GERMAN, page], target_language="de", threads=2)
+    assert kept == ["", ppl_filter.clean(GERMAN), ""]
+
+
+def test_an_option_left_out_or_none_is_the_default():
+    page = NEWS.read_bytes()
+    defaults = {"method": "combined", "format": "text", "favor": ppl_filter.FAVORS[0], "kind": "auto"}
+    nones = {name: None for name in defaults}
+    assert ppl_filter.clean(page) == ppl_filter.clean(page, **defaults) == ppl_filter.clean(page, **nones)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
+        ({"target_language": "klingon"}, "unknown language 'klingon'"),
         ({"method": "best"}, "unknown method 'best'"),
         ({"format": "html"}, "unknown format 'html'"),
         ({"favor": "most"}, "unknown favor 'most'"),

@@ -162,7 +162,7 @@ impl PageKind {
     ];
 
     /// The kind's name, as `--kind` takes it and `--format json` writes it.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             PageKind::Article => "article",
             PageKind::Forum => "forum",

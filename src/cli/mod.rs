@@ -1,5 +1,9 @@
 //! Command-line definitions of both binaries, kept in the library so that the man pages and
 //! shell completions are generated from the same definitions (and a test catches drift).
+//!
+//! The doc comments of the flags are their `--help` text, read by people at a terminal, so
+//! they write CleanEval's markers (<p>, <h>, <l>) as they are printed, not as rustdoc markup.
+#![allow(rustdoc::invalid_html_tags)]
 
 pub mod eval;
 pub mod filter;
@@ -10,8 +14,8 @@ use std::sync::Arc;
 
 use crate::block::PageKind;
 use crate::decide::{
-    embedded, Choices, Classifier, ClassifierLoadError, Favor, Method, MethodKind, Policy,
-    DEFAULT_MAX_LINK_DENSITY,
+    embedded, Choices, Classifier, ClassifierLoadError, Favor, Given, Method, MethodKind,
+    MethodOption, Policy, DEFAULT_MAX_LINK_DENSITY,
 };
 use crate::pipeline::DecideSettings;
 
@@ -118,7 +122,7 @@ impl PolicyArgs {
         let favor = match (self.favor_precision, self.favor_recall) {
             (true, _) => Favor::Precision,
             (_, true) => Favor::Recall,
-            _ => Favor::Balanced,
+            _ => Favor::default(),
         };
         Choices {
             favor,
@@ -131,21 +135,23 @@ impl PolicyArgs {
     /// The decision method, loading the classifier file if one is given; refused when a flag
     /// is given that the chosen method would ignore.
     pub fn method(&self) -> Result<Method, FlagError> {
-        let ignored = match self.method {
-            MethodKind::Perplexity => [
-                ("--classifier", self.classifier.is_some()),
-                ("--favor-precision", self.favor_precision),
-                ("--favor-recall", self.favor_recall),
-                ("--comments", self.comments),
-                ("--kind", self.kind.is_some()),
-            ]
-            .into_iter()
-            .find_map(|(flag, given)| given.then_some((flag, "combined"))),
-            MethodKind::Combined => self
-                .max_link_density
-                .map(|_| ("--max-link-density", "perplexity")),
+        let given = Given {
+            classifier: self.classifier.is_some(),
+            favor: self.favor_precision || self.favor_recall,
+            comments: self.comments,
+            kind: self.kind.is_some(),
+            max_link_density: self.max_link_density.is_some(),
         };
-        if let Some((flag, method)) = ignored {
+        if let Some(option) = self.method.first_ignored(&given) {
+            let flag = match option {
+                MethodOption::Classifier => "--classifier",
+                MethodOption::Favor if self.favor_precision => "--favor-precision",
+                MethodOption::Favor => "--favor-recall",
+                MethodOption::Comments => "--comments",
+                MethodOption::Kind => "--kind",
+                MethodOption::MaxLinkDensity => "--max-link-density",
+            };
+            let method = option.method().name();
             return Err(FlagError::IgnoredByMethod { flag, method });
         }
         match self.method {

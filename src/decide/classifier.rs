@@ -274,7 +274,7 @@ pub fn context_input(evidence: &[[f32; EVIDENCE_VALUES]], at: usize) -> [f32; IN
 
 impl Classifier {
     /// Keep or drop for each block of one document (measured, in order, with the evidence of
-    /// [`DocumentContext`]): document evidence is added, each block is scored with its
+    /// `DocumentContext`): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
     /// empty rescued, comments kept on request, a last resort against an empty page, the

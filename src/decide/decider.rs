@@ -130,7 +130,7 @@ impl<'a> Decider<'a> {
         let max_perplexity = self.policy.max_perplexity;
         for (mut block, keep) in blocks.drain(..).zip(keep) {
             for sentence in &mut block.sentences {
-                sentence.keep = keep && max_perplexity.map_or(true, |m| sentence.perplexity <= m);
+                sentence.keep = keep && max_perplexity.is_none_or(|m| sentence.perplexity <= m);
             }
             keep_title(&mut block);
             decided(block);

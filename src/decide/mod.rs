@@ -39,7 +39,7 @@ pub use policy::{Policy, PolicyError, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERP
 /// Which way the combined method leans when a block is in doubt.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Favor {
-    /// One balanced decision for CleanEval-style pages and articles alike.
+    /// One decision for CleanEval-style pages and articles alike, leaning neither way.
     #[default]
     Balanced,
     /// Keep less: only what is clearly main content.
@@ -141,7 +141,7 @@ impl Choices {
 impl Default for Choices {
     fn default() -> Choices {
         Choices {
-            favor: Favor::Balanced,
+            favor: Favor::default(),
             comments: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             kind: None,
@@ -189,6 +189,76 @@ impl MethodKind {
     pub fn of_name(name: &str) -> Option<MethodKind> {
         MethodKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
+
+    /// The first option in `given` that this method would ignore, if any: the one rule behind
+    /// every door's refusal (the command line names the option by its flag, Python and the web
+    /// API by their keyword, [`MethodOption::keyword`]).
+    pub fn first_ignored(self, given: &Given) -> Option<MethodOption> {
+        let ignored: &[(MethodOption, bool)] = match self {
+            MethodKind::Perplexity => &[
+                (MethodOption::Classifier, given.classifier),
+                (MethodOption::Favor, given.favor),
+                (MethodOption::Comments, given.comments),
+                (MethodOption::Kind, given.kind),
+            ],
+            MethodKind::Combined => &[(MethodOption::MaxLinkDensity, given.max_link_density)],
+        };
+        ignored
+            .iter()
+            .find(|(_, given)| *given)
+            .map(|&(option, _)| option)
+    }
+}
+
+/// The options of the decision that one method alone uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodOption {
+    /// A classifier instead of the embedded one (combined method).
+    Classifier,
+    /// A leaning other than the default (combined method).
+    Favor,
+    /// Readers' comments kept (combined method).
+    Comments,
+    /// A kind of page given (combined method).
+    Kind,
+    /// A link-density bound (perplexity method).
+    MaxLinkDensity,
+}
+
+impl MethodOption {
+    /// The option's name as Python's keyword arguments and the web API's JSON give it.
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            MethodOption::Classifier => "classifier",
+            MethodOption::Favor => "favor",
+            MethodOption::Comments => "comments",
+            MethodOption::Kind => "kind",
+            MethodOption::MaxLinkDensity => "max_link_density",
+        }
+    }
+
+    /// The method that uses the option.
+    pub const fn method(self) -> MethodKind {
+        match self {
+            MethodOption::MaxLinkDensity => MethodKind::Perplexity,
+            _ => MethodKind::Combined,
+        }
+    }
+}
+
+/// Which of the options that one method alone uses were given ([`MethodKind::first_ignored`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Given {
+    /// A classifier file or object.
+    pub classifier: bool,
+    /// A leaning other than the default.
+    pub favor: bool,
+    /// `comments`.
+    pub comments: bool,
+    /// A kind of page other than `auto`.
+    pub kind: bool,
+    /// `max_link_density`.
+    pub max_link_density: bool,
 }
 
 /// Which decision is made.

@@ -2,7 +2,7 @@
 //! gold and reports accuracy and throughput side by side (the table in GUIDE.md).
 //!
 //! Methods: no cleaning (every block the HTML stage extracts), the jusText-style
-//! [`baseline`](crate::eval::baseline), and ppl-filter with each decision method: `perplexity`
+//! [`baseline`], and ppl-filter with each decision method: `perplexity`
 //! (threshold and link density from the given options) and `combined` (the options' classifier,
 //! or the embedded one when the options ask for the perplexity method). Each method
 //! runs in this process on one thread, page by page; the time counted is cleaning only

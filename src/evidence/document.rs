@@ -519,7 +519,7 @@ fn words_of(text: &str) -> String {
     words
 }
 
-/// The headlines a page's title may name ([`words_of`] each): the title itself, and what lies
+/// The headlines a page's title may name (`words_of` each): the title itself, and what lies
 /// before or after each separator in it ("Headline | Section | Site", "Site – Headline"). Made
 /// once a page for both [`keep_headline`] and [`drop_repeated_headline`].
 pub struct Headlines {

@@ -19,6 +19,7 @@ mod document;
 mod kind;
 mod measure;
 mod page;
+mod url;
 
 pub use context::DocumentContext;
 pub use document::{

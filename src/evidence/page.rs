@@ -3,7 +3,7 @@
 //! ([`super::tell_kind`]) when the page does not declare its kind.
 
 use super::document::{prose_bytes, Analysis};
-use super::kind::{kind_of_url, split_url};
+use super::url::{kind_of_url, split_url};
 use crate::block::{
     Block, BlockKind, ContainerHints, PageEvidence, PageInfo, PageKind, SchemaTypes,
 };
@@ -17,6 +17,18 @@ const LINKED: f64 = 0.8;
 /// The evidence of the page whose measured blocks (in order, observed in document order) are
 /// `blocks`, with what it declares in `page` and its document `analysis`.
 pub fn page_evidence(blocks: &[Block], page: &PageInfo, analysis: &Analysis) -> PageEvidence {
+    let mut evidence = PageEvidence::default();
+    text_evidence(&mut evidence, blocks);
+    structure_evidence(&mut evidence, analysis);
+    declared_evidence(&mut evidence, page);
+    url_evidence(&mut evidence, page);
+    evidence
+}
+
+/// Fills in what the page's text shows: how much there is, how much is prose or in links,
+/// and the shares of its blocks and text of each kind, with prices, or in each kind of
+/// container.
+fn text_evidence(e: &mut PageEvidence, blocks: &[Block]) {
     let count = blocks.len().max(1) as f32;
     let text: usize = blocks.iter().map(|b| b.text.len()).sum();
     let share_of_text = |keep: &dyn Fn(&Block) -> bool| {
@@ -32,79 +44,94 @@ pub fn page_evidence(blocks: &[Block], page: &PageInfo, analysis: &Analysis) -> 
     let links: usize = blocks.iter().map(|b| b.link_bytes.min(b.text.len())).sum();
     let prose: f64 = blocks.iter().map(prose_bytes).sum();
     let prices = blocks.iter().filter(|b| holds_price(&b.text)).count();
+    e.ln_blocks = (blocks.len() as f32).ln_1p();
+    e.ln_text_bytes = (text as f32).ln_1p();
+    e.ln_prose_bytes = (prose as f32).ln_1p();
+    e.link_density = links as f32 / text.max(1) as f32;
+    e.heading_share = share_of_blocks(&|b| b.kind == BlockKind::Heading);
+    e.ln_headings = (blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Heading)
+        .count() as f32)
+        .ln_1p();
+    e.teaser_share = share_of_blocks(&|b| b.words() >= 4 && b.link_density() >= LINKED);
+    e.link_list_share =
+        share_of_text(&|b| b.kind == BlockKind::ListItem && b.link_density() >= LINKED);
+    e.list_item_share = share_of_text(&|b| b.kind == BlockKind::ListItem);
+    e.table_cell_share = share_of_text(&|b| b.kind == BlockKind::TableCell);
+    e.form_share = share_of_text(&|b| b.kind == BlockKind::Form);
+    e.preformatted_share = share_of_text(&|b| b.kind == BlockKind::Preformatted);
+    e.prose_block_share = share_of_blocks(&|b| prose_bytes(b) > 0.0);
+    e.short_block_share = share_of_blocks(&|b| b.words() <= SHORT_WORDS);
+    e.price_share = prices as f32 / count;
+    e.ln_prices = (prices as f32).ln_1p();
+    e.repeated_share = share_of_blocks(&|b| b.evidence.repeated > 0.0);
+    e.navigation_share = share_of_text(&|b| b.hints.has(ContainerHints::NAVIGATION));
+    e.periphery_share = share_of_text(&|b| b.hints.has(ContainerHints::PERIPHERY));
+    e.content_share = share_of_text(&|b| b.hints.has(ContainerHints::CONTENT));
+    e.collapsed_share = share_of_text(&|b| b.hints.has(ContainerHints::COLLAPSED));
+}
+
+/// Fills in the page's structure, as its document `analysis` found it: its main container,
+/// its comments and its repeated records.
+fn structure_evidence(e: &mut PageEvidence, analysis: &Analysis) {
+    e.main_share = analysis.main_share();
+    e.ln_main_prose = (analysis.article_prose() as f32).ln_1p();
+    e.comment_share = analysis.comment_share();
+    e.record_share = analysis.record_share();
+    e.ln_most_siblings = (analysis.most_siblings() as f32).ln_1p();
+}
+
+/// Fills in what the page declares of itself: its schema.org types and its Open Graph type.
+fn declared_evidence(e: &mut PageEvidence, page: &PageInfo) {
+    let schema = |bits: u8| flag(page.schema.has(bits));
+    e.schema_article = schema(SchemaTypes::ARTICLE);
+    e.schema_tech_article = schema(SchemaTypes::TECH_ARTICLE);
+    e.schema_forum = schema(SchemaTypes::FORUM);
+    e.schema_comment = schema(SchemaTypes::COMMENT);
+    e.schema_product = schema(SchemaTypes::PRODUCT);
+    e.schema_offer = schema(SchemaTypes::OFFER);
+    e.schema_list = schema(SchemaTypes::LIST);
     let og = page
         .og_type
         .as_deref()
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
-    let flag = |on: bool| f32::from(u8::from(on));
-    let schema = |bits: u8| flag(page.schema.has(bits));
+    e.og_article = flag(og == "article");
+    e.og_website = flag(og == "website");
+    e.og_product = flag(og == "product" || og == "product.group");
+    e.og_other = flag(
+        !og.is_empty()
+            && !matches!(
+                og.as_str(),
+                "article" | "website" | "product" | "product.group"
+            ),
+    );
+}
+
+/// Fills in what the page's URL (canonical or Open Graph) says of its kind, all zeros when it
+/// names none.
+fn url_evidence(e: &mut PageEvidence, page: &PageInfo) {
     let url = page.url().map(Url::of).unwrap_or_default();
-    PageEvidence {
-        ln_blocks: (blocks.len() as f32).ln_1p(),
-        ln_text_bytes: (text as f32).ln_1p(),
-        ln_prose_bytes: (prose as f32).ln_1p(),
-        link_density: links as f32 / text.max(1) as f32,
-        heading_share: share_of_blocks(&|b| b.kind == BlockKind::Heading),
-        ln_headings: (blocks
-            .iter()
-            .filter(|b| b.kind == BlockKind::Heading)
-            .count() as f32)
-            .ln_1p(),
-        teaser_share: share_of_blocks(&|b| b.words() >= 4 && b.link_density() >= LINKED),
-        link_list_share: share_of_text(&|b| {
-            b.kind == BlockKind::ListItem && b.link_density() >= LINKED
-        }),
-        list_item_share: share_of_text(&|b| b.kind == BlockKind::ListItem),
-        table_cell_share: share_of_text(&|b| b.kind == BlockKind::TableCell),
-        form_share: share_of_text(&|b| b.kind == BlockKind::Form),
-        preformatted_share: share_of_text(&|b| b.kind == BlockKind::Preformatted),
-        prose_block_share: share_of_blocks(&|b| prose_bytes(b) > 0.0),
-        short_block_share: share_of_blocks(&|b| b.words() <= SHORT_WORDS),
-        price_share: prices as f32 / count,
-        ln_prices: (prices as f32).ln_1p(),
-        repeated_share: share_of_blocks(&|b| b.evidence.repeated > 0.0),
-        navigation_share: share_of_text(&|b| b.hints.has(ContainerHints::NAVIGATION)),
-        periphery_share: share_of_text(&|b| b.hints.has(ContainerHints::PERIPHERY)),
-        content_share: share_of_text(&|b| b.hints.has(ContainerHints::CONTENT)),
-        collapsed_share: share_of_text(&|b| b.hints.has(ContainerHints::COLLAPSED)),
-        main_share: analysis.main_share(),
-        ln_main_prose: (analysis.article_prose() as f32).ln_1p(),
-        comment_share: analysis.comment_share(),
-        record_share: analysis.record_share(),
-        ln_most_siblings: (analysis.most_siblings() as f32).ln_1p(),
-        schema_article: schema(SchemaTypes::ARTICLE),
-        schema_tech_article: schema(SchemaTypes::TECH_ARTICLE),
-        schema_forum: schema(SchemaTypes::FORUM),
-        schema_comment: schema(SchemaTypes::COMMENT),
-        schema_product: schema(SchemaTypes::PRODUCT),
-        schema_offer: schema(SchemaTypes::OFFER),
-        schema_list: schema(SchemaTypes::LIST),
-        og_article: flag(og == "article"),
-        og_website: flag(og == "website"),
-        og_product: flag(og == "product" || og == "product.group"),
-        og_other: flag(
-            !og.is_empty()
-                && !matches!(
-                    og.as_str(),
-                    "article" | "website" | "product" | "product.group"
-                ),
-        ),
-        has_url: flag(url.present),
-        url_home: flag(url.present && url.segments == 0),
-        ln_path_segments: (url.segments as f32).ln_1p(),
-        ln_slug_words: (url.slug_words as f32).ln_1p(),
-        url_number: flag(url.number),
-        url_query: flag(url.query),
-        url_forum: flag(url.kind == PageKind::Forum),
-        url_documentation: flag(url.kind == PageKind::Documentation),
-        url_collection: flag(url.kind == PageKind::Collection),
-        url_product_word: flag(url.words & PRODUCT_WORD != 0),
-        url_listing_word: flag(url.words & LISTING_WORD != 0),
-        url_article_word: flag(url.words & ARTICLE_WORD != 0),
-        url_service_word: flag(url.words & SERVICE_WORD != 0),
-    }
+    e.has_url = flag(url.present);
+    e.url_home = flag(url.present && url.segments == 0);
+    e.ln_path_segments = (url.segments as f32).ln_1p();
+    e.ln_slug_words = (url.slug_words as f32).ln_1p();
+    e.url_number = flag(url.number);
+    e.url_query = flag(url.query);
+    e.url_forum = flag(url.kind == PageKind::Forum);
+    e.url_documentation = flag(url.kind == PageKind::Documentation);
+    e.url_collection = flag(url.kind == PageKind::Collection);
+    e.url_product_word = flag(url.words & PRODUCT_WORD != 0);
+    e.url_listing_word = flag(url.words & LISTING_WORD != 0);
+    e.url_article_word = flag(url.words & ARTICLE_WORD != 0);
+    e.url_service_word = flag(url.words & SERVICE_WORD != 0);
+}
+
+/// 1 when `on`, else 0.
+fn flag(on: bool) -> f32 {
+    f32::from(u8::from(on))
 }
 
 /// Whether `text` holds a price: a currency sign or code next to a digit (`$12`, `12,99 €`,

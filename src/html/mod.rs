@@ -19,12 +19,12 @@
 //! stack depth; nothing here grows with the document. lol_html keeps every element whose end tag
 //! it has not seen on a stack charged to `max_parser_memory`, so a page of many unclosed elements
 //! (`<li>` after `<li>`, deep nesting) would fill it and end the document. This stage counts those
-//! elements and, past a bound derived from `max_parser_memory` ([`max_open_elements`]), restarts
+//! elements and, past a bound derived from `max_parser_memory` (`max_open_elements`), restarts
 //! lol_html just before the next start tag with a fresh stack: the open elements this stage
 //! tracks (its block stack, the skipped element, the title and link it is in) are replayed to the
 //! new parser as bare start tags, so their end tags still count; the others are forgotten. Text
 //! keeps flowing, tracked less precisely, and the document is never cut. The decision depends on
-//! the content alone: lol_html is fed in pieces that end at fixed stream offsets ([`PIECE_BYTES`]),
+//! the content alone: lol_html is fed in pieces that end at fixed stream offsets (`PIECE_BYTES`),
 //! whatever the sizes of the pieces given to [`BlockParser::write`].
 
 mod json_ld;
@@ -45,7 +45,7 @@ use state::State;
 /// Limits and switches of the HTML stage.
 #[derive(Clone, Debug)]
 pub struct HtmlSettings {
-    /// The longest block: a longer one is cut into several ([`last_sentence_end`] says where)
+    /// The longest block: a longer one is cut into several (`last_sentence_end` says where)
     /// and each but the last marked `truncated`; no text is dropped.
     pub max_block_bytes: usize,
     /// Hard cap on lol_html's own buffers (a tag or attribute longer than this ends the document).

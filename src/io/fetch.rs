@@ -4,10 +4,10 @@
 //! are checked before it is asked for, and the caller is asked about each ([`Polite`] checks
 //! its host's robots.txt and waits its delay).
 //!
-//! A page is decoded here ([`decode`]): its `Content-Encoding` (gzip, deflate, br) and any
+//! A page is decoded here (`decode`): its `Content-Encoding` (gzip, deflate, br) and any
 //! gzip it still is, at most [`FetchLimits::max_bytes`] of it. A page cut short — by that
 //! bound, by the deadline, by a connection that closed before its Content-Length or its last
-//! chunk ([`http`]), by damaged compressed data — is kept as far as it came, and the cut is
+//! chunk (`http`), by damaged compressed data — is kept as far as it came, and the cut is
 //! said ([`Fetched::cut`]).
 //!
 //! Two callers, two policies. The web demo fetches what a visitor typed ([`fetch`]): only

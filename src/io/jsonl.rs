@@ -559,7 +559,7 @@ impl<R: BufRead> JsonlLines<R> {
 
     /// Keeps each line longer than the bound (still reported as [`JsonlError::TooLong`]) to be
     /// passed through ([`JsonlLines::long_line`]): up to the bound in memory, the rest spooled
-    /// to a temporary file past [`PASSED_HELD_BYTES`].
+    /// to a temporary file past `PASSED_HELD_BYTES`.
     pub fn keeping_long_lines(mut self) -> Self {
         self.keep_long_lines = true;
         self

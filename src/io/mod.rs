@@ -11,6 +11,7 @@ pub mod fetch;
 pub mod gzip;
 pub mod jsonl;
 pub mod language;
+pub mod language_filter;
 mod lines;
 pub mod outputs;
 pub mod sink;

@@ -69,7 +69,7 @@ pub struct TrainingSet {
     pub input_dir: PathBuf,
     /// Their gold text, `N.txt`.
     pub gold_dir: PathBuf,
-    /// Factor on the weight of the set's examples (after [`SetBalance`]).
+    /// Factor on the weight of the set's examples (after `SetBalance`).
     pub weight: f64,
 }
 

@@ -1,5 +1,5 @@
 //! The binary model file: its layout (below), the checks a file must pass before it is used,
-//! and reading one from a file or stream. Finding an entry in a table is [`super::table`],
+//! and reading one from a file or stream. Finding an entry in a table is `super::table`,
 //! scoring is [`super::model`], writing is [`super::write`].
 //!
 //! # File format (version 2, all integers and floats little-endian)
@@ -173,7 +173,7 @@ pub enum ModelError {
         /// The width in its descriptor.
         width: u8,
     },
-    /// A table has more bucket bits than [`MAX_BUCKET_BITS`].
+    /// A table has more bucket bits than `MAX_BUCKET_BITS`.
     #[error(
         "corrupt model: order-{order} table has {bits} bucket bits (max {})",
         MAX_BUCKET_BITS

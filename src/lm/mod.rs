@@ -6,13 +6,13 @@
 //!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes).
 //!   Sentences, for training as for scoring, come from
 //!   [`crate::segment::split_sentences`].
-//! * [`format`] — the binary model file: its layout (documented there), its
+//! * [`mod@format`] — the binary model file: its layout (documented there), its
 //!   validation, reading one from a file or stream, [`ModelError`].
-//! * [`table`] (private) — finding an n-gram's entry in one order's table.
+//! * `table` (private) — finding an n-gram's entry in one order's table.
 //! * [`model`] — the loaded model [`LanguageModel`] (zero-parse: it reads the
 //!   validated bytes in place), sentence scoring, and the embedded default
 //!   model [`embedded()`].
-//! * [`write`] — writing a model file (quantisation, bucketing, checksum).
+//! * [`mod@write`] — writing a model file (quantisation, bucketing, checksum).
 //! * [`mod@train`] — counting and Kneser–Ney estimation ([`train::train`]).
 //! * [`pack`] — the packed form in which the embedded model is shipped.
 //!

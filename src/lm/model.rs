@@ -1,17 +1,17 @@
 //! A loaded language model, [`LanguageModel`]: sentence scoring (log2 probability,
 //! perplexity) over a model file's bytes, read in place; and the embedded English model,
 //! [`embedded()`]. The file format and its validation are [`super::format`], lookups in one
-//! order's table [`super::table`], writing [`super::write`]; the items most callers need
+//! order's table `super::table`, writing [`super::write`]; the items most callers need
 //! from those are re-exported here.
 //!
 //! Scoring speed: a lookup may miss the cache in a table of many megabytes, and in its
 //! bucket offsets; and whether an n-gram is stored is a coin toss no branch predictor learns.
-//! [`LanguageModel::log2_prob`] therefore buffers up to [`SCORE_CHUNK`] token hashes on the
+//! [`LanguageModel::log2_prob`] therefore buffers up to `SCORE_CHUNK` token hashes on the
 //! stack and scores them in passes: all their n-gram keys (prefetching the buckets'
 //! offsets), then all their buckets (prefetching the records), then the scores, so the
 //! misses of one word's lookups overlap the others'; and a lookup searches its bucket without
-//! branches on the data ([`super::table`]).
-//! The prefetch hint (`_mm_prefetch`, x86-64 only, in [`super::table`]) is the
+//! branches on the data (`super::table`).
+//! The prefetch hint (`_mm_prefetch`, x86-64 only, in `super::table`) is the
 //! language model's only `unsafe`; it cannot change results.
 
 use std::fmt::Write as _;
@@ -198,7 +198,7 @@ impl LanguageModel {
         }
     }
 
-    /// Scores up to [`SCORE_CHUNK`] `words` of a model of order `N`, in three passes so that
+    /// Scores up to `SCORE_CHUNK` `words` of a model of order `N`, in three passes so that
     /// the cache misses of one word's lookups overlap those of the others: every word's n-gram
     /// keys, prefetching their buckets' offsets; then the buckets, prefetching the records each
     /// lookup will read first; then the scores, by the backoff rule.

@@ -223,10 +223,7 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
                 }
             }
             // ASCII punctuation, symbol or control character.
-            let mut end = i + 1;
-            while end < len && bytes[end] == b {
-                end += 1;
-            }
+            let end = byte_run_end(bytes, i);
             let tok = &text[i..end];
             if !b.is_ascii_control() {
                 f(Token {
@@ -246,34 +243,18 @@ pub fn tokenize_with<'a>(hasher: &TokenHasher, text: &'a str, mut f: impl FnMut(
         if is_space(c) {
             i += clen;
         } else if c.is_alphanumeric() {
-            let end = if c.is_numeric() && !c.is_alphabetic() {
-                scan_number(text, i)
-            } else {
-                scan_word(text, i).0
-            };
-            let tok = &text[i..end];
-            if c.is_numeric() && !c.is_alphabetic() {
-                f(Token {
-                    hash: hasher.num,
-                    kind: TokenKind::Number,
-                    text: tok,
-                });
-            } else {
-                f(Token {
-                    hash: hash_word(hasher.seed, tok),
-                    kind: TokenKind::Word,
-                    text: tok,
-                });
-            }
+            let (end, kind, hash) = unicode_token(hasher, text, i, c);
+            f(Token {
+                hash,
+                kind,
+                text: &text[i..end],
+            });
             i = end;
         } else if c == '\u{AD}' || is_combining_mark(c) {
             // Stray soft hyphen or combining mark with no word before it.
             i += clen;
         } else {
-            let mut end = i + clen;
-            while text[end..].starts_with(c) {
-                end += clen;
-            }
+            let end = char_run_end(text, i, c);
             let run = (end - i) / clen;
             f(Token {
                 hash: hash_punct(hasher.seed, c, run),
@@ -322,6 +303,40 @@ fn ascii_token(
         return Some((end, TokenKind::Word, hash));
     }
     None
+}
+
+/// The token that starts at byte `i` with the non-ASCII letter or digit `c`: a number if `c`
+/// is a digit and no letter, else a word. Returns its end, kind and hash.
+#[inline(always)]
+fn unicode_token(hasher: &TokenHasher, text: &str, i: usize, c: char) -> (usize, TokenKind, u64) {
+    if c.is_numeric() && !c.is_alphabetic() {
+        (scan_number(text, i), TokenKind::Number, hasher.num)
+    } else {
+        let end = scan_word(text, i).0;
+        (end, TokenKind::Word, hash_word(hasher.seed, &text[i..end]))
+    }
+}
+
+/// End of the run of the byte at `i` repeated (at least `i + 1`).
+#[inline(always)]
+fn byte_run_end(bytes: &[u8], i: usize) -> usize {
+    let b = bytes[i];
+    let mut end = i + 1;
+    while end < bytes.len() && bytes[end] == b {
+        end += 1;
+    }
+    end
+}
+
+/// End of the run of the character `c`, which starts at byte `i`, repeated.
+#[inline(always)]
+fn char_run_end(text: &str, i: usize, c: char) -> usize {
+    let clen = c.len_utf8();
+    let mut end = i + clen;
+    while text[end..].starts_with(c) {
+        end += clen;
+    }
+    end
 }
 
 /// White space for tokenization: Unicode white space, control characters,

@@ -12,7 +12,7 @@
 //! (`parallel.rs`), which leaves no stage to one thread.
 //!
 //! Files, in the order data flows: `read.rs` (inputs to documents and batches), `document.rs`
-//! (one document's bytes to blocks), the workers' part here ([`process`]: sentences and
+//! (one document's bytes to blocks), the workers' part here (`process`: sentences and
 //! evidence), `write.rs` (the decision, rendering and the sink, in order); `options.rs` and
 //! `problem.rs` hold what a run is told and what it reports; `pages.rs` cleans pages held in
 //! memory, `parallel.rs` cleans a document per thread, and `pool.rs` spreads whole items over
@@ -63,7 +63,7 @@ pub struct Summary {
     pub warnings: u64,
     /// Inputs that could not be read.
     pub errors: u64,
-    /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`Options::all_responses`]).
+    /// WARC responses not cleaned: a status other than 2xx, or not HTML ([`ReadSettings::all_responses`]).
     pub records_skipped: u64,
     /// Files found while walking a directory that are not text: skipped without a warning.
     pub binary_skipped: u64,
@@ -75,7 +75,7 @@ pub struct Summary {
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
     /// Documents left out because their text is not in the language asked for
-    /// (`--target-language`; counted by [`crate::io::language::LanguageFilter`], around the run).
+    /// (`--target-language`; counted by [`crate::io::language_filter::LanguageFilter`], around the run).
     pub other_language: u64,
 }
 
@@ -145,7 +145,7 @@ type Scored = Job;
 
 /// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
 ///
-/// With several threads, at most [`MAX_BATCHES_IN_FLIGHT`] batches are between the reader and
+/// With several threads, at most `MAX_BATCHES_IN_FLIGHT` batches are between the reader and
 /// the writer at any time: a token is taken before a batch is sent and given back once it is
 /// written, so memory does not grow with the thread count.
 pub fn run(

@@ -15,8 +15,12 @@ use super::{
     map_in_order, process_whole, read_document, run, DocumentKind, Findings, Observer, Options,
     OutputClosed, Problem, RunError, Severity,
 };
-use crate::block::Block;
-use crate::decide::{Choices, Classifier, Decider, Favor, Method, MethodKind, Policy};
+use crate::block::{Block, PageKind};
+use crate::decide::{
+    Choices, Classifier, Decider, Favor, Given, Method, MethodKind, MethodOption, Policy,
+};
+use crate::io::language::Language;
+use crate::io::language_filter::LanguageFilter;
 use crate::io::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
@@ -41,128 +45,152 @@ pub const FORMATS: [&str; 6] = {
 pub const METHODS: [&str; 2] = [MethodKind::ALL[0].name(), MethodKind::ALL[1].name()];
 
 /// The leanings of the combined method by name ([`Favor::name`]; `--favor-precision`,
-/// `--favor-recall`).
+/// `--favor-recall`), the default first.
 pub const FAVORS: [&str; 3] = [
     Favor::ALL[0].name(),
     Favor::ALL[1].name(),
     Favor::ALL[2].name(),
 ];
 
-/// The kinds of page by name (`--kind`, [`crate::block::PageKind::name`] of each of
-/// [`crate::block::PageKind::ALL`]), after `auto`: each page's own.
-pub const KINDS: [&str; 9] = [
-    "auto",
-    "article",
-    "forum",
-    "product",
-    "collection",
-    "listing",
-    "documentation",
-    "service",
-    "other",
-];
+/// The kinds of page by name (`--kind`, [`PageKind::name`] of each of [`PageKind::ALL`]),
+/// after `auto`: each page's own.
+pub const KINDS: [&str; 9] = {
+    let mut names = [AUTO; 9];
+    let mut i = 0;
+    while i < PageKind::ALL.len() {
+        names[i + 1] = PageKind::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The kind that is no kind: each page is decided as the kind it is told to be.
+const AUTO: &str = "auto";
+
+/// `names` as a sentence lists them: `a, b or c`.
+fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
 
 /// A word that names no option, or options that do not go together.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NameError {
     /// Not one of [`METHODS`].
-    #[error("unknown method '{0}' (combined or perplexity)")]
+    #[error("unknown method '{}' ({})", .0, one_of(&METHODS))]
     Method(String),
     /// Not one of [`FORMATS`].
-    #[error("unknown format '{0}' (text, markdown, cleaneval, mark, scores or json)")]
+    #[error("unknown format '{}' ({})", .0, one_of(&FORMATS))]
     Format(String),
     /// Not one of [`FAVORS`].
-    #[error("unknown favor '{0}' (balanced, precision or recall)")]
+    #[error("unknown favor '{}' ({})", .0, one_of(&FAVORS))]
     Favor(String),
     /// Not one of [`KINDS`].
-    #[error("unknown kind '{0}' (auto, article, forum, product, collection, listing, documentation, service or other)")]
+    #[error("unknown kind '{}' ({})", .0, one_of(&KINDS))]
     Kind(String),
+    /// Not a language [`Language::of_name`] knows.
+    #[error(
+        "unknown language '{0}' (an ISO 639-1 or 639-3 code, or an English name: de, deu, German)"
+    )]
+    Language(String),
     /// A perplexity threshold that is not a number.
     #[error("threshold: {0}")]
     Threshold(String),
-    /// An option the perplexity method would ignore.
-    #[error("{0} applies only to the combined method")]
-    CombinedOnly(&'static str),
+    /// A link-density bound that is not a share.
+    #[error("max_link_density: {0}")]
+    MaxLinkDensity(String),
+    /// An option the chosen method would ignore.
+    #[error("{} applies only to the {} method", .0.keyword(), .0.method().name())]
+    IgnoredByMethod(MethodOption),
 }
 
 /// The options of an in-memory run, named with words as the Python package and the web demo
-/// take them; [`Named::options`] checks them and gives the [`PageOptions`].
-#[derive(Clone, Debug)]
+/// take them; [`Named::options`] checks them and gives the [`PageOptions`]. What is left out
+/// (`None`, the [`Default`]) is what `ppl-filter` does with no flag: the defaults live in
+/// [`Named::options`] alone.
+#[derive(Clone, Debug, Default)]
 pub struct Named<'a> {
-    /// One of [`METHODS`].
-    pub method: &'a str,
+    /// One of [`METHODS`]; the combined method when left out.
+    pub method: Option<&'a str>,
     /// Drop sentences whose perplexity is above this (`--threshold`).
     pub threshold: Option<f32>,
-    /// One of [`FORMATS`].
-    pub format: &'a str,
-    /// One of [`FAVORS`] (combined method).
-    pub favor: &'a str,
+    /// Perplexity method: drop blocks whose share of link text is above this
+    /// (`--max-link-density`; [`crate::decide::DEFAULT_MAX_LINK_DENSITY`] when left out).
+    pub max_link_density: Option<f32>,
+    /// One of [`FORMATS`]; `text` when left out.
+    pub format: Option<&'a str>,
+    /// One of [`FAVORS`] (combined method); the first when left out.
+    pub favor: Option<&'a str>,
     /// Keep readers' comments (combined method, `--comments`).
     pub comments: bool,
-    /// One of [`KINDS`]: every page decided as this kind (combined method, `--kind`).
-    pub kind: &'a str,
+    /// One of [`KINDS`]: every page decided as this kind (combined method, `--kind`); `auto`
+    /// when left out.
+    pub kind: Option<&'a str>,
+    /// Keep only the pages whose text is in this language (`--target-language`: a code or an
+    /// English name, as [`Language::of_name`] takes it); the others give no output.
+    pub target_language: Option<&'a str>,
     /// A classifier instead of the embedded one (combined method, `--classifier`).
     pub classifier: Option<Arc<Classifier>>,
-}
-
-impl Default for Named<'_> {
-    /// What `ppl-filter` does with no flag.
-    fn default() -> Self {
-        Named {
-            method: MethodKind::Combined.name(),
-            threshold: None,
-            format: Layout::Text.name(),
-            favor: Favor::Balanced.name(),
-            comments: false,
-            kind: "auto",
-            classifier: None,
-        }
-    }
 }
 
 impl Named<'_> {
     /// The options these words describe, refused like the command line refuses its flags.
     pub fn options(&self) -> Result<PageOptions, NameError> {
-        let favor =
-            Favor::of_name(self.favor).ok_or_else(|| NameError::Favor(self.favor.into()))?;
-        let kind = match self.kind {
-            "auto" => None,
-            name => Some(
-                crate::block::PageKind::of_name(name)
-                    .ok_or_else(|| NameError::Kind(name.to_string()))?,
-            ),
+        let favor = match self.favor {
+            None => Favor::default(),
+            Some(name) => Favor::of_name(name).ok_or_else(|| NameError::Favor(name.into()))?,
         };
-        let kind_of_method = MethodKind::of_name(self.method)
-            .ok_or_else(|| NameError::Method(self.method.into()))?;
+        let kind = match self.kind.unwrap_or(AUTO) {
+            AUTO => None,
+            name => Some(PageKind::of_name(name).ok_or_else(|| NameError::Kind(name.into()))?),
+        };
+        let kind_of_method = match self.method {
+            None => MethodKind::default(),
+            Some(name) => {
+                MethodKind::of_name(name).ok_or_else(|| NameError::Method(name.into()))?
+            }
+        };
+        let given = Given {
+            classifier: self.classifier.is_some(),
+            favor: favor != Favor::default(),
+            comments: self.comments,
+            kind: kind.is_some(),
+            max_link_density: self.max_link_density.is_some(),
+        };
+        if let Some(option) = kind_of_method.first_ignored(&given) {
+            return Err(NameError::IgnoredByMethod(option));
+        }
         let method = match kind_of_method {
             MethodKind::Combined => Method::Combined(
                 self.classifier
                     .clone()
                     .unwrap_or_else(crate::decide::embedded),
             ),
-            MethodKind::Perplexity => {
-                let ignored = [
-                    ("a classifier", self.classifier.is_some()),
-                    ("favor", favor != Favor::Balanced),
-                    ("comments", self.comments),
-                    ("kind", kind.is_some()),
-                ];
-                if let Some((what, _)) = ignored.iter().find(|(_, given)| *given) {
-                    return Err(NameError::CombinedOnly(what));
-                }
-                Method::Perplexity
-            }
+            MethodKind::Perplexity => Method::Perplexity,
         };
         let threshold = self
             .threshold
             .map(Policy::check_max_perplexity)
             .transpose()
             .map_err(|e| NameError::Threshold(e.to_string()))?;
-        let layout =
-            Layout::of_name(self.format).ok_or_else(|| NameError::Format(self.format.into()))?;
+        let layout = match self.format {
+            None => Layout::default(),
+            Some(name) => Layout::of_name(name).ok_or_else(|| NameError::Format(name.into()))?,
+        };
+        let language = self
+            .target_language
+            .map(|name| Language::of_name(name).ok_or_else(|| NameError::Language(name.into())))
+            .transpose()?;
         let json = layout == Layout::Json;
         let mut options = Options::with_method(method).with_layout(layout);
         options.decide.policy.max_perplexity = threshold;
+        if let Some(share) = self.max_link_density {
+            options.decide.policy.max_link_density = Policy::check_max_link_density(share)
+                .map_err(|e| NameError::MaxLinkDensity(e.to_string()))?;
+        }
         options.decide.choices = Choices {
             favor,
             comments: self.comments,
@@ -170,7 +198,11 @@ impl Named<'_> {
             ..Choices::default()
         };
         options.render.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
-        Ok(PageOptions { options, json })
+        Ok(PageOptions {
+            options,
+            json,
+            language,
+        })
     }
 }
 
@@ -181,6 +213,8 @@ pub struct PageOptions {
     pub options: Options,
     /// Each page is written as one JSON object (`--format json`) rather than as text.
     pub json: bool,
+    /// Only a page whose text is in this language is written (`--target-language`).
+    pub language: Option<Language>,
 }
 
 /// One page held in memory.
@@ -199,6 +233,17 @@ pub struct Page {
 }
 
 impl Page {
+    /// A page named `name` (in problems, and as the `source` of its JSON object) holding
+    /// `bytes`, with no URL, its encoding sniffed as a file's is.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Page {
+        Page {
+            name: name.into(),
+            bytes: bytes.into(),
+            url: None,
+            encoding: None,
+        }
+    }
+
     /// A page's options: the run's, with the page's own encoding if it has one.
     fn options(&self, options: &Options) -> Options {
         let mut options = options.clone();
@@ -214,6 +259,9 @@ pub struct Cleaned {
     pub output: Vec<u8>,
     /// What went wrong, in the order it was met (an empty page is a [`Severity::Note`]).
     pub problems: Vec<Problem>,
+    /// The page's text is not in the options' target language (or its language could not be
+    /// told): it was left out, and the output is empty.
+    pub other_language: bool,
 }
 
 impl Cleaned {
@@ -298,27 +346,37 @@ pub fn clean_page_within(
             .push(problem.clone())
     };
     let mut output = Capped::new(max_output_bytes);
-    let ran = if options.json {
-        // A record is written whole once its page ends: its text is bounded on the way in.
-        let mut records =
-            RecordSink::new(&mut output, RecordFormat::JsonlObjects).url(page.url.clone());
+    let (text_over, ran, other_language) = {
+        let (mut records, mut stream);
+        let written: &mut dyn Sink = if options.json {
+            records =
+                RecordSink::new(&mut output, RecordFormat::JsonlObjects).url(page.url.clone());
+            &mut records
+        } else {
+            stream = StreamSink::new(&mut output, b"");
+            &mut stream
+        };
+        let mut filter = None;
+        let filtered: &mut dyn Sink = match options.language {
+            Some(language) => filter.insert(LanguageFilter::new(written, language)),
+            None => written,
+        };
+        // A record or a page held for its language is written whole once the page ends: its
+        // text is bounded on the way in.
         let mut text = CappedText {
-            sink: &mut records,
+            sink: filtered,
             room: max_output_bytes,
             over: false,
         };
         let ran = run_into(&input, model, &run_options, &mut text, &observer);
-        if text.over {
-            return Err(PageError::TooLong {
-                max: max_output_bytes,
-            });
-        }
-        ran
-    } else {
-        let mut sink = StreamSink::new(&mut output, b"");
-        run_into(&input, model, &run_options, &mut sink, &observer)
+        let over = text.over;
+        (
+            over,
+            ran,
+            filter.is_some_and(|filter| filter.left_out() > 0),
+        )
     };
-    if output.over {
+    if text_over || output.over {
         return Err(PageError::TooLong {
             max: max_output_bytes,
         });
@@ -328,6 +386,7 @@ pub fn clean_page_within(
     Ok(Cleaned {
         output: output.bytes,
         problems,
+        other_language,
     })
 }
 
@@ -500,7 +559,7 @@ mod tests {
         let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
         for format in ["text", "json"] {
             let options = Named {
-                format,
+                format: Some(format),
                 ..Named::default()
             }
             .options()
@@ -541,7 +600,7 @@ mod tests {
         let started = std::time::Instant::now();
         for format in ["text", "json"] {
             let options = Named {
-                format,
+                format: Some(format),
                 ..Named::default()
             }
             .options()
@@ -586,9 +645,9 @@ mod tests {
     #[test]
     fn words_name_options_or_are_refused() {
         let named = |method, format, favor| Named {
-            method,
-            format,
-            favor,
+            method: Some(method),
+            format: Some(format),
+            favor: Some(favor),
             ..Named::default()
         };
         let json = named("combined", "json", "recall").options().unwrap();
@@ -601,7 +660,7 @@ mod tests {
         let names = crate::block::PageKind::ALL.map(crate::block::PageKind::name);
         assert_eq!(KINDS[1..], names, "every kind by its own name");
         let forum = Named {
-            kind: "forum",
+            kind: Some("forum"),
             ..Named::default()
         };
         let forum = forum.options().unwrap().options.decide.choices.kind;
@@ -618,15 +677,15 @@ mod tests {
             (named("combined", "text", "most"), "unknown favor 'most'"),
             (
                 Named {
-                    kind: "blog",
+                    kind: Some("blog"),
                     ..Named::default()
                 },
                 "unknown kind 'blog'",
             ),
             (
                 Named {
-                    method: "perplexity",
-                    kind: "forum",
+                    method: Some("perplexity"),
+                    kind: Some("forum"),
                     ..Named::default()
                 },
                 "kind applies only to the combined method",
@@ -644,6 +703,62 @@ mod tests {
             ..Named::default()
         };
         assert!(matches!(nan.options(), Err(NameError::Threshold(_))));
+        let klingon = Named {
+            target_language: Some("klingon"),
+            ..Named::default()
+        };
+        assert_eq!(
+            klingon.options().unwrap_err(),
+            NameError::Language("klingon".into())
+        );
+        // The refusals list the names from the same lists the options are read from.
+        let favor = NameError::Favor("most".into()).to_string();
+        assert_eq!(
+            favor,
+            format!(
+                "unknown favor 'most' ({}, {} or {})",
+                FAVORS[0], FAVORS[1], FAVORS[2]
+            )
+        );
+    }
+
+    #[test]
+    fn only_a_page_in_the_target_language_comes_out() {
+        let english = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
+        let german = page(
+            "<page>",
+            "<p>Der Gemeinderat hat am Dienstag beschlossen, das Ufer des Flusses zu erneuern, \
+             und die Arbeiten sollen im Frühjahr beginnen.</p>"
+                .as_bytes(),
+        );
+        for format in ["text", "json"] {
+            let options = |language| {
+                Named {
+                    format: Some(format),
+                    target_language: language,
+                    ..Named::default()
+                }
+                .options()
+                .unwrap()
+            };
+            let every = options(None);
+            for (page, language, kept) in [
+                (&english, "en", true),
+                (&english, "German", false),
+                (&german, "de", true),
+                (&german, "eng", false),
+            ] {
+                let cleaned = clean_page(page, embedded(), &options(Some(language))).unwrap();
+                let whole = clean_page(page, embedded(), &every).unwrap();
+                assert!(!whole.output.is_empty());
+                if kept {
+                    assert_eq!(cleaned.output, whole.output, "{format} {language}");
+                } else {
+                    assert!(cleaned.output.is_empty(), "{format} {language}");
+                }
+                assert_eq!(cleaned.other_language, !kept, "{format} {language}");
+            }
+        }
     }
 
     #[test]
@@ -669,7 +784,7 @@ mod tests {
     fn json_output_names_the_page_and_its_url() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
         let options = Named {
-            format: "json",
+            format: Some("json"),
             ..Named::default()
         }
         .options()

@@ -24,7 +24,9 @@ pub struct CleanRequest {
     pub format: Option<String>,
     /// Drop sentences whose perplexity is above this.
     pub threshold: Option<f32>,
-    /// `balanced` (the default), `precision` or `recall`.
+    /// Perplexity method: drop blocks whose share of link text is above this.
+    pub max_link_density: Option<f32>,
+    /// One of [`crate::pipeline::pages::FAVORS`] (the first is the default).
     pub favor: Option<String>,
     /// Keep readers' comments.
     #[serde(default)]
@@ -33,6 +35,9 @@ pub struct CleanRequest {
     /// `article`, `forum`, `product`, `collection`, `listing`, `documentation`, `service`,
     /// `other`.
     pub kind: Option<String>,
+    /// Answer with an empty text unless the page's text is in this language (an ISO 639-1 or
+    /// 639-3 code, or an English name), as `--target-language` keeps only such documents.
+    pub target_language: Option<String>,
     /// Also answer with every block, its sentences and their decision.
     #[serde(default)]
     pub blocks: bool,

@@ -531,14 +531,15 @@ fn json_response(status: StatusCode, json: String) -> Response {
 fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result<String, ApiError> {
     let request: CleanRequest = api::parse(body)?;
     // What a request leaves out is what `ppl-filter` does with no flag.
-    let default = Named::default();
     let named = Named {
-        method: request.method.as_deref().unwrap_or(default.method),
+        method: request.method.as_deref(),
         threshold: request.threshold,
-        format: request.format.as_deref().unwrap_or(default.format),
-        favor: request.favor.as_deref().unwrap_or(default.favor),
+        max_link_density: request.max_link_density,
+        format: request.format.as_deref(),
+        favor: request.favor.as_deref(),
         comments: request.comments,
-        kind: request.kind.as_deref().unwrap_or(default.kind),
+        kind: request.kind.as_deref(),
+        target_language: request.target_language.as_deref(),
         classifier: None,
     };
     let mut options = named

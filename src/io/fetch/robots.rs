@@ -167,7 +167,7 @@ impl Robots {
                 best = Some((rule.len, rule.allow));
             }
         }
-        best.map_or(true, |(_, allow)| allow)
+        best.is_none_or(|(_, allow)| allow)
     }
 
     /// The group's `Crawl-delay`, at most a minute; `None` when it gives none, or one that is

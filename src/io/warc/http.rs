@@ -771,10 +771,14 @@ mod tests {
         );
     }
 
+    /// The error a damaged chunked body read through `body_reader` ends with.
+    fn said(damage: &Option<ChunkDamage>) -> Option<BodyError> {
+        damage.clone().map(BodyError::Chunked)
+    }
+
     #[test]
     fn damaged_chunked_bodies_keep_the_chunks_before_and_never_a_size_line() {
         let no_last = Some(ChunkDamage::NoLastChunk);
-        let said = |d: &Option<ChunkDamage>| d.clone().map(BodyError::Chunked);
         // Ends after a whole chunk (with or without its line end): decoded whole, said.
         for raw in [
             &b"7\r\nHello, \r\n6\r\nworld.\r\n"[..],
@@ -788,7 +792,10 @@ mod tests {
                 "{raw:?}"
             );
         }
-        // A size that is not hexadecimal: the chunks before it.
+    }
+
+    #[test]
+    fn a_chunk_size_that_is_not_hexadecimal_keeps_the_chunks_before_it() {
         let bad = Some(ChunkDamage::BadSize("zz".into()));
         assert_eq!(
             chunked(b"7\r\nHello, \r\nzz\r\nworld.\r\n0\r\n\r\n"),
@@ -852,6 +859,10 @@ mod tests {
                 "{raw:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_chunk_size_that_does_not_fit_its_chunk_keeps_what_arrived() {
         // A size larger than what follows: what arrived.
         let cut = Some(ChunkDamage::CutInChunk {
             size: 0x8b,

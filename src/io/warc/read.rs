@@ -461,7 +461,7 @@ impl<R: BufRead> WarcReader<R> {
             return Ok(());
         }
         match text.split_once(':') {
-            Some((name, value)) if glue.map_or(true, |i| content[..i].contains(&b':')) => {
+            Some((name, value)) if glue.is_none_or(|i| content[..i].contains(&b':')) => {
                 let header = (name.trim().to_string(), value.trim().to_string());
                 head.headers.push(header);
                 head.note_glued(glue_at);
@@ -610,7 +610,7 @@ impl<R: BufRead> WarcReader<R> {
         match self.fill() {
             Ok(buf) => Ok(buf
                 .first()
-                .map_or(true, |b| matches!(b, b'W' | b'\r' | b'\n'))),
+                .is_none_or(|b| matches!(b, b'W' | b'\r' | b'\n'))),
             Err(e) if spoils_record(&e) => Err(e),
             Err(e) => {
                 self.deferred = Some(e);

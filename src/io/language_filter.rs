@@ -1,0 +1,104 @@
+//! `--target-language`: [`LanguageFilter`], the sink that passes on only the documents whose
+//! text is in one language ([`Language::of_spool`] tells it).
+
+use std::io;
+
+use crate::io::language::{Language, SAMPLE_BYTES};
+use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
+use crate::io::spool::Spool;
+
+/// A sink that holds each document's output and hands it to `inner` only when its text is in
+/// `language` (`--target-language`): a document in another language, or whose language is not
+/// told confidently, is left out whole (counted in [`LanguageFilter::left_out`]). A document
+/// that was not cleaned (it could not be read) goes on, so that its record or error is kept.
+/// The held text is bounded as a record's is ([`Spool`]: its first bytes in memory, the rest in
+/// a temporary file).
+pub struct LanguageFilter<'a> {
+    inner: &'a mut dyn Sink,
+    language: Language,
+    /// The current document: its index, where it came from, and its output so far.
+    current: Option<(usize, DocumentMeta)>,
+    text: Spool,
+    left_out: u64,
+}
+
+impl<'a> LanguageFilter<'a> {
+    /// Passes on to `inner` the documents in `language`.
+    pub fn new(inner: &'a mut dyn Sink, language: Language) -> LanguageFilter<'a> {
+        LanguageFilter {
+            inner,
+            language,
+            current: None,
+            text: Spool::new(SAMPLE_BYTES),
+            left_out: 0,
+        }
+    }
+
+    /// Documents left out so far.
+    pub fn left_out(&self) -> u64 {
+        self.left_out
+    }
+}
+
+impl Sink for LanguageFilter<'_> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        self.text.clear();
+        self.current = Some((index, meta.clone()));
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.text.write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        let Some((index, meta)) = self.current.take() else {
+            return Ok(());
+        };
+        if stats.failure.is_none() && Language::of_spool(&self.text) != Some(self.language) {
+            self.left_out += 1;
+            return Ok(());
+        }
+        self.inner.begin(index, &meta)?;
+        let inner = &mut *self.inner;
+        self.text
+            .each_written_chunk(&mut |chunk| inner.write(chunk))?;
+        self.inner.end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.inner.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::sink::StreamSink;
+
+    #[test]
+    fn only_documents_in_the_language_are_passed_on() {
+        let texts = [
+            "Der Hund läuft schnell über die Wiese und bellt laut, weil er sich freut.\n",
+            "The dog runs quickly across the meadow and barks loudly because it is happy.\n",
+            "Die Katze schläft den ganzen Tag auf dem warmen Sofa im Wohnzimmer.\n",
+            "ok\n",
+        ];
+        let mut sink = StreamSink::new(Vec::new(), b"--\n");
+        let mut filter = LanguageFilter::new(&mut sink, Language::of_name("de").unwrap());
+        for (i, text) in texts.iter().enumerate() {
+            let meta = DocumentMeta::Input {
+                source: format!("{i}.html"),
+            };
+            filter.begin(i, &meta).unwrap();
+            for piece in text.as_bytes().chunks(7) {
+                filter.write(piece).unwrap();
+            }
+            filter.end(&DocumentStats::default()).unwrap();
+        }
+        filter.finish().unwrap();
+        assert_eq!(filter.left_out(), 2);
+        let out = String::from_utf8(sink.into_inner()).unwrap();
+        assert_eq!(out, format!("{}--\n{}", texts[0], texts[2]));
+    }
+}
