@@ -50,7 +50,7 @@ fn finish(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            say(&ppl_filter::errors::one_line(error.as_ref()));
+            say(&ppl_filter::one_line(error.as_ref()));
             ExitCode::from(2)
         }
     }

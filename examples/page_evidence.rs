@@ -5,39 +5,24 @@
 
 use std::io::Read;
 use std::process::ExitCode;
-use std::sync::Arc;
 
-use ppl_filter::block::{PageEvidence, PageInfo, PageKind};
-use ppl_filter::evidence::{page_evidence, page_kind, Analysis};
-use ppl_filter::pipeline::pages::{decided_blocks, Page};
-use ppl_filter::pipeline::{read_blocks, Options};
+use ppl_filter::decide::PageEvidence;
+use ppl_filter::learn::kind_evidence;
 
 fn main() -> ExitCode {
     let model = ppl_filter::lm::model::embedded();
-    // Every page decided as one of no known kind: the page-kind model plays no part.
-    let mut options = Options::default();
-    options.decide.choices.kind = Some(PageKind::Other);
     println!("page\tdeclared\t{}", PageEvidence::NAMES.join("\t"));
     for path in std::env::args().skip(1) {
-        let bytes: Arc<[u8]> = match std::fs::read(&path).and_then(gunzip) {
-            Ok(bytes) => bytes.into(),
+        let bytes = match std::fs::read(&path).and_then(gunzip) {
+            Ok(bytes) => bytes,
             Err(e) => {
                 eprintln!("page_evidence: {path}: {e}");
                 return ExitCode::from(2);
             }
         };
-        let info: PageInfo = read_blocks(&bytes, &options).info;
-        let page = Page {
-            name: path.clone(),
-            bytes,
-            url: None,
-            encoding: None,
-        };
-        // The blocks as the decider holds them: measured, observed in order.
-        let (blocks, _) = decided_blocks(&page, model, &options);
-        let evidence = page_evidence(&blocks, &info, &Analysis::of(&blocks));
+        let (declared, evidence) = kind_evidence(&path, bytes.into(), model);
         let values: Vec<String> = evidence.values().iter().map(|v| v.to_string()).collect();
-        println!("{path}\t{}\t{}", page_kind(&info).name(), values.join("\t"));
+        println!("{path}\t{}\t{}", declared.name(), values.join("\t"));
     }
     ExitCode::SUCCESS
 }

@@ -368,7 +368,7 @@ fn leaf_value(tree: &[Node], x: &[f32]) -> f32 {
     }
 }
 
-/// Settings of [`train`].
+/// Settings of `train`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoostOptions {
     /// How many trees are grown.

@@ -1,22 +1,12 @@
-//! Every error the cleaning library returns, in one place, and [`one_line`], the way the
-//! binaries, the Python package and the web demo print an error with its causes.
+//! How an error is printed: [`one_line`], the way the binaries, the Python package and the web
+//! demo print an error with its causes, and [`printable`].
 //!
 //! Errors stay typed up to the edge of the program: each names what failed (a file, a record, a
-//! flag) and keeps its cause as its `source`, and only the edge turns it into a message.
+//! flag) and keeps its cause as its `source` (each is defined by the module that returns it),
+//! and only the edge turns it into a message.
 
 use std::borrow::Cow;
 use std::error::Error;
-
-pub use crate::decide::{ClassifierError, ClassifierLoadError, PolicyError};
-pub use crate::decode::DecodeError;
-pub use crate::eval::EvalError;
-pub use crate::html::HtmlError;
-pub use crate::io::jsonl::JsonlError;
-pub use crate::io::warc::{BodyError, WarcError};
-pub use crate::learn::LearnError;
-pub use crate::lm::{LoadError, ModelError, TrainError};
-pub use crate::pipeline::pages::NameError;
-pub use crate::pipeline::RunError;
 
 /// An error and its causes as one line, `outer: inner: …`, its control characters escaped
 /// ([`printable`]). A cause whose text the line already holds (a message that quotes its

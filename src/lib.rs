@@ -1,15 +1,20 @@
 //! ppl-filter: turns raw web pages into their clean, well-formed text.
 //!
-//! A page flows through the stages sources ([`io`]) → [`decode`] → [`html`] (or [`plain`]) →
-//! [`segment`] → [`evidence`] → [`decide`] → [`output`] → sinks ([`io`]), wired by
-//! [`pipeline`] (reader, workers and ordered writer, in bounded memory). Imports run one way,
-//! from the top of this list down: `cli` (both binaries' flags, behind the default feature
-//! `cli`) and `serve` (the web demo, `ppl-filter serve`, behind the default feature `serve`) →
-//! [`errors`] (every error, and how it is printed) → [`learn`] (the classifier from pages and
-//! gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`io`], [`decode`], [`html`],
-//! [`plain`], [`output`] → [`decide`] (with [`boost`]ed trees) → [`evidence`] → [`lm`] (the
-//! n-gram language model) → [`segment`] → [`stopwords`] and [`block`], the values every stage
-//! passes along. The guide's "Layout" (GUIDE.md) draws the same.
+//! A page flows through the stages sources ([`io`]) → `decode` → `html` (or `plain`) →
+//! `segment` → `evidence` → [`decide`] → `output` → sinks ([`io`]), wired by [`pipeline`]
+//! (reader, workers and ordered writer, in bounded memory). Imports run one way, from the top
+//! of this list down: `cli` (both binaries' flags, behind the default feature `cli`) and
+//! `serve` (the web demo, `ppl-filter serve`, behind the default feature `serve`) → [`learn`]
+//! (the classifier from pages and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`io`],
+//! `decode`, `html`, `plain`, `output` → [`decide`] (with `boost`ed trees) → `evidence` →
+//! [`lm`] (the n-gram language model) → `segment` → `stopwords`, `block` (the values every
+//! stage passes along) and `errors` (how an error is printed: [`one_line`]). The guide's
+//! "Layout" (GUIDE.md) draws the same.
+//!
+//! The way in is this page's items (below) and the eight public modules; the stages' own
+//! modules are private, and what the edges need of them is re-exported where it is used
+//! ([`pipeline`] the settings of each stage, [`decide`] the evidence it weighs). The crate's
+//! own tests and examples reach the stages through the feature `internals`, which is no API.
 //!
 //! # Examples
 //!
@@ -99,32 +104,39 @@
 //! ```
 #![warn(missing_docs)]
 
-pub mod block;
-pub mod boost;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod decide;
-pub mod decode;
-pub mod errors;
 pub mod eval;
-pub mod evidence;
-pub mod html;
 pub mod io;
 pub mod learn;
 pub mod lm;
-pub mod output;
 pub mod pipeline;
-pub mod plain;
-pub mod segment;
 #[cfg(feature = "serve")]
 pub mod serve;
-pub mod stopwords;
+
+/// The stages' modules: private, or public with the feature `internals` (for this crate's own
+/// tests and examples, which reach inside the stages; it is no API).
+macro_rules! stages {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = "internals")]
+            #[allow(missing_docs)]
+            pub mod $name;
+            #[cfg(not(feature = "internals"))]
+            mod $name;
+        )*
+    };
+}
+
+stages!(block, boost, decode, errors, evidence, html, output, plain, segment, stopwords);
 
 // The short way in, for a program that cleans pages: a page or many held in memory
 // (`clean_page`, `clean_pages`, with options named as `Named` names them), or inputs streamed into
-// a sink (`run`); the rest of the modules are the stages, for who builds on one.
-pub use block::{Block, BlockKind, Sentence};
+// a sink (`run`); the modules above for who builds on one part.
+pub use block::{Block, BlockKind, PageInfo, PageKind, Sentence};
 pub use decide::{Classifier, Favor, Method, MethodKind};
+pub use errors::{one_line, printable};
 pub use lm::{load_model, LanguageModel};
 pub use output::Layout;
 pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Named, Page, PageOptions};

@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use ppl_filter::boost::BoostOptions;
 use ppl_filter::cli::filter::{GlobalArgs, LearnArgs};
 use ppl_filter::decide::Method;
+use ppl_filter::learn::BoostOptions;
 use ppl_filter::learn::{GoldFormat, LearnOptions, Page, TrainingSet};
 use ppl_filter::pipeline::Options;
 

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use ppl_filter::cli::filter::{Command, FilterArgs};
 use ppl_filter::cli::Generate;
-use ppl_filter::errors::one_line;
+use ppl_filter::one_line;
 
 fn main() -> ExitCode {
     let args = match FilterArgs::parse_checked() {

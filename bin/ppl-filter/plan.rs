@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::CleanArgs;
-use ppl_filter::html::HtmlSettings;
 use ppl_filter::io::fetch::FetchLimits;
 use ppl_filter::io::language::Language;
 use ppl_filter::io::sink::RecordFormat;
 use ppl_filter::io::walk::{self, Expanded, WalkOptions};
 use ppl_filter::io::{sniff, Input, InputFormat, NamedInput};
-use ppl_filter::output::{Layout, OutputMode};
+use ppl_filter::pipeline::HtmlSettings;
 use ppl_filter::pipeline::{self, Options, Problem, Trouble};
+use ppl_filter::pipeline::{Layout, OutputMode};
 use ppl_filter::pipeline::{ReadSettings, RenderSettings};
 
 use crate::urls::{UrlList, Urls};
@@ -271,7 +271,7 @@ fn options(
 ) -> anyhow::Result<Options> {
     let encoding = match &args.encoding {
         Some(label) => Some(
-            ppl_filter::decode::encoding_for_label(label)
+            ppl_filter::pipeline::encoding_for_label(label)
                 .ok_or_else(|| anyhow!("unknown encoding '{label}'"))?,
         ),
         None => None,

@@ -1,7 +1,7 @@
 //! `Block` and `Sentence`: a page's decided blocks as `blocks()` returns them, copied from the
 //! library's [`ppl_filter::Block`] into frozen Python objects.
 
-use ppl_filter::block::{Evidence, EVIDENCE_VALUES};
+use ppl_filter::decide::{Evidence, EVIDENCE_VALUES};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ppl_filter::decode::encoding_for_label;
+use ppl_filter::pipeline::encoding_for_label;
 use ppl_filter::pipeline::pages::{Named, Page, PageOptions};
 use ppl_filter::pipeline::Problem;
 use ppl_filter::pipeline::MAX_THREADS;

@@ -100,7 +100,7 @@ impl Words {
 
 /// A run that could not go on (the system refused a thread): `ppl_filter.Error`.
 fn run_failure(error: RunError) -> Failure {
-    Failure::Run(ppl_filter::errors::one_line(&error))
+    Failure::Run(ppl_filter::one_line(&error))
 }
 
 /// Cleans one web page and returns the text `ppl-filter` would print for a file holding it.

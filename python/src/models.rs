@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ppl_filter::decide;
-use ppl_filter::errors::one_line;
 use ppl_filter::lm::{LanguageModel, LoadError};
+use ppl_filter::one_line;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 

@@ -153,10 +153,10 @@ named_values! {
     /// 1 on a service page (a site's home page, what it offers).
     kind_service,
     /// Share of the words that are stopwords of another language than English (the most
-    /// frequent words of 98 languages: [`crate::stopwords::Stopwords::foreign`]).
+    /// frequent words of 98 languages: `crate::stopwords::Stopwords::foreign`).
     foreign_stopword_share,
     /// 1 inside an element hidden until the reader opens it
-    /// ([`crate::block::ContainerHints::COLLAPSED`]).
+    /// (`crate::block::ContainerHints::COLLAPSED`).
     in_collapsed,
 }
 

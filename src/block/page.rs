@@ -125,8 +125,8 @@ impl SchemaTypes {
 
 /// The kind of page a document holds, which sets what its main content is: the post on an
 /// article, every post on a forum, the cards on a listing or a collection, every section on a
-/// service page. Told from what the page declares ([`crate::evidence::page_kind`]), else from
-/// what the whole page shows ([`crate::evidence::tell_kind`]), or given with `--kind`.
+/// service page. Told from what the page declares (`crate::evidence::page_kind`), else from
+/// what the whole page shows (`crate::evidence::tell_kind`), or given with `--kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PageKind {
     /// A news story, blog post, guide or review.

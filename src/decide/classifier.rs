@@ -127,7 +127,7 @@ pub struct Weights {
     pub evidence: Vec<String>,
     /// The page-kind model that tells the kind of a page that declares none when this
     /// classifier decides (a cross-validation fold carries one that never saw its held-out
-    /// pages); `None`: the embedded one ([`KindModel::embedded`]).
+    /// pages); `None`: the embedded one (`KindModel::embedded`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_kinds: Option<KindModel>,
 }

@@ -21,9 +21,9 @@ pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 4 << 20;
 /// `decided`, every block whose decision is final; [`Decider::finish`] decides the rest at the
 /// document's end. The perplexity method decides each block at once. The combined method holds
 /// the whole document, up to `max_document_bytes` ([`BLOCK_OVERHEAD_BYTES`] a block plus its
-/// text), then decides it at once: document evidence ([`crate::evidence::annotate`]), the
+/// text), then decides it at once: document evidence (`crate::evidence::annotate`), the
 /// classifier over each block and its neighbours, an exact Viterbi pass over the labels, and
-/// the rescue of an article left empty ([`crate::evidence::rescue`]). A longer document is
+/// the rescue of an article left empty (`crate::evidence::rescue`). A longer document is
 /// decided in pieces of that size, each as if it were a document (what came before still
 /// counts as text seen earlier).
 pub struct Decider<'a> {
@@ -71,7 +71,7 @@ impl<'a> Decider<'a> {
 
     /// Decides every block still held back, as the kind of page `page` is (the one chosen with
     /// `--kind`, else the one it declares, else the one the classifier's page-kind model tells
-    /// from the whole page: [`crate::evidence::tell_kind`]), and returns that kind; the decider
+    /// from the whole page: `crate::evidence::tell_kind`), and returns that kind; the decider
     /// is then ready for a new document. The pieces of a document too long to be held whole
     /// were decided before its kind was known, as a page of no known kind. The perplexity
     /// method holds no blocks: its pages are of the kind they declare.

@@ -4,7 +4,7 @@
 //!   threshold) plus one structural rule that PyPlexity lacks: a block whose text is mostly link
 //!   text (menus, tag clouds, "related articles") is dropped whole.
 //! * `combined` ([`Classifier`]): boosted shallow trees (or a logistic regression) over the
-//!   evidence of a block and of its neighbours ([`crate::evidence`]: perplexity under the
+//!   evidence of a block and of its neighbours (`crate::evidence`: perplexity under the
 //!   general and the boilerplate model, their ratio, shape, markup hints, position and where
 //!   the block sits in the whole document), optionally followed by a two-state Viterbi pass
 //!   that smooths the keep/drop labels between neighbouring blocks, and the rescue of an
@@ -32,6 +32,8 @@ pub use classifier::{
     context_input, embedded, evidence_values, Classifier, Logistic, PageView, Scorer, Weights,
     CONTEXT_RADIUS, INPUTS,
 };
+// What the decision weighs, by name: each block's evidence and the page's.
+pub use crate::block::{Evidence, PageEvidence, EVIDENCE_VALUES};
 pub use decider::{Decider, BLOCK_OVERHEAD_BYTES, DEFAULT_MAX_DOCUMENT_BYTES};
 pub use file::{ClassifierError, ClassifierLoadError, MAX_PARAMETERS_BYTES};
 pub use policy::{Policy, PolicyError, DEFAULT_MAX_LINK_DENSITY, DEFAULT_MAX_PERPLEXITY};
@@ -92,7 +94,7 @@ pub struct Choices {
     /// A document is decided whole up to this size ([`Decider`]).
     pub max_document_bytes: usize,
     /// The kind of every page (`--kind`), instead of the kind each page declares
-    /// ([`crate::evidence::page_kind`]).
+    /// (`crate::evidence::page_kind`).
     pub kind: Option<PageKind>,
 }
 

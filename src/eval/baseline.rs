@@ -6,7 +6,7 @@
 //! the reference implementation jusText 3.0.2 (`justext/core.py`: `classify_paragraphs`,
 //! `revise_paragraph_classification`, `_get_neighbour`) step by step, including its quirks. It
 //! owns no HTML parser: it classifies the [`Block`]s of the project's HTML stage, and
-//! [`Stopwords::english`] is the project's own list ([`crate::stopwords`]).
+//! `Stopwords::english` is the project's own list (`crate::stopwords`).
 //!
 //! Fed jusText's own paragraphs and stoplist, [`classify_detailed`] gives jusText's classes for
 //! every block of the CleanEval tune pages. Known differences come from the inputs: link density

@@ -26,6 +26,6 @@ pub use document::{
     annotate, drop_never_kept, drop_repeated_headline, drop_repeats, keep_comments, keep_headline,
     rescue, Analysis, Headlines,
 };
-pub use kind::{page_kind, tell_kind, KindModel, KindModelError};
-pub use measure::{measure, score, EVIDENCE_PREDICTIONS};
+pub use kind::{page_kind, tell_kind, KindModel};
+pub use measure::{measure, score};
 pub use page::page_evidence;

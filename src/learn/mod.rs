@@ -11,7 +11,7 @@
 //!    evidence of each training page is measured under a boilerplate model trained *without*
 //!    that page (cross-fitting in `CROSS_FIT` parts), so the classifier does not learn to trust
 //!    a model that has seen the page; the model written to the file is trained on all pages.
-//! 4. Boosted shallow trees ([`crate::boost`]) or an L2-regularised logistic regression (Newton's
+//! 4. Boosted shallow trees (`crate::boost`) or an L2-regularised logistic regression (Newton's
 //!    method) over the evidence of each block and its neighbours, examples weighted by their
 //!    words times their set's factor ([`SetBalance`], [`LearnOptions::set_weights`]); the
 //!    Viterbi transition log probabilities are the label bigram frequencies.
@@ -20,16 +20,19 @@
 //! Files: `pages.rs` (sets, gold formats, pages and their labels), `logistic.rs` (the
 //! logistic-regression learner); the rest is here.
 
+mod kinds;
 mod logistic;
 mod pages;
 
 use std::path::PathBuf;
 
+pub use crate::boost::BoostOptions;
+pub use kinds::kind_evidence;
 pub use pages::{
     aligned_shares, read_pages, read_set_list, read_sets, GoldFormat, Page, TrainingSet,
 };
 
-use crate::boost::{self, BoostOptions};
+use crate::boost;
 use crate::decide::{
     context_input, evidence_values, Classifier, Logistic, Scorer, Weights, INPUTS,
 };

@@ -5,7 +5,7 @@
 //! * [`tokenize`] — allocation-free tokenizer that hashes tokens straight
 //!   from the text (lower-cased; `<num>`, `<url>`, `<email>` classes).
 //!   Sentences, for training as for scoring, come from
-//!   [`crate::segment::split_sentences`].
+//!   `crate::segment::split_sentences`.
 //! * [`mod@format`] — the binary model file: its layout (documented there), its
 //!   validation, reading one from a file or stream, [`ModelError`].
 //! * `table` (private) — finding an n-gram's entry in one order's table.

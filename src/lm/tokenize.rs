@@ -1,5 +1,5 @@
 //! Word tokenizer for the n-gram language model. (Sentences are split by
-//! [`crate::segment::split_sentences`], for training as for scoring.)
+//! `crate::segment::split_sentences`, for training as for scoring.)
 //!
 //! Tokens are never materialised as strings: each token is hashed straight
 //! from the input bytes (lower-cased on the fly) with xxh3 and a seed that is

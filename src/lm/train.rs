@@ -11,7 +11,7 @@
 //! 1. **Read** each input line by line (`.gz` files through `MultiGzDecoder`;
 //!    invalid UTF-8 is replaced). A line is a paragraph; with
 //!    [`TrainOptions::split_sentences`] it is cut into sentences by
-//!    [`crate::segment::split_sentences`], the splitter that cuts pages into the sentences
+//!    `crate::segment::split_sentences`, the splitter that cuts pages into the sentences
 //!    the model scores, so the model is trained on sentences like those it
 //!    scores; otherwise each line is one sentence.
 //! 2. **Count**: tokens are hashed by the tokenizer and mapped to dense
