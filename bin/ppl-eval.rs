@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{CommandFactory, Parser};
 use ppl_filter::cli::eval::{BaselineArgs, CompareArgs, EvalArgs, EvalCommand, ScoreArgs};
-use ppl_filter::eval::compare::{self, Method};
+use ppl_filter::eval::compare::{self, Cleaner};
 use ppl_filter::eval::score_dirs;
 use ppl_filter::lm::model::embedded;
 use ppl_filter::pipeline::Options;
@@ -72,7 +72,7 @@ fn score(args: ScoreArgs) -> anyhow::Result<()> {
 fn baseline(args: BaselineArgs) -> anyhow::Result<()> {
     let options = Options::with_method(ppl_filter::decide::Method::Perplexity);
     let (seconds, bytes, pages) = compare::clean_dir(
-        Method::Baseline,
+        Cleaner::Baseline,
         &args.input_dir,
         &args.out_dir,
         embedded(),

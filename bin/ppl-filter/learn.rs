@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use ppl_filter::cli::filter::{GlobalArgs, LearnArgs};
 use ppl_filter::decide::Method;
 use ppl_filter::learn::BoostOptions;
-use ppl_filter::learn::{GoldFormat, LearnOptions, Page, TrainingSet};
+use ppl_filter::learn::{GoldFormat, LabelledPage, LearnOptions, TrainingSet};
 use ppl_filter::pipeline::Options;
 
 /// Fits the combined method's classifier to pages and their gold text, and writes it to
@@ -84,7 +84,7 @@ fn learn_options(args: &LearnArgs, sets: &[TrainingSet]) -> LearnOptions {
 }
 
 /// What was written, from how many pages of which sets.
-fn summary(args: &LearnArgs, sets: &[TrainingSet], pages: &[Page], bytes: usize) -> String {
+fn summary(args: &LearnArgs, sets: &[TrainingSet], pages: &[LabelledPage], bytes: usize) -> String {
     let mut of_sets = String::new();
     if sets.len() > 1 {
         let parts: Vec<String> = sets

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::html::HtmlSettings;
 use crate::io::InputFormat;
 use crate::learn::{GoldFormat, Learner, SetBalance};
 use crate::output::Layout;
@@ -232,7 +233,7 @@ pub struct CleanArgs {
 
     /// The longest block: a longer one is cut into several (after a sentence near the limit,
     /// else between words); no text is dropped.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes)]
     pub max_block_bytes: usize,
 
     /// WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a
@@ -249,7 +250,7 @@ pub struct CleanArgs {
     pub max_document_bytes: usize,
 
     /// Memory the HTML parser may use for one tag; a larger tag ends its document.
-    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_parser_memory)]
     pub max_parser_memory: usize,
 
     /// Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an
@@ -424,6 +425,12 @@ pub struct PerplexityArgs {
     pub sentences: Vec<String>,
 }
 
+/// The server's defaults, which its flags' defaults are ([`crate::serve::ServeSettings`]).
+#[cfg(feature = "serve")]
+fn serve_default() -> crate::serve::ServeSettings {
+    crate::serve::ServeSettings::default()
+}
+
 /// `ppl-filter serve`.
 #[cfg(feature = "serve")]
 #[derive(Debug, Args)]
@@ -444,22 +451,22 @@ pub struct ServeArgs {
     pub threads: Option<usize>,
 
     /// A larger request body is refused (413).
-    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = serve_default().max_body_bytes)]
     pub max_body_bytes: u64,
 
     /// A larger page fetched from a URL is refused.
-    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = serve_default().fetch.max_bytes)]
     pub max_fetch_bytes: u64,
 
     /// Seconds a URL's page may take to fetch (connecting, redirects and reading), 1 to 3600.
-    #[arg(long, value_name = "SECS", default_value_t = 10,
+    #[arg(long, value_name = "SECS", default_value_t = serve_default().fetch.timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub fetch_timeout: u64,
 
     /// Seconds a request's body may take to come, 1 to 3600; one not complete by then is
     /// answered 408 and its connection closed. A request is taken in (--max-pending) only once
     /// its body has come.
-    #[arg(long, value_name = "SECS", default_value_t = 10,
+    #[arg(long, value_name = "SECS", default_value_t = serve_default().body_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub body_timeout: u64,
 
@@ -470,30 +477,30 @@ pub struct ServeArgs {
     pub max_pending: Option<usize>,
 
     /// Connections open at once, idle ones included; one more is closed at once.
-    #[arg(long, value_name = "N", default_value_t = 256,
+    #[arg(long, value_name = "N", default_value_t = serve_default().max_connections,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
     pub max_connections: usize,
 
     /// Connections open at once from one client (an IPv4 address or an IPv6 /64); one more is
     /// closed at once.
-    #[arg(long, value_name = "N", default_value_t = 32,
+    #[arg(long, value_name = "N", default_value_t = serve_default().max_connections_per_client,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=65536))]
     pub max_connections_per_client: usize,
 
     /// Seconds, 1 to 3600, within which a connection's next request head must have come, after
     /// it opened or after its last answer; else it is closed (idle, or sending slowly).
-    #[arg(long, value_name = "SECS", default_value_t = 10,
+    #[arg(long, value_name = "SECS", default_value_t = serve_default().idle_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub idle_timeout: u64,
 
     /// Blocks listed at most in an answer with "blocks": true (the answer says when some
     /// were left out).
-    #[arg(long, value_name = "N", default_value_t = 5_000)]
+    #[arg(long, value_name = "N", default_value_t = serve_default().max_blocks)]
     pub max_blocks: usize,
 
     /// A longer answer is never sent: its blocks are cut to fit, or it is refused (413), the
     /// page's cleaning stopped as soon as its text passes this.
-    #[arg(long, value_name = "BYTES", default_value_t = 32 << 20)]
+    #[arg(long, value_name = "BYTES", default_value_t = serve_default().max_answer_bytes)]
     pub max_answer_bytes: usize,
 }
 

@@ -14,14 +14,14 @@ use std::time::Instant;
 
 use crate::decide;
 use crate::eval::baseline::{self, JustextParams};
-use crate::eval::{score_dirs, EvalError, Summary};
+use crate::eval::{score_dirs, EvalError, Scores};
 use crate::lm::model::LanguageModel;
 use crate::pipeline::{clean_bytes, read_blocks, Options};
 use crate::stopwords::Stopwords;
 
-/// A cleaning method compared.
+/// A cleaner compared: none, the baseline, or ppl-filter with one of its methods.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+pub enum Cleaner {
     /// All extracted text, nothing removed.
     NoCleaning,
     /// The jusText-style baseline.
@@ -32,22 +32,22 @@ pub enum Method {
     PplFilterCombined,
 }
 
-impl Method {
+impl Cleaner {
     /// Every method, in table order.
-    pub const ALL: [Method; 4] = [
-        Method::NoCleaning,
-        Method::Baseline,
-        Method::PplFilterPerplexity,
-        Method::PplFilterCombined,
+    pub const ALL: [Cleaner; 4] = [
+        Cleaner::NoCleaning,
+        Cleaner::Baseline,
+        Cleaner::PplFilterPerplexity,
+        Cleaner::PplFilterCombined,
     ];
 
     /// The row label.
     pub fn name(self) -> &'static str {
         match self {
-            Method::NoCleaning => "no cleaning",
-            Method::Baseline => "jusText-style baseline",
-            Method::PplFilterPerplexity => "ppl-filter --method perplexity",
-            Method::PplFilterCombined => "ppl-filter --method combined",
+            Cleaner::NoCleaning => "no cleaning",
+            Cleaner::Baseline => "jusText-style baseline",
+            Cleaner::PplFilterPerplexity => "ppl-filter --method perplexity",
+            Cleaner::PplFilterCombined => "ppl-filter --method combined",
         }
     }
 }
@@ -56,9 +56,9 @@ impl Method {
 #[derive(Debug)]
 pub struct MethodResult {
     /// The method.
-    pub method: Method,
+    pub method: Cleaner,
     /// Its scores against the gold.
-    pub summary: Summary,
+    pub summary: Scores,
     /// Seconds spent cleaning.
     pub seconds: f64,
     /// Bytes of HTML cleaned.
@@ -76,7 +76,7 @@ impl MethodResult {
 
 /// Cleans every page of `input_dir` with `method`, writing `out_dir/N.txt`; returns (seconds spent cleaning, bytes of HTML, pages).
 pub fn clean_dir(
-    method: Method,
+    method: Cleaner,
     input_dir: &Path,
     out_dir: &Path,
     model: &LanguageModel,
@@ -94,8 +94,8 @@ pub fn clean_dir(
     let params = JustextParams::default();
     let mut options = options.clone();
     match (method, &options.decide.method) {
-        (Method::PplFilterPerplexity, _) => options.decide.method = decide::Method::Perplexity,
-        (Method::PplFilterCombined, decide::Method::Perplexity) => {
+        (Cleaner::PplFilterPerplexity, _) => options.decide.method = decide::Method::Perplexity,
+        (Cleaner::PplFilterCombined, decide::Method::Perplexity) => {
             options.decide.method = decide::Method::Combined(decide::embedded());
         }
         _ => {}
@@ -109,17 +109,17 @@ pub fn clean_dir(
         })?;
         let started = Instant::now();
         let text: Vec<u8> = match method {
-            Method::NoCleaning => read_blocks(&html, options)
+            Cleaner::NoCleaning => read_blocks(&html, options)
                 .blocks
                 .iter()
                 .flat_map(|b| b.text.bytes().chain(Some(b'\n')))
                 .collect(),
-            Method::Baseline => {
+            Cleaner::Baseline => {
                 let blocks = read_blocks(&html, options).blocks;
                 let keep = baseline::classify(&blocks, stopwords, &params);
                 baseline::render(&blocks, &keep).into_bytes()
             }
-            Method::PplFilterPerplexity | Method::PplFilterCombined => {
+            Cleaner::PplFilterPerplexity | Cleaner::PplFilterCombined => {
                 clean_bytes(&html, model, options).0
             }
         };
@@ -142,7 +142,7 @@ pub fn compare(
     options: &Options,
 ) -> Result<Vec<MethodResult>, EvalError> {
     let mut results = Vec::new();
-    for method in Method::ALL {
+    for method in Cleaner::ALL {
         let out_dir = work_dir.join(method.name().replace(" --method ", "-").replace(' ', "-"));
         let (seconds, bytes, pages) = clean_dir(method, input_dir, &out_dir, model, options)?;
         let summary = score_dirs(&out_dir, gold_dir)?;

@@ -25,7 +25,7 @@ pub mod score;
 use std::path::PathBuf;
 
 pub use prf::{Counts, Prf};
-pub use score::{score_dirs, score_pair, score_tokens, Averages, PageEntry, PageScore, Summary};
+pub use score::{score_dirs, score_pair, score_tokens, Averages, PageEntry, PageScore, Scores};
 
 /// Errors of the scorer; each names the path involved and prints on one line.
 #[derive(Debug, thiserror::Error)]

@@ -1,4 +1,4 @@
-//! Output formats of a [`Summary`]: the readable table (stdout), one TSV row per page, and
+//! Output formats of a [`Scores`]: the readable table (stdout), one TSV row per page, and
 //! a flat JSON object written by hand (no serde). All figures are percentages.
 
 use std::fmt::Write as _;
@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::Path;
 
 use super::prf::Counts;
-use super::score::{Averages, Summary};
+use super::score::{Averages, Scores};
 use super::EvalError;
 
-/// Column names of [`Summary::write_tsv`], in order.
+/// Column names of [`Scores::write_tsv`], in order.
 pub const TSV_HEADER: &[&str] = &[
     "file",
     "missing",
@@ -71,7 +71,7 @@ fn table_rows(out: &mut String, label: &str, a: &Averages) {
     }
 }
 
-impl Summary {
+impl Scores {
     /// The readable summary table printed by `ppl-eval score`.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
@@ -155,7 +155,7 @@ impl Summary {
         self.write_tsv(std::io::BufWriter::new(f)).map_err(err)
     }
 
-    /// Writes [`Summary::to_json`] to `path`.
+    /// Writes [`Scores::to_json`] to `path`.
     pub fn save_json(&self, path: &Path) -> Result<(), EvalError> {
         std::fs::write(path, self.to_json()).map_err(|source| EvalError::Write {
             path: path.to_path_buf(),
@@ -166,10 +166,10 @@ impl Summary {
 
 #[cfg(test)]
 mod tests {
-    use crate::eval::score::{score_pair, PageEntry, Summary};
+    use crate::eval::score::{score_pair, PageEntry, Scores};
 
-    fn summary() -> Summary {
-        Summary::from_pages(vec![
+    fn summary() -> Scores {
+        Scores::from_pages(vec![
             PageEntry {
                 name: "1.txt".into(),
                 missing: false,

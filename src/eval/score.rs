@@ -1,11 +1,11 @@
 //! Scoring: one page pair ([`score_pair`]), a directory pair ([`score_dirs`], parallel over
-//! pages, results in a fixed order) and the aggregated [`Summary`].
+//! pages, results in a fixed order) and the aggregated [`Scores`].
 //!
 //! Per page: Lev = 100·(1 − d / max(n, m)) on the text view (100 when both are empty);
 //! word P/R/F from the exact LCS on the text view and on the tags view; marker P/R/F from
 //! the exact LCS of the two marker sequences alone (`<p> <h> <l>` in order, labelled), so
 //! the figure does not depend on which of several optimal word alignments is picked.
-//! Summary: Lev macro = mean of pages, Lev micro = 100·(1 − Σd / Σmax); P/R/F micro from
+//! Scores: Lev macro = mean of pages, Lev micro = 100·(1 − Σd / Σmax); P/R/F micro from
 //! summed counts, macro = mean of per-page figures (edge cases in [`super::prf`]).
 
 use rustc_hash::FxHashMap;
@@ -148,7 +148,7 @@ impl Averages {
 
 /// Aggregated scores of a directory run; `pages` are in gold-file order.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
+pub struct Scores {
     /// Per-page results, ordered by numeric file stem, then name.
     pub pages: Vec<PageEntry>,
     /// Number of gold files with no cleaned counterpart.
@@ -169,9 +169,9 @@ pub struct Summary {
     pub markers: Option<Averages>,
 }
 
-impl Summary {
+impl Scores {
     /// Aggregates per-page results (kept in the given order).
-    pub fn from_pages(pages: Vec<PageEntry>) -> Summary {
+    pub fn from_pages(pages: Vec<PageEntry>) -> Scores {
         let n = pages.len();
         let lev_distance: u64 = pages.iter().map(|p| p.score.lev_distance as u64).sum();
         let lev_max: u64 = pages.iter().map(|p| p.score.lev_max as u64).sum();
@@ -186,7 +186,7 @@ impl Summary {
             100.0 * (1.0 - lev_distance as f64 / lev_max as f64)
         };
         let any_markers = pages.iter().any(|p| p.score.cleaned_markers > 0);
-        Summary {
+        Scores {
             missing: pages.iter().filter(|p| p.missing).count(),
             lev_macro,
             lev_micro,
@@ -257,7 +257,7 @@ fn score_one(cleaned_dir: &Path, gold_dir: &Path, name: &str) -> Result<PageEntr
 /// Scores every `GOLD_DIR/N.txt` against `CLEANED_DIR/N.txt`, in parallel on the available
 /// cores. A missing cleaned file scores as empty (`missing` is set); extra cleaned files
 /// are ignored. Errors: unreadable or absent directories, no gold file, unreadable file.
-pub fn score_dirs(cleaned: &Path, gold: &Path) -> Result<Summary, EvalError> {
+pub fn score_dirs(cleaned: &Path, gold: &Path) -> Result<Scores, EvalError> {
     let names = gold_files(gold)?;
     if names.is_empty() {
         return Err(EvalError::NoGold(gold.to_path_buf()));
@@ -282,7 +282,7 @@ pub fn score_dirs(cleaned: &Path, gold: &Path) -> Result<Summary, EvalError> {
     })
     .map_err(EvalError::Threads)?;
     let pages = scored.into_iter().collect::<Result<Vec<_>, _>>()?;
-    Ok(Summary::from_pages(pages))
+    Ok(Scores::from_pages(pages))
 }
 
 #[cfg(test)]
@@ -406,7 +406,7 @@ mod tests {
                 score: score_pair(b"", b"c d"),
             },
         ];
-        let s = Summary::from_pages(pages);
+        let s = Scores::from_pages(pages);
         assert_eq!(s.missing, 1);
         assert!(close(s.lev_macro, 50.0) && close(s.lev_micro, 50.0));
         assert!(close(s.text.micro.p, 100.0) && close(s.text.micro.r, 50.0));

@@ -325,11 +325,11 @@ pub struct RecordSink<W: Write + Send> {
     /// The current document: where it came from, and its text so far.
     meta: Option<DocumentMeta>,
     text: Spool,
-    records: Records<W>,
+    records: RecordWriter<W>,
 }
 
 /// The writer of each kind of record.
-enum Records<W: Write + Send> {
+enum RecordWriter<W: Write + Send> {
     /// WARC `conversion` records.
     Warc(WarcRecords<W>),
     /// JSONL lines written back.
@@ -342,13 +342,13 @@ impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
         RecordSink::of(match format {
-            RecordFormat::Warc => Records::Warc(WarcRecords::new(WarcWriter::new(out))),
-            RecordFormat::JsonlRewrite { add_scores } => Records::Jsonl(JsonlRecords {
+            RecordFormat::Warc => RecordWriter::Warc(WarcRecords::new(WarcWriter::new(out))),
+            RecordFormat::JsonlRewrite { add_scores } => RecordWriter::Jsonl(JsonlRecords {
                 out,
                 output_field: None,
                 add_scores,
             }),
-            RecordFormat::JsonlObjects => Records::Json(JsonRecords { out, url: None }),
+            RecordFormat::JsonlObjects => RecordWriter::Json(JsonRecords { out, url: None }),
         })
     }
 
@@ -358,13 +358,13 @@ impl<W: Write + Send> RecordSink<W> {
         match format {
             RecordFormat::Warc => {
                 let out = WarcWriter::new_gzip(out, flate2::Compression::default());
-                RecordSink::of(Records::Warc(WarcRecords::new(out)))
+                RecordSink::of(RecordWriter::Warc(WarcRecords::new(out)))
             }
             _ => RecordSink::new(out, format),
         }
     }
 
-    fn of(records: Records<W>) -> RecordSink<W> {
+    fn of(records: RecordWriter<W>) -> RecordSink<W> {
         RecordSink {
             meta: None,
             text: Spool::new(HELD_BYTES),
@@ -376,7 +376,7 @@ impl<W: Write + Send> RecordSink<W> {
     /// has it) and leave the field read as it was; `None` (or the field read) replaces it.
     /// Other records have no field to choose.
     pub fn output_field(mut self, name: Option<String>) -> Self {
-        if let Records::Jsonl(records) = &mut self.records {
+        if let RecordWriter::Jsonl(records) = &mut self.records {
             records.output_field = name;
         }
         self
@@ -385,7 +385,7 @@ impl<W: Write + Send> RecordSink<W> {
     /// JSON objects: `url` is the URL of every whole input (`--url`, ahead of the page's own
     /// canonical link). Other records say no URL of their own.
     pub fn url(mut self, url: Option<String>) -> Self {
-        if let Records::Json(records) = &mut self.records {
+        if let RecordWriter::Json(records) = &mut self.records {
             records.url = url;
         }
         self
@@ -394,9 +394,9 @@ impl<W: Write + Send> RecordSink<W> {
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         match self.records {
-            Records::Warc(records) => records.out.into_inner(),
-            Records::Jsonl(records) => records.out,
-            Records::Json(records) => records.out,
+            RecordWriter::Warc(records) => records.out.into_inner(),
+            RecordWriter::Jsonl(records) => records.out,
+            RecordWriter::Json(records) => records.out,
         }
     }
 }
@@ -418,17 +418,17 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         };
         let text = &mut self.text;
         match &mut self.records {
-            Records::Warc(records) => records.end(&meta, text, stats),
-            Records::Jsonl(records) => records.end(&meta, text, stats),
-            Records::Json(records) => records.end(&meta, text, stats),
+            RecordWriter::Warc(records) => records.end(&meta, text, stats),
+            RecordWriter::Jsonl(records) => records.end(&meta, text, stats),
+            RecordWriter::Json(records) => records.end(&meta, text, stats),
         }
     }
 
     fn finish(&mut self) -> io::Result<()> {
         match &mut self.records {
-            Records::Warc(records) => records.finish(),
-            Records::Jsonl(records) => records.out.flush(),
-            Records::Json(records) => records.out.flush(),
+            RecordWriter::Warc(records) => records.finish(),
+            RecordWriter::Jsonl(records) => records.out.flush(),
+            RecordWriter::Json(records) => records.out.flush(),
         }
     }
 }

@@ -29,7 +29,7 @@ use std::path::PathBuf;
 pub use crate::boost::BoostOptions;
 pub use kinds::kind_evidence;
 pub use pages::{
-    aligned_shares, read_pages, read_set_list, read_sets, GoldFormat, Page, TrainingSet,
+    aligned_shares, read_pages, read_set_list, read_sets, GoldFormat, LabelledPage, TrainingSet,
 };
 
 use crate::boost;
@@ -64,7 +64,7 @@ pub struct LearnOptions {
     pub boost: BoostOptions,
     /// How the sets' examples are weighed against each other before `set_weights` apply.
     pub set_balance: SetBalance,
-    /// Factor on the example weights of each set (indexed like [`Page::set`]; a set beyond the
+    /// Factor on the example weights of each set (indexed like [`LabelledPage::set`]; a set beyond the
     /// end weighs 1).
     pub set_weights: Vec<f64>,
 }
@@ -149,7 +149,7 @@ pub enum LearnError {
 
 /// Trains the boilerplate model on the sentences of the drop blocks of `pages`.
 pub fn train_boilerplate<'a>(
-    pages: impl Iterator<Item = &'a Page>,
+    pages: impl Iterator<Item = &'a LabelledPage>,
     opts: &LearnOptions,
 ) -> Result<Vec<u8>, TrainError> {
     let mut sentences = Vec::new();
@@ -176,7 +176,7 @@ pub fn train_boilerplate<'a>(
 
 /// Learns a classifier from labelled pages; returns the classifier file's bytes.
 pub fn learn(
-    pages: &mut [Page],
+    pages: &mut [LabelledPage],
     general: &LanguageModel,
     opts: &LearnOptions,
 ) -> Result<Vec<u8>, LearnError> {
@@ -262,7 +262,7 @@ pub fn learn(
 /// Measures every block of a page and fills the document evidence the decider adds, with the
 /// kind the page declares (the page is one piece: training pages are far below
 /// `--max-document-bytes`).
-fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &LanguageModel) {
+fn measure_page(page: &mut LabelledPage, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
         evidence::measure(block, general, boilerplate, false);
@@ -271,10 +271,10 @@ fn measure_page(page: &mut Page, general: &LanguageModel, boilerplate: &Language
     evidence::annotate(&mut page.blocks, evidence::page_kind(&page.info));
 }
 
-/// The factor on the example weights of each set (indexed by [`Page::set`]): its weight,
+/// The factor on the example weights of each set (indexed by [`LabelledPage::set`]): its weight,
 /// times, with [`SetBalance::Equal`], the ratio that brings its total to the mean total of the
 /// sets that have examples.
-pub fn set_factors(pages: &[Page], examples: &[Example], opts: &LearnOptions) -> Vec<f64> {
+pub fn set_factors(pages: &[LabelledPage], examples: &[Example], opts: &LearnOptions) -> Vec<f64> {
     let sets = pages.iter().map(|p| p.set + 1).max().unwrap_or(0);
     let weight = |k: usize| opts.set_weights.get(k).copied().unwrap_or(1.0);
     let mut totals = vec![0.0f64; sets];
@@ -293,7 +293,7 @@ pub fn set_factors(pages: &[Page], examples: &[Example], opts: &LearnOptions) ->
 }
 
 /// Every set weight is finite and at least 0, and some set of `pages` weighs more than 0.
-fn check_set_weights(pages: &[Page], opts: &LearnOptions) -> Result<(), LearnError> {
+fn check_set_weights(pages: &[LabelledPage], opts: &LearnOptions) -> Result<(), LearnError> {
     if let Some(w) = opts
         .set_weights
         .iter()
@@ -314,7 +314,7 @@ fn check_set_weights(pages: &[Page], opts: &LearnOptions) -> Result<(), LearnErr
 }
 
 /// ` (sets: 262 pages ×1.31, 242 pages ×0.9)` for several sets, nothing for one.
-fn sets_summary(pages: &[Page], factors: &[f64], opts: &LearnOptions) -> String {
+fn sets_summary(pages: &[LabelledPage], factors: &[f64], opts: &LearnOptions) -> String {
     if factors.len() < 2 {
         return String::new();
     }
@@ -343,12 +343,12 @@ pub struct Example {
     pub keep: bool,
     /// How much the example counts (set weights and balance).
     pub weight: f64,
-    /// [`Page::set`] of its page.
+    /// [`LabelledPage::set`] of its page.
     pub set: usize,
 }
 
 /// The examples of measured pages: one per block with words, weighted by its words.
-pub fn examples(pages: &[Page]) -> Vec<Example> {
+pub fn examples(pages: &[LabelledPage]) -> Vec<Example> {
     let mut out = Vec::new();
     for page in pages {
         let evidence = evidence_values(&page.blocks);
@@ -369,7 +369,7 @@ pub fn examples(pages: &[Page]) -> Vec<Example> {
 }
 
 /// log P(label of the next block | label of this block), with add-one smoothing.
-fn transitions(pages: &[Page]) -> [[f32; 2]; 2] {
+fn transitions(pages: &[LabelledPage]) -> [[f32; 2]; 2] {
     let mut counts = [[1.0f64; 2]; 2];
     for page in pages {
         for i in 1..page.blocks.len() {
@@ -388,7 +388,7 @@ mod tests {
 
     #[test]
     fn sets_weigh_equally_or_by_their_words() {
-        let page = |set| Page {
+        let page = |set| LabelledPage {
             name: String::new(),
             set,
             blocks: Vec::new(),

@@ -116,7 +116,7 @@ pub fn read_set_list(path: &Path) -> Result<Vec<TrainingSet>, LearnError> {
 }
 
 /// One training page: its blocks (segmented) and their labels.
-pub struct Page {
+pub struct LabelledPage {
     /// The input file's stem (`N` of `N.html`).
     pub name: String,
     /// Index of the training set the page comes from.
@@ -131,7 +131,7 @@ pub struct Page {
     pub info: PageInfo,
 }
 
-impl Page {
+impl LabelledPage {
     /// Cuts `html` into blocks as the filter would and labels them against `gold`, written
     /// in `format` (`None`: detected).
     pub fn new(
@@ -140,7 +140,7 @@ impl Page {
         gold: &[u8],
         format: Option<GoldFormat>,
         options: &Options,
-    ) -> Page {
+    ) -> LabelledPage {
         let read = pipeline::read_blocks(html, options);
         let mut blocks = read.blocks;
         for block in &mut blocks {
@@ -149,7 +149,7 @@ impl Page {
         let gold = normalize::decode(gold);
         let gold_format = format.unwrap_or_else(|| GoldFormat::detect(&gold));
         let aligned = aligned_shares(&blocks, &gold, gold_format);
-        Page {
+        LabelledPage {
             name,
             set: 0,
             blocks,
@@ -202,7 +202,7 @@ pub fn read_pages(
     gold_dir: &Path,
     format: Option<GoldFormat>,
     options: &Options,
-) -> Result<Vec<Page>, LearnError> {
+) -> Result<Vec<LabelledPage>, LearnError> {
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
@@ -220,7 +220,7 @@ pub fn read_pages(
         }
         let html = crate::io::read_page(&path).map_err(io_err(&path))?;
         let gold = std::fs::read(&gold_path).map_err(io_err(&gold_path))?;
-        pages.push(Page::new(stem, &html, &gold, format, options));
+        pages.push(LabelledPage::new(stem, &html, &gold, format, options));
     }
     if pages.is_empty() {
         return Err(LearnError::NoPairs(input_dir.to_path_buf()));
@@ -233,7 +233,7 @@ pub fn read_sets(
     sets: &[TrainingSet],
     format: Option<GoldFormat>,
     options: &Options,
-) -> Result<Vec<Page>, LearnError> {
+) -> Result<Vec<LabelledPage>, LearnError> {
     let mut pages = Vec::new();
     for (k, set) in sets.iter().enumerate() {
         let mut set_pages = read_pages(&set.input_dir, &set.gold_dir, format, options)?;

@@ -141,9 +141,6 @@ struct Job {
     blocks: Vec<Block>,
 }
 
-/// A batch whose blocks are segmented and scored, waiting for the decision.
-type Scored = Job;
-
 /// Cleans every input in order, writing to `out`; `observer` hears of problems as they happen.
 ///
 /// With several threads, at most `MAX_BATCHES_IN_FLIGHT` batches are between the reader and
@@ -179,7 +176,7 @@ pub fn run(
 
     let threads = options.threads.min(MAX_THREADS);
     let (job_tx, job_rx) = bounded::<Job>(MAX_BATCHES_IN_FLIGHT);
-    let (done_tx, done_rx) = bounded::<Scored>(MAX_BATCHES_IN_FLIGHT);
+    let (done_tx, done_rx) = bounded::<Job>(MAX_BATCHES_IN_FLIGHT);
     let (token_tx, token_rx) = bounded::<()>(MAX_BATCHES_IN_FLIGHT);
     for _ in 0..MAX_BATCHES_IN_FLIGHT {
         token_tx
@@ -236,7 +233,7 @@ pub fn run(
 }
 
 /// The worker's part: sentences and scores (and, for the combined method, the evidence).
-fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Scored {
+fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Job {
     for block in &mut job.blocks {
         segment::segment(block);
         match options.decide.method.classifier() {
@@ -265,7 +262,7 @@ fn process_whole(
     page: Option<PageInfo>,
     model: &LanguageModel,
     options: &Options,
-) -> Scored {
+) -> Job {
     let job = Job {
         seq: 0,
         begins: None,
