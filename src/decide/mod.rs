@@ -287,6 +287,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_method_refuses_the_options_only_the_other_uses_first_in_order() {
+        let all = Given {
+            classifier: true,
+            favor: true,
+            comments: true,
+            kind: true,
+            max_link_density: true,
+        };
+        let perplexity = MethodKind::Perplexity;
+        assert_eq!(
+            perplexity.first_ignored(&all),
+            Some(MethodOption::Classifier)
+        );
+        let no_classifier = Given {
+            classifier: false,
+            ..all
+        };
+        let favor = perplexity.first_ignored(&no_classifier);
+        assert_eq!(favor, Some(MethodOption::Favor));
+        let density = MethodKind::Combined.first_ignored(&all);
+        assert_eq!(density, Some(MethodOption::MaxLinkDensity));
+        assert_eq!(density.unwrap().method(), perplexity);
+        for method in MethodKind::ALL {
+            assert_eq!(method.first_ignored(&Given::default()), None);
+        }
+        let only_density = Given {
+            max_link_density: true,
+            ..Given::default()
+        };
+        assert_eq!(perplexity.first_ignored(&only_density), None);
+    }
+
+    #[test]
     fn each_kind_of_page_sets_what_is_content_and_chosen_flags_win() {
         let base = Choices::default();
         let forum = base.for_kind(PageKind::Forum);
