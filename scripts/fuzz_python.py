@@ -359,14 +359,16 @@ class Values:
     # --- options ---
 
     @staticmethod
-    def word(rng, name, valid):
-        """A str option (method, format, favor, errors): valid, or not."""
+    def word(rng, name, valid, none_ok=True):
+        """A str option (method, format, favor, errors): valid, or not. `None` is the default
+        for every option but errors (none_ok=False)."""
         if valid:
-            return Arg(repr(rng.choice(valid)))
-        choice = rng.choice([
+            sources = [repr(word) for word in valid] + (["None"] if none_ok else [])
+            return Arg(rng.choice(sources))
+        choice = rng.choice([("None", "error")] * (not none_ok) + [
             ("''", "error"), ("'\\ud800'", "error"), (repr(valid[0] + "\udfff"), "error"),
             (repr(valid[0] + "\x00"), "error"), (repr(valid[0].upper()), "error"),
-            ("'x' * 1000000", "error"), ("b%r" % valid[0], "error"), ("None", "error"),
+            ("'x' * 1000000", "error"), ("b%r" % valid[0], "error"),
             ("5", "error"), ("BadStr()", "error"), ("StrSub(%r)" % valid[0], "ok"),
             ("[%r]" % valid[0], "error"),
         ])
@@ -539,12 +541,12 @@ def make_call(values, rng):
             arg = Values.word(rng, "format", ["text", "markdown", "cleaneval", "mark", "scores",
                                               "json"] if valid else ["text"])
         elif name == "favor":
-            arg = Values.word(rng, "favor", ["balanced", "precision", "recall"] if valid
-                              else ["balanced"])
+            # The default leaning is None or left out.
+            arg = Values.word(rng, "favor", ["precision", "recall"] if valid else ["recall"])
         elif name == "errors":
             if valid and errors is None:
                 continue
-            arg = Arg(repr(errors)) if valid else Values.word(rng, "errors", ["strict"])
+            arg = Arg(repr(errors)) if valid else Values.word(rng, "errors", ["strict"], False)
         elif name == "threads":
             arg = Values.threads(rng, valid)
         elif name == "threshold":

@@ -390,7 +390,7 @@ def generate(rng, port):
             request = {"text": request["html"]}
         for key, values in [("format", ["text", "markdown", "cleaneval", "mark", "scores", "json"]),
                             ("method", ["combined", "perplexity"]),
-                            ("favor", ["balanced", "precision", "recall"])]:
+                            ("favor", ["precision", "recall", None])]:
             if rng.random() < 0.4:
                 request[key] = rng.choice(values)
         if rng.random() < 0.2:
