@@ -425,10 +425,11 @@ pub struct PerplexityArgs {
     pub sentences: Vec<String>,
 }
 
-/// The server's defaults, which its flags' defaults are ([`crate::serve::ServeSettings`]).
+/// The server's default limits, which its flags' defaults are: none of them depends on the
+/// thread count, so the command line is built without asking the system for its cores.
 #[cfg(feature = "serve")]
 fn serve_default() -> crate::serve::ServeSettings {
-    crate::serve::ServeSettings::default()
+    crate::serve::ServeSettings::for_threads(1)
 }
 
 /// `ppl-filter serve`.

@@ -128,7 +128,14 @@ impl Default for ServeSettings {
     /// fetch, 4 requests a thread taken in, 256 connections (32 a client, closed after 10 s
     /// idle), 5,000 blocks and 32 MiB an answer.
     fn default() -> ServeSettings {
-        let threads = crate::pipeline::default_threads();
+        ServeSettings::for_threads(crate::pipeline::default_threads())
+    }
+}
+
+impl ServeSettings {
+    /// The defaults with `threads` threads: the one place the server's limits are written
+    /// (its flags' defaults are these, read without asking the system for its cores).
+    pub fn for_threads(threads: usize) -> ServeSettings {
         ServeSettings {
             bind: SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)),
             threads,
