@@ -79,7 +79,7 @@ _ppl__eval() {
             return 0
             ;;
         ppl__eval__subcmd__compare)
-            opts="-m -t -h --work-dir --model --method --classifier --threshold --max-link-density --favor-precision --favor-recall --comments --kind --help"
+            opts="-m -t -h --work-dir --model --method --threshold --max-link-density --comments --kind --classifier --favor-precision --favor-recall --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -101,10 +101,6 @@ _ppl__eval() {
                     COMPREPLY=($(compgen -W "perplexity combined" -- "${cur}"))
                     return 0
                     ;;
-                --classifier)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -119,6 +115,10 @@ _ppl__eval() {
                     ;;
                 --kind)
                     COMPREPLY=($(compgen -W "article forum product collection listing documentation service other" -- "${cur}"))
+                    return 0
+                    ;;
+                --classifier)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -41,9 +41,8 @@ complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand score" -s h -l help -d
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand baseline" -s h -l help -d 'Print help'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l work-dir -d 'Where each method\'s outputs are kept (default: a fresh directory under the system temp dir)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s m -l model -d 'Language model file to use instead of the embedded English model' -r -F
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l method -d 'How blocks and sentences are kept or dropped [default: combined]' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
@@ -54,9 +53,10 @@ listing\t''
 documentation\t''
 service\t''
 other\t''"
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
-complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "score" -d 'Score CLEANED_DIR/N.txt against every GOLD_DIR/N.txt (Lev, word P/R/F, markers)'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand help; and not __fish_seen_subcommand_from score baseline compare help" -f -a "baseline" -d 'Clean INPUT_DIR/*.html with the jusText-style baseline into OUT_DIR/N.txt'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= classifier= t/threshold= max-link-density= favor-precision favor-recall comments kind= mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -32,9 +32,8 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-delay -d 'S
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects, reading and decoding); a page whose end has not come by then is cleaned as far as it came, with a warning' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-filesize -d 'Skip files larger than BYTES (by their size; compressed size for .gz), and cut a fetched page at BYTES once decoded, with a warning [default: no limit for files, 20000000 for a fetched page]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s g -l glob -d 'In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes; repeatable). Files named on the command line are always cleaned' -r
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How blocks and sentences are kept or dropped [default: combined]' -r -f -a "perplexity\t'PyPlexity\'s rule: drop sentences above --threshold, and blocks above --max-link-density'
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
@@ -45,6 +44,7 @@ listing\t''
 documentation\t''
 service\t''
 other\t''"
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "text\t'The kept text, one block per line (`plain` is another name for it)'
 markdown\t'Markdown: headings, list items, code blocks and paragraphs from the block kinds'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
@@ -75,9 +75,9 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s q -l quiet -d 'Hi
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l no-robots -d 'Fetch what a site\'s robots.txt disallows too (it is obeyed by default, for `User-agent: ppl-filter`, else `*`)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
-complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l scores -d 'Print `perplexity<TAB>sentence` for every sentence instead of the text (as --format scores)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l all-responses -d 'WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted'

@@ -27,13 +27,13 @@ _ppl-filter() {
 '--max-filesize=[Skip files larger than BYTES (by their size; compressed size for .gz), and cut a fetched page at BYTES once decoded, with a warning \[default\: no limit for files, 20000000 for a fetched page\]]:BYTES:_default' \
 '*-g+[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
 '*--glob=[In directories, clean only files matching GLOB (gitignore syntax; \`!GLOB\` excludes; repeatable). Files named on the command line are always cleaned]:GLOB:_default' \
-'--method=[How blocks and sentences are kept or dropped]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
+'--method=[How blocks and sentences are kept or dropped \[default\: combined\]]:METHOD:((perplexity\:"PyPlexity'\''s rule\: drop sentences above --threshold, and blocks above --max-link-density"
 combined\:"A learned classifier over perplexity under the general and a boilerplate model, the block'\''s shape and markup, and its neighbours (\`ppl-filter learn\` makes one)"))' \
-'--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '-t+[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--threshold=[Drop sentences whose perplexity is above PPL \[default\: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages\]]:PPL:_default' \
 '--max-link-density=[Perplexity method\: drop blocks whose share of link text is above this (1 keeps all) \[default\: 0.4\]. The combined method weighs link density itself and refuses this flag]:SHARE:_default' \
 '--kind=[Combined method\: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is\: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and \`other\` are decided as the flags say]:KIND:(article forum product collection listing documentation service other)' \
+'--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '-f+[Output layout]:FORMAT:((text\:"The kept text, one block per line (\`plain\` is another name for it)"
 markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
@@ -74,9 +74,9 @@ model\:"The embedded language model'\''s file (committed packed as \`model/en.pa
 '--hidden[In directories, also clean hidden files and walk hidden directories]' \
 '-L[In directories, follow symbolic links to directories]' \
 '--follow[In directories, follow symbolic links to directories]' \
+'--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
 '(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
 '--favor-recall[Combined method\: keep more, anything that may be main content]' \
-'--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
 '(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)]' \
 '--scores[Print \`perplexity<TAB>sentence\` for every sentence instead of the text (as --format scores)]' \
 '--all-responses[WARC\: also clean responses whose status is not 2xx and payloads that are not HTML (as plain text); by default they are skipped and counted]' \

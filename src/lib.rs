@@ -19,11 +19,11 @@
 //! # Examples
 //!
 //! Clean one page held in memory, as `ppl-filter page.html` would, with the embedded English
-//! model and classifier ([`clean_page`]; the options are named with words, as Python and the web
-//! API name them: [`Named`]):
+//! model and classifier ([`clean_page`]; the options are a [`Request`], which Python and the web
+//! API fill by name):
 //!
 //! ```
-//! use ppl_filter::{clean_page, lm, Named, Page};
+//! use ppl_filter::{clean_page, lm, Page, Request};
 //!
 //! let html = "<html><head><title>River plan approved</title></head><body>
 //!   <nav><a href='/'>Home</a> | <a href='/news'>News</a> | <a href='/sport'>Sport</a></nav>
@@ -32,7 +32,7 @@
 //!   <p>Work on the first stretch, near the old mill, is to begin in the spring.</p>
 //!   <footer><a href='/privacy'>Privacy</a> | <a href='/contact'>Contact us</a></footer>
 //! </body></html>";
-//! let options = Named::default().options()?;
+//! let options = Request::default().options()?;
 //! let page = Page::new("river.html", html.as_bytes());
 //! let cleaned = clean_page(&page, lm::embedded(), &options)?;
 //! let text = String::from_utf8(cleaned.output)?;
@@ -50,7 +50,7 @@
 //! one language (`--target-language`):
 //!
 //! ```
-//! use ppl_filter::{clean_page, lm, Named, Page};
+//! use ppl_filter::{clean_page, lm, Layout, Page, Request, Value};
 //!
 //! let html = "<html><head><title>River plan approved</title>
 //!   <meta property='og:type' content='article'>
@@ -59,7 +59,7 @@
 //!   the river, after two years of public meetings and a long debate about its cost.</p>
 //! </body></html>";
 //! let page = Page::new("river.html", html.as_bytes());
-//! let json = Named { format: Some("json"), ..Named::default() }.options()?;
+//! let json = Request { format: Some(Layout::Json), ..Request::default() }.options()?;
 //! let cleaned = clean_page(&page, lm::embedded(), &json)?;
 //! let record: serde_json::Value = serde_json::from_slice(&cleaned.output)?;
 //! assert_eq!(record["kind"], "article");
@@ -67,7 +67,10 @@
 //! assert_eq!(record["author"], "Ann Smith");
 //! assert_eq!(record["lang"], "eng");
 //!
-//! let german_only = Named { target_language: Some("de"), ..Named::default() }.options()?;
+//! // Python's keywords and the web API's JSON keys name the options; `set` reads them.
+//! let mut german_only = Request::default();
+//! german_only.set("target_language", Value::Text("de"))?;
+//! let german_only = german_only.options()?;
 //! let cleaned = clean_page(&page, lm::embedded(), &german_only)?;
 //! assert!(cleaned.other_language && cleaned.output.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -132,12 +135,12 @@ macro_rules! stages {
 stages!(block, boost, decode, errors, evidence, html, output, plain, segment, stopwords);
 
 // The short way in, for a program that cleans pages: a page or many held in memory
-// (`clean_page`, `clean_pages`, with options named as `Named` names them), or inputs streamed into
+// (`clean_page`, `clean_pages`, with the options a `Request` asks for), or inputs streamed into
 // a sink (`run`); the modules above for who builds on one part.
 pub use block::{Block, BlockKind, PageInfo, PageKind, Sentence};
 pub use decide::{Classifier, Favor, Method, MethodKind};
 pub use errors::{one_line, printable};
 pub use lm::{load_model, LanguageModel};
 pub use output::Layout;
-pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Named, Page, PageOptions};
-pub use pipeline::{run, InputFormat, Options, Summary};
+pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Page, PageOptions};
+pub use pipeline::{run, Decision, InputFormat, Options, Request, Summary, Value};

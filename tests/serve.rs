@@ -279,7 +279,7 @@ fn bad_requests_are_refused_with_one_line() {
         "give exactly one of \"html\", \"text\" and \"url\""
     );
     let unknown = json!({"html": "x", "colour": "red"}).to_string();
-    assert!(error(400, unknown.as_bytes(), "/clean").contains("unknown field `colour`"));
+    assert!(error(400, unknown.as_bytes(), "/clean").contains("unknown option 'colour'"));
     let method = json!({"html": "x", "method": "best"}).to_string();
     assert!(error(400, method.as_bytes(), "/clean").starts_with("unknown method 'best'"));
     let ignored = json!({"html": "x", "method": "perplexity", "comments": true}).to_string();

@@ -1,5 +1,6 @@
 //! What Python passes in, as the library takes it: a page (`str` or `bytes`) as a [`Page`],
-//! the options named with words ([`Named`]), checked into the library's [`PageOptions`], and
+//! the keyword arguments naming options as the library's [`Request`] (each keyword set by its
+//! name: the library holds the names, defaults and refusals), checked into its options, and
 //! arguments whose value cannot be converted ([`Checked`]): a `str` with a lone surrogate, an
 //! `int` out of range. Those become the package's own exceptions, naming the argument or the
 //! page, where PyO3 would raise a bare `UnicodeEncodeError` or `OverflowError`; an argument of
@@ -9,14 +10,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ppl_filter::pipeline::encoding_for_label;
-use ppl_filter::pipeline::pages::{Named, Page, PageOptions};
-use ppl_filter::pipeline::Problem;
+use ppl_filter::pipeline::pages::{Page, PageOptions};
 use ppl_filter::pipeline::MAX_THREADS;
+use ppl_filter::pipeline::{Decision, Options, Problem, Request, RequestError, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
 
 use crate::errors::Failure;
+use crate::models::Classifier;
 
 /// One page's bytes, and whether Python gave them as text.
 pub struct PageBytes {
@@ -94,9 +96,83 @@ fn surrogates_replaced(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes
 }
 
-/// The options `named` describes, or an `OptionError` with the library's message.
-pub fn page_options(named: &Named<'_>) -> Result<PageOptions, Failure> {
-    named
+/// The request that `function`'s keyword arguments name (`None` is an option's default), with
+/// the classifier given.
+pub fn request(
+    options: Option<&Bound<'_, PyDict>>,
+    classifier: Option<&Bound<'_, Classifier>>,
+    function: &str,
+) -> PyResult<Request> {
+    let mut request = Request::default();
+    each_option(options, function, |key, value| request.set(key, value))?;
+    request.decision.classifier = classifier.map(|c| Arc::clone(&c.get().classifier));
+    Ok(request)
+}
+
+/// The decision that `function`'s keyword arguments name (a function that takes the decision's
+/// options alone: no `format` nor `target_language`).
+pub fn decision(
+    options: Option<&Bound<'_, PyDict>>,
+    classifier: Option<&Bound<'_, Classifier>>,
+    function: &str,
+) -> PyResult<Decision> {
+    let mut decision = Decision::default();
+    each_option(options, function, |key, value| {
+        match decision.set(key, value)? {
+            true => Ok(()),
+            false => Err(RequestError::Unknown(key.to_string())),
+        }
+    })?;
+    decision.classifier = classifier.map(|c| Arc::clone(&c.get().classifier));
+    Ok(decision)
+}
+
+/// Hands each keyword argument that is not `None` to `set` as a [`Value`]: a `TypeError` for a
+/// keyword no option has or a value of the wrong type, as Python raises for its own functions;
+/// an `OptionError` for a value that names nothing or cannot be converted.
+fn each_option(
+    options: Option<&Bound<'_, PyDict>>,
+    function: &str,
+    mut set: impl FnMut(&str, Value<'_>) -> Result<(), RequestError>,
+) -> PyResult<()> {
+    for (key, value) in options.into_iter().flatten() {
+        let key: String = key.extract()?;
+        let text;
+        let value = if value.is_none() {
+            continue;
+        } else if let Ok(flag) = value.cast::<PyBool>() {
+            Value::Flag(flag.is_true())
+        } else if value.is_instance_of::<PyString>() {
+            text = Checked::<String>::extract(value.as_borrowed())?.option(&key)?;
+            Value::Text(&text)
+        } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+            Value::Number(Checked::<f64>::extract(value.as_borrowed())?.option(&key)?)
+        } else {
+            let given = value.get_type().name()?;
+            let message = format!("{key}: expected a string, a number or a bool, not {given}");
+            return Err(PyTypeError::new_err(message));
+        };
+        set(&key, value).map_err(|error| match error {
+            RequestError::Unknown(key) => PyTypeError::new_err(format!(
+                "{function}() got an unexpected keyword argument '{key}'"
+            )),
+            error @ RequestError::Type { .. } => PyTypeError::new_err(error.to_string()),
+            error => Failure::Option(error.to_string()).into(),
+        })?;
+    }
+    Ok(())
+}
+
+/// The options `request` describes, or an `OptionError` with the library's message.
+pub fn page_options(request: Request) -> Result<PageOptions, Failure> {
+    request
+        .options()
+        .map_err(|error| Failure::Option(error.to_string()))
+}
+
+/// The run's options for `decision`, or an `OptionError` with the library's message.
+pub fn decision_options(decision: Decision) -> Result<Options, Failure> {
+    decision
         .options()
         .map_err(|error| Failure::Option(error.to_string()))
 }
@@ -199,13 +275,6 @@ pub fn thread_count(threads: Option<Checked<i64>>) -> Result<usize, Failure> {
             Err(_) => Err(refused("not an integer beyond 64 bits")),
         },
     }
-}
-
-/// A number option (`threshold`, `max_link_density`) as the library takes it (`f32`; the
-/// library checks its range), or an `OptionError` naming it.
-pub fn number(value: Option<Checked<f64>>, name: &str) -> Result<Option<f32>, Failure> {
-    // A finite f64 beyond f32's range becomes infinite, which the library refuses.
-    value.map(|v| v.option(name).map(|v| v as f32)).transpose()
 }
 
 /// An exception's message on one line (Python's messages for these errors are one line).

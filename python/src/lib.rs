@@ -15,14 +15,17 @@ mod models;
 use std::sync::Arc;
 
 use ppl_filter::lm::{embedded, LanguageModel};
-use ppl_filter::pipeline::pages::{self, Named, Page, PageOptions};
-use ppl_filter::pipeline::RunError;
+use ppl_filter::pipeline::pages::{self, Page};
+use ppl_filter::pipeline::{RunError, FAVORS, FORMATS, KINDS, METHODS};
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList};
 
 use decided::{Block, Sentence};
 use errors::Failure;
-use input::{output_text, page_options, refused, thread_count, Checked, PageBytes};
+use input::{
+    decision, decision_options, output_text, page_options, refused, request, thread_count, Checked,
+    PageBytes,
+};
 use models::{Classifier, Model};
 
 /// `clean_many` reads this many pages of its iterable, cleans them, then reads the next ones.
@@ -41,60 +44,6 @@ fn scorer(model: &Option<Arc<LanguageModel>>) -> &LanguageModel {
     match model {
         Some(model) => model,
         None => embedded(),
-    }
-}
-
-/// The words naming a call's options, as Python gave them (`None`: the library's default).
-struct Words {
-    method: Option<String>,
-    threshold: Option<f32>,
-    max_link_density: Option<f32>,
-    format: Option<String>,
-    favor: Option<String>,
-    comments: bool,
-    kind: Option<String>,
-    target_language: Option<String>,
-}
-
-impl Words {
-    /// The words of the options every cleaning call takes, each checked as it converts.
-    #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
-    fn of(
-        method: Option<Checked<String>>,
-        threshold: Option<Checked<f64>>,
-        max_link_density: Option<Checked<f64>>,
-        format: Option<Checked<String>>,
-        favor: Option<Checked<String>>,
-        comments: bool,
-        kind: Option<Checked<String>>,
-        target_language: Option<Checked<String>>,
-    ) -> Result<Words, Failure> {
-        let word = |value: Option<Checked<String>>, name| value.map(|v| v.option(name)).transpose();
-        Ok(Words {
-            method: word(method, "method")?,
-            threshold: input::number(threshold, "threshold")?,
-            max_link_density: input::number(max_link_density, "max_link_density")?,
-            format: word(format, "format")?,
-            favor: word(favor, "favor")?,
-            comments,
-            kind: word(kind, "kind")?,
-            target_language: word(target_language, "target_language")?,
-        })
-    }
-
-    /// The library's options these words name, with the classifier given (if any).
-    fn options(&self, classifier: Option<&Bound<'_, Classifier>>) -> Result<PageOptions, Failure> {
-        page_options(&Named {
-            method: self.method.as_deref(),
-            threshold: self.threshold,
-            max_link_density: self.max_link_density,
-            format: self.format.as_deref(),
-            favor: self.favor.as_deref(),
-            comments: self.comments,
-            kind: self.kind.as_deref(),
-            target_language: self.target_language.as_deref(),
-            classifier: classifier.map(|c| Arc::clone(&c.get().classifier)),
-        })
     }
 }
 
@@ -121,39 +70,18 @@ fn run_failure(error: RunError) -> Failure {
 /// holding a lone surrogate), `OptionError` for an unknown option name, a bad threshold or an
 /// option that cannot be encoded, `TypeError` for an argument of the wrong type.
 #[pyfunction]
-#[pyo3(signature = (
-    html, *, url=None, method=None, threshold=None, max_link_density=None, format=None, favor=None, comments=false,
-    kind=None, target_language=None, model=None, classifier=None
-))]
-#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+#[pyo3(signature = (html, *, url=None, model=None, classifier=None, **options))]
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<Checked<String>>,
-    method: Option<Checked<String>>,
-    threshold: Option<Checked<f64>>,
-    max_link_density: Option<Checked<f64>>,
-    format: Option<Checked<String>>,
-    favor: Option<Checked<String>>,
-    comments: bool,
-    kind: Option<Checked<String>>,
-    target_language: Option<Checked<String>>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
-    let words = Words::of(
-        method,
-        threshold,
-        max_link_density,
-        format,
-        favor,
-        comments,
-        kind,
-        target_language,
-    )?;
+    let options = page_options(request(options, classifier, "clean")?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
-    let options = words.options(classifier)?;
     let model = language_model(model);
     let cleaned = py
         .detach(|| {
@@ -178,37 +106,19 @@ fn clean(
 /// are those of `clean`.
 #[pyfunction]
 #[pyo3(signature = (
-    pages, *, threads=None, errors=Checked::given(String::from("strict")), method=None,
-    threshold=None, max_link_density=None, format=None, favor=None, comments=false, kind=None, target_language=None,
-    model=None, classifier=None
+    pages, *, threads=None, errors=Checked::given(String::from("strict")), model=None,
+    classifier=None, **options
 ))]
-#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
 fn clean_many<'py>(
     py: Python<'py>,
     pages: &Bound<'py, PyAny>,
     threads: Option<Checked<i64>>,
     errors: Checked<String>,
-    method: Option<Checked<String>>,
-    threshold: Option<Checked<f64>>,
-    max_link_density: Option<Checked<f64>>,
-    format: Option<Checked<String>>,
-    favor: Option<Checked<String>>,
-    comments: bool,
-    kind: Option<Checked<String>>,
-    target_language: Option<Checked<String>>,
     model: Option<&Bound<'py, Model>>,
     classifier: Option<&Bound<'py, Classifier>>,
+    options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let words = Words::of(
-        method,
-        threshold,
-        max_link_density,
-        format,
-        favor,
-        comments,
-        kind,
-        target_language,
-    )?;
+    let options = page_options(request(options, classifier, "clean_many")?)?;
     let strict = match errors.option("errors")?.as_str() {
         "strict" => true,
         "ignore" => false,
@@ -218,7 +128,6 @@ fn clean_many<'py>(
         }
     };
     let threads = thread_count(threads)?;
-    let options = words.options(classifier)?;
     let model = language_model(model);
     let texts = PyList::empty(py);
     let mut pages = pages.try_iter()?;
@@ -263,39 +172,20 @@ fn next_chunk(
 ///
 /// Options and errors are those of `clean` (there is no `format` nor `target_language`).
 #[pyfunction]
-#[pyo3(signature = (
-    html, *, method=None, threshold=None, max_link_density=None, favor=None, comments=false, kind=None, model=None,
-    classifier=None
-))]
-#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per option.
+#[pyo3(signature = (html, *, model=None, classifier=None, **options))]
 fn blocks(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
-    method: Option<Checked<String>>,
-    threshold: Option<Checked<f64>>,
-    max_link_density: Option<Checked<f64>>,
-    favor: Option<Checked<String>>,
-    comments: bool,
-    kind: Option<Checked<String>>,
     model: Option<&Bound<'_, Model>>,
     classifier: Option<&Bound<'_, Classifier>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Block>> {
-    let words = Words::of(
-        method,
-        threshold,
-        max_link_density,
-        None,
-        favor,
-        comments,
-        kind,
-        None,
-    )?;
+    let options = decision_options(decision(options, classifier, "blocks")?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
-    let options = words.options(classifier)?;
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
         let model = scorer(&model);
-        pages::decided_blocks(&page, model, &options.options)
+        pages::decided_blocks(&page, model, &options)
     });
     if let Some(problem) = pages::failure(&problems) {
         return Err(refused(&page.name, problem).into());
@@ -325,10 +215,10 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(clean_many, module)?)?;
     module.add_function(wrap_pyfunction!(blocks, module)?)?;
     module.add_function(wrap_pyfunction!(perplexity, module)?)?;
-    module.add("FORMATS", pages::FORMATS.to_vec())?;
-    module.add("METHODS", pages::METHODS.to_vec())?;
-    module.add("FAVORS", pages::FAVORS.to_vec())?;
-    module.add("KINDS", pages::KINDS.to_vec())?;
+    module.add("FORMATS", FORMATS.to_vec())?;
+    module.add("METHODS", METHODS.to_vec())?;
+    module.add("FAVORS", FAVORS.to_vec())?;
+    module.add("KINDS", KINDS.to_vec())?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -198,6 +198,26 @@ def test_options_that_name_nothing_are_refused(options, message):
     assert isinstance(refused.value, ValueError)
 
 
+@pytest.mark.parametrize(
+    ("call", "options", "message"),
+    [
+        (ppl_filter.clean, {"colour": "red"}, "clean() got an unexpected keyword argument 'colour'"),
+        (ppl_filter.blocks, {"format": "json"}, "blocks() got an unexpected keyword argument 'format'"),
+        (ppl_filter.clean, {"comments": "yes"}, "comments: expected true or false, not a string"),
+        (ppl_filter.clean, {"kind": ["forum"]}, "kind: expected a string, a number or a bool, not list"),
+    ],
+)
+def test_unknown_keywords_and_values_of_the_wrong_type_are_type_errors(call, options, message):
+    with pytest.raises(TypeError) as refused:
+        call(NEWS.read_bytes(), **options)
+    assert str(refused.value) == message
+
+
+def test_an_option_given_as_none_is_its_default():
+    page = NEWS.read_bytes()
+    assert ppl_filter.clean(page, kind=None, comments=None, favor=None) == ppl_filter.clean(page)
+
+
 def test_clean_many_refuses_unknown_errors_and_zero_threads():
     with pytest.raises(ppl_filter.OptionError, match="unknown errors 'replace'"):
         ppl_filter.clean_many([], errors="replace")

@@ -96,7 +96,8 @@ pub enum Command {
     /// Listens on ADDR (this machine only by default) until Ctrl-C or SIGTERM; the requests
     /// under way are answered before it exits. GET / is the demo page. POST /clean takes JSON
     /// {"html": …} (or "text", or "url" to fetch; http and https only, public addresses only)
-    /// with optional "method", "format", "threshold", "favor", "comments" and "blocks", and
+    /// with optional "blocks" and the options of Python's clean() ("method", "format", "kind",
+    /// "target_language", …), and
     /// answers {"text": …, "problems": […]} (and "blocks" when asked), the text as ppl-filter
     /// writes it with the same flags. POST /perplexity takes {"sentence": …} or
     /// {"sentences": […]}. Errors are answered as {"error": …} with a 4xx or 5xx status.

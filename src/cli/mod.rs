@@ -12,12 +12,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::block::PageKind;
-use crate::decide::{
-    embedded, Choices, Classifier, ClassifierLoadError, Favor, Given, Method, MethodKind,
-    MethodOption, Policy, DEFAULT_MAX_LINK_DENSITY,
-};
-use crate::pipeline::DecideSettings;
+use crate::decide::{Classifier, ClassifierLoadError, Favor, MethodOption};
+use crate::pipeline::{DecideSettings, Decision, RequestError};
 
 /// Why the decision flags cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -26,36 +22,29 @@ pub enum FlagError {
     #[error("{flag} applies only to --method {method}")]
     IgnoredByMethod {
         /// The flag given.
-        flag: &'static str,
+        flag: String,
         /// The method it applies to.
         method: &'static str,
     },
+    /// A flag's value that the decision refuses.
+    #[error(transparent)]
+    Refused(RequestError),
     /// The classifier file named by `--classifier` cannot be used.
     #[error(transparent)]
     Classifier(#[from] ClassifierLoadError),
 }
 
-/// The model and thresholds of ppl-filter's decision, shared by `ppl-filter` and `ppl-eval compare`.
+/// The decision's flags, shared by `ppl-filter` and `ppl-eval compare`: the library's
+/// [`Decision`], and the two flags the command line spells its own way.
 #[derive(Debug, clap::Args)]
 pub struct PolicyArgs {
-    /// How blocks and sentences are kept or dropped.
-    #[arg(long, value_enum, default_value_t = MethodKind::Combined)]
-    pub method: MethodKind,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub decision: Decision,
 
     /// Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method).
     #[arg(long, value_name = "PATH")]
     pub classifier: Option<PathBuf>,
-
-    /// Drop sentences whose perplexity is above PPL [default: 3000000 with --method
-    /// perplexity; none with the combined method, whose classifier weighs perplexity itself and
-    /// must not empty pages in other languages].
-    #[arg(short, long, value_name = "PPL", value_parser = parse_max_perplexity)]
-    pub threshold: Option<f32>,
-
-    /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all)
-    /// [default: 0.4]. The combined method weighs link density itself and refuses this flag.
-    #[arg(long, value_name = "SHARE", value_parser = parse_max_link_density)]
-    pub max_link_density: Option<f32>,
 
     /// Combined method: keep less, only what is clearly main content.
     #[arg(long, conflicts_with = "favor_recall")]
@@ -64,102 +53,36 @@ pub struct PolicyArgs {
     /// Combined method: keep more, anything that may be main content.
     #[arg(long)]
     pub favor_recall: bool,
-
-    /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
-    #[arg(long)]
-    pub comments: bool,
-
-    /// Combined method: decide every page as this kind instead of the kind it declares
-    /// (schema.org types, Open Graph type, URL). The kind sets what the main content is: every
-    /// post of a forum (comments kept), every section and card of documentation, collections,
-    /// listings and service pages (leaning to recall); articles, products and `other` are
-    /// decided as the flags say
-    #[arg(long, value_name = "KIND", value_parser = kind_parser())]
-    pub kind: Option<PageKind>,
-}
-
-/// `--kind`: one of [`PageKind::name`], listed in the help and the completions.
-fn kind_parser() -> impl clap::builder::TypedValueParser<Value = PageKind> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(PageKind::ALL.map(PageKind::name))
-        .map(|name| PageKind::of_name(&name).unwrap_or_default())
-}
-
-/// `--threshold`: a number that [`Policy::check_max_perplexity`] accepts (not NaN, which
-/// would drop every sentence).
-fn parse_max_perplexity(arg: &str) -> Result<f32, String> {
-    let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
-    Policy::check_max_perplexity(value).map_err(|e| e.to_string())
-}
-
-/// `--max-link-density`: a number that [`Policy::check_max_link_density`] accepts.
-fn parse_max_link_density(arg: &str) -> Result<f32, String> {
-    let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
-    Policy::check_max_link_density(value).map_err(|e| e.to_string())
 }
 
 impl PolicyArgs {
-    /// The decision stage's settings these flags describe: [`PolicyArgs::method`],
-    /// [`PolicyArgs::policy`] and [`PolicyArgs::choices`].
+    /// The decision stage's settings these flags describe (the classifier file loaded), refused
+    /// as [`Decision::settings`] refuses them, naming the flag.
     pub fn decide(&self) -> Result<DecideSettings, FlagError> {
-        Ok(DecideSettings {
-            method: self.method()?,
-            policy: self.policy(),
-            choices: self.choices(),
+        let mut decision = self.decision.clone();
+        decision.favor = match (self.favor_precision, self.favor_recall) {
+            (true, _) => Some(Favor::Precision),
+            (_, true) => Some(Favor::Recall),
+            _ => None,
+        };
+        if let Some(path) = &self.classifier {
+            decision.classifier = Some(Arc::new(Classifier::load(path)?));
+        }
+        decision.settings().map_err(|error| match error {
+            RequestError::IgnoredByMethod(option) => FlagError::IgnoredByMethod {
+                flag: self.flag(option),
+                method: option.method().name(),
+            },
+            error => FlagError::Refused(error),
         })
     }
 
-    /// The keep/drop policy these flags describe.
-    pub fn policy(&self) -> Policy {
-        Policy {
-            max_perplexity: self.threshold,
-            max_link_density: self.max_link_density.unwrap_or(DEFAULT_MAX_LINK_DENSITY),
-        }
-    }
-
-    /// The combined method's leaning and comments (and the default document bound).
-    pub fn choices(&self) -> Choices {
-        let favor = match (self.favor_precision, self.favor_recall) {
-            (true, _) => Favor::Precision,
-            (_, true) => Favor::Recall,
-            _ => Favor::default(),
-        };
-        Choices {
-            favor,
-            comments: self.comments,
-            kind: self.kind,
-            ..Choices::default()
-        }
-    }
-
-    /// The decision method, loading the classifier file if one is given; refused when a flag
-    /// is given that the chosen method would ignore.
-    pub fn method(&self) -> Result<Method, FlagError> {
-        let given = Given {
-            classifier: self.classifier.is_some(),
-            favor: self.favor_precision || self.favor_recall,
-            comments: self.comments,
-            kind: self.kind.is_some(),
-            max_link_density: self.max_link_density.is_some(),
-        };
-        if let Some(option) = self.method.first_ignored(&given) {
-            let flag = match option {
-                MethodOption::Classifier => "--classifier",
-                MethodOption::Favor if self.favor_precision => "--favor-precision",
-                MethodOption::Favor => "--favor-recall",
-                MethodOption::Comments => "--comments",
-                MethodOption::Kind => "--kind",
-                MethodOption::MaxLinkDensity => "--max-link-density",
-            };
-            let method = option.method().name();
-            return Err(FlagError::IgnoredByMethod { flag, method });
-        }
-        match self.method {
-            MethodKind::Perplexity => Ok(Method::Perplexity),
-            MethodKind::Combined => match &self.classifier {
-                None => Ok(Method::Combined(embedded())),
-                Some(path) => Ok(Method::Combined(Arc::new(Classifier::load(path)?))),
-            },
+    /// The flag that gave `option`: its keyword spelled as a flag, or the leaning given.
+    fn flag(&self, option: MethodOption) -> String {
+        match option {
+            MethodOption::Favor if self.favor_precision => "--favor-precision".into(),
+            MethodOption::Favor => "--favor-recall".into(),
+            option => format!("--{}", option.keyword().replace('_', "-")),
         }
     }
 }

@@ -14,8 +14,8 @@
 //! Files, in the order data flows: `read.rs` (inputs to documents and batches), `document.rs`
 //! (one document's bytes to blocks), the workers' part here (`process`: sentences and
 //! evidence), `write.rs` (the decision, rendering and the sink, in order); `options.rs` and
-//! `problem.rs` hold what a run is told and what it reports; `pages.rs` cleans pages held in
-//! memory, `parallel.rs` cleans a document per thread, and `pool.rs` spreads whole items over
+//! `problem.rs` hold what a run is told and what it reports; `request.rs` is what every door asks
+//! for (options by name, defaults and refusals), `pages.rs` cleans pages held in memory, `parallel.rs` cleans a document per thread, and `pool.rs` spreads whole items over
 //! threads.
 
 mod document;
@@ -25,6 +25,7 @@ mod parallel;
 mod pool;
 mod problem;
 mod read;
+mod request;
 mod write;
 
 use std::io;
@@ -40,6 +41,7 @@ pub use crate::output::{Layout, OutputFormat, OutputMode, RenderSettings};
 pub use options::{Options, ReadSettings};
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
+pub use request::{Decision, Request, RequestError, Value, FAVORS, FORMATS, KINDS, METHODS};
 
 use crate::block::{Block, PageInfo};
 use crate::evidence;

@@ -1,5 +1,5 @@
-//! Pages that a program holds in memory (the Python package, the web demo): options named
-//! with words ([`Named`]), one page or many cleaned exactly as the command line cleans a file
+//! Pages that a program holds in memory (the Python package, the web demo): one page or many
+//! cleaned, with the options a [`super::Request`] gives, exactly as the command line cleans a file
 //! ([`clean_pages`]: each page is an [`Input::Memory`] run through [`run`]), and a page's blocks
 //! with their decision and evidence ([`decided_blocks`], or one at a time: [`each_decided_block`]).
 //! [`clean_page_within`] cleans a page no further than a bound on its output.
@@ -15,196 +15,13 @@ use super::{
     map_in_order, process_whole, read_document, run, DocumentKind, Findings, Observer, Options,
     OutputClosed, Problem, RunError, Severity,
 };
-use crate::block::{Block, PageKind};
-use crate::decide::{
-    Choices, Classifier, Decider, Favor, Given, Method, MethodKind, MethodOption, Policy,
-};
+use crate::block::Block;
+use crate::decide::Decider;
 use crate::io::language::Language;
 use crate::io::language_filter::LanguageFilter;
 use crate::io::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
 use crate::io::Input;
 use crate::lm::model::LanguageModel;
-use crate::output::Layout;
-
-/// The output formats by name ([`Layout::name`], `--format`): `text` (the kept text, one block a
-/// line, as `ppl-filter` writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark`
-/// (every sentence, the dropped ones as `<ppl score="…">…</ppl>`), `scores`
-/// (`perplexity<TAB>sentence`) and `json` (one JSON object, as `--format json`); the older names
-/// `plain` and `jsonl` are taken too.
-pub const FORMATS: [&str; 6] = {
-    let mut names = [""; 6];
-    let mut i = 0;
-    while i < Layout::ALL.len() {
-        names[i] = Layout::ALL[i].name();
-        i += 1;
-    }
-    names
-};
-
-/// The methods by name ([`MethodKind::name`], `--method`).
-pub const METHODS: [&str; 2] = [MethodKind::ALL[0].name(), MethodKind::ALL[1].name()];
-
-/// The leanings of the combined method by name ([`Favor::name`]; `--favor-precision`,
-/// `--favor-recall`), the default first.
-pub const FAVORS: [&str; 3] = [
-    Favor::ALL[0].name(),
-    Favor::ALL[1].name(),
-    Favor::ALL[2].name(),
-];
-
-/// The kinds of page by name (`--kind`, [`PageKind::name`] of each of [`PageKind::ALL`]),
-/// after `auto`: each page's own.
-pub const KINDS: [&str; 9] = {
-    let mut names = [AUTO; 9];
-    let mut i = 0;
-    while i < PageKind::ALL.len() {
-        names[i + 1] = PageKind::ALL[i].name();
-        i += 1;
-    }
-    names
-};
-
-/// The kind that is no kind: each page is decided as the kind it is told to be.
-const AUTO: &str = "auto";
-
-/// `names` as a sentence lists them: `a, b or c`.
-fn one_of(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
-/// A word that names no option, or options that do not go together.
-#[derive(Debug, thiserror::Error, PartialEq)]
-pub enum NameError {
-    /// Not one of [`METHODS`].
-    #[error("unknown method '{}' ({})", .0, one_of(&METHODS))]
-    Method(String),
-    /// Not one of [`FORMATS`].
-    #[error("unknown format '{}' ({})", .0, one_of(&FORMATS))]
-    Format(String),
-    /// Not one of [`FAVORS`].
-    #[error("unknown favor '{}' ({})", .0, one_of(&FAVORS))]
-    Favor(String),
-    /// Not one of [`KINDS`].
-    #[error("unknown kind '{}' ({})", .0, one_of(&KINDS))]
-    Kind(String),
-    /// Not a language [`Language::of_name`] knows.
-    #[error(
-        "unknown language '{0}' (an ISO 639-1 or 639-3 code, or an English name: de, deu, German)"
-    )]
-    Language(String),
-    /// A perplexity threshold that is not a number.
-    #[error("threshold: {0}")]
-    Threshold(String),
-    /// A link-density bound that is not a share.
-    #[error("max_link_density: {0}")]
-    MaxLinkDensity(String),
-    /// An option the chosen method would ignore.
-    #[error("{} applies only to the {} method", .0.keyword(), .0.method().name())]
-    IgnoredByMethod(MethodOption),
-}
-
-/// The options of an in-memory run, named with words as the Python package and the web demo
-/// take them; [`Named::options`] checks them and gives the [`PageOptions`]. What is left out
-/// (`None`, the [`Default`]) is what `ppl-filter` does with no flag: the defaults live in
-/// [`Named::options`] alone.
-#[derive(Clone, Debug, Default)]
-pub struct Named<'a> {
-    /// One of [`METHODS`]; the combined method when left out.
-    pub method: Option<&'a str>,
-    /// Drop sentences whose perplexity is above this (`--threshold`).
-    pub threshold: Option<f32>,
-    /// Perplexity method: drop blocks whose share of link text is above this
-    /// (`--max-link-density`; [`crate::decide::DEFAULT_MAX_LINK_DENSITY`] when left out).
-    pub max_link_density: Option<f32>,
-    /// One of [`FORMATS`]; `text` when left out.
-    pub format: Option<&'a str>,
-    /// One of [`FAVORS`] (combined method); the first when left out.
-    pub favor: Option<&'a str>,
-    /// Keep readers' comments (combined method, `--comments`).
-    pub comments: bool,
-    /// One of [`KINDS`]: every page decided as this kind (combined method, `--kind`); `auto`
-    /// when left out.
-    pub kind: Option<&'a str>,
-    /// Keep only the pages whose text is in this language (`--target-language`: a code or an
-    /// English name, as [`Language::of_name`] takes it); the others give no output.
-    pub target_language: Option<&'a str>,
-    /// A classifier instead of the embedded one (combined method, `--classifier`).
-    pub classifier: Option<Arc<Classifier>>,
-}
-
-impl Named<'_> {
-    /// The options these words describe, refused like the command line refuses its flags.
-    pub fn options(&self) -> Result<PageOptions, NameError> {
-        let favor = match self.favor {
-            None => Favor::default(),
-            Some(name) => Favor::of_name(name).ok_or_else(|| NameError::Favor(name.into()))?,
-        };
-        let kind = match self.kind.unwrap_or(AUTO) {
-            AUTO => None,
-            name => Some(PageKind::of_name(name).ok_or_else(|| NameError::Kind(name.into()))?),
-        };
-        let kind_of_method = match self.method {
-            None => MethodKind::default(),
-            Some(name) => {
-                MethodKind::of_name(name).ok_or_else(|| NameError::Method(name.into()))?
-            }
-        };
-        let given = Given {
-            classifier: self.classifier.is_some(),
-            favor: favor != Favor::default(),
-            comments: self.comments,
-            kind: kind.is_some(),
-            max_link_density: self.max_link_density.is_some(),
-        };
-        if let Some(option) = kind_of_method.first_ignored(&given) {
-            return Err(NameError::IgnoredByMethod(option));
-        }
-        let method = match kind_of_method {
-            MethodKind::Combined => Method::Combined(
-                self.classifier
-                    .clone()
-                    .unwrap_or_else(crate::decide::embedded),
-            ),
-            MethodKind::Perplexity => Method::Perplexity,
-        };
-        let threshold = self
-            .threshold
-            .map(Policy::check_max_perplexity)
-            .transpose()
-            .map_err(|e| NameError::Threshold(e.to_string()))?;
-        let layout = match self.format {
-            None => Layout::default(),
-            Some(name) => Layout::of_name(name).ok_or_else(|| NameError::Format(name.into()))?,
-        };
-        let language = self
-            .target_language
-            .map(|name| Language::of_name(name).ok_or_else(|| NameError::Language(name.into())))
-            .transpose()?;
-        let json = layout == Layout::Json;
-        let mut options = Options::with_method(method).with_layout(layout);
-        options.decide.policy.max_perplexity = threshold;
-        if let Some(share) = self.max_link_density {
-            options.decide.policy.max_link_density = Policy::check_max_link_density(share)
-                .map_err(|e| NameError::MaxLinkDensity(e.to_string()))?;
-        }
-        options.decide.choices = Choices {
-            favor,
-            comments: self.comments,
-            kind,
-            ..Choices::default()
-        };
-        options.render.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
-        Ok(PageOptions {
-            options,
-            json,
-            language,
-        })
-    }
-}
 
 /// How in-memory pages are cleaned and written.
 #[derive(Clone, Debug)]
@@ -532,7 +349,14 @@ pub fn each_decided_block(
 mod tests {
     use super::*;
     use crate::lm::model::embedded;
-    use crate::output::{OutputMode, RenderSettings};
+    use crate::output::RenderSettings;
+    use crate::pipeline::{Request, Value};
+
+    /// The options writing `format` (`json` or `text`).
+    fn json_or_text(format: &str) -> PageOptions {
+        let words = [("format", Value::Text(format))];
+        Request::of_words(words).unwrap().options().unwrap()
+    }
 
     fn page(name: &str, bytes: &[u8]) -> Page {
         Page {
@@ -546,7 +370,7 @@ mod tests {
     #[test]
     fn a_page_is_cleaned_as_clean_bytes_cleans_it() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
-        let options = Named::default().options().unwrap();
+        let options = Request::default().options().unwrap();
         let cleaned = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
         let (expected, _) = super::super::clean_bytes(bytes, embedded(), &options.options);
         assert!(!cleaned.output.is_empty());
@@ -558,12 +382,7 @@ mod tests {
     fn the_output_is_bounded_at_its_last_byte() {
         let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
         for format in ["text", "json"] {
-            let options = Named {
-                format: Some(format),
-                ..Named::default()
-            }
-            .options()
-            .unwrap();
+            let options = json_or_text(format);
             let whole = clean_page(&page, embedded(), &options).unwrap().output;
             let fits = clean_page_within(&page, embedded(), &options, whole.len()).unwrap();
             assert_eq!(fits.output, whole, "{format}");
@@ -599,12 +418,7 @@ mod tests {
         assert!(bomb.len() < 32 << 20);
         let started = std::time::Instant::now();
         for format in ["text", "json"] {
-            let options = Named {
-                format: Some(format),
-                ..Named::default()
-            }
-            .options()
-            .unwrap();
+            let options = json_or_text(format);
             let cleaned = clean_page_within(&page("<page>", &bomb), embedded(), &options, 64 << 10);
             assert!(
                 matches!(cleaned, Err(PageError::TooLong { max: 65536 })),
@@ -629,7 +443,7 @@ mod tests {
         .enumerate()
         .map(|(i, bytes)| page(&format!("document {i}"), bytes))
         .collect();
-        let options = Named::default().options().unwrap();
+        let options = Request::default().options().unwrap();
         let one = clean_pages(&pages, embedded(), &options, 1).unwrap();
         for threads in [2, 3, 8] {
             let many = clean_pages(&pages, embedded(), &options, threads).unwrap();
@@ -643,86 +457,6 @@ mod tests {
     }
 
     #[test]
-    fn words_name_options_or_are_refused() {
-        let named = |method, format, favor| Named {
-            method: Some(method),
-            format: Some(format),
-            favor: Some(favor),
-            ..Named::default()
-        };
-        let json = named("combined", "json", "recall").options().unwrap();
-        assert!(json.json && json.options.render.report_perplexity);
-        assert_eq!(json.options.decide.choices.favor, Favor::Recall);
-        assert_eq!(
-            json.options.decide.choices.kind, None,
-            "auto: each page's own"
-        );
-        let names = crate::block::PageKind::ALL.map(crate::block::PageKind::name);
-        assert_eq!(KINDS[1..], names, "every kind by its own name");
-        let forum = Named {
-            kind: Some("forum"),
-            ..Named::default()
-        };
-        let forum = forum.options().unwrap().options.decide.choices.kind;
-        assert_eq!(forum, Some(crate::block::PageKind::Forum));
-        let mark = named("perplexity", "mark", "balanced").options().unwrap();
-        assert_eq!(mark.options.render.mode, OutputMode::Mark);
-        assert!(mark.options.decide.method.classifier().is_none());
-        for (named, error) in [
-            (named("best", "text", "balanced"), "unknown method 'best'"),
-            (
-                named("combined", "html", "balanced"),
-                "unknown format 'html'",
-            ),
-            (named("combined", "text", "most"), "unknown favor 'most'"),
-            (
-                Named {
-                    kind: Some("blog"),
-                    ..Named::default()
-                },
-                "unknown kind 'blog'",
-            ),
-            (
-                Named {
-                    method: Some("perplexity"),
-                    kind: Some("forum"),
-                    ..Named::default()
-                },
-                "kind applies only to the combined method",
-            ),
-            (
-                named("perplexity", "text", "precision"),
-                "favor applies only to the combined method",
-            ),
-        ] {
-            let message = named.options().unwrap_err().to_string();
-            assert!(message.starts_with(error), "{message}");
-        }
-        let nan = Named {
-            threshold: Some(f32::NAN),
-            ..Named::default()
-        };
-        assert!(matches!(nan.options(), Err(NameError::Threshold(_))));
-        let klingon = Named {
-            target_language: Some("klingon"),
-            ..Named::default()
-        };
-        assert_eq!(
-            klingon.options().unwrap_err(),
-            NameError::Language("klingon".into())
-        );
-        // The refusals list the names from the same lists the options are read from.
-        let favor = NameError::Favor("most".into()).to_string();
-        assert_eq!(
-            favor,
-            format!(
-                "unknown favor 'most' ({}, {} or {})",
-                FAVORS[0], FAVORS[1], FAVORS[2]
-            )
-        );
-    }
-
-    #[test]
     fn only_a_page_in_the_target_language_comes_out() {
         let english = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
         let german = page(
@@ -732,14 +466,10 @@ mod tests {
                 .as_bytes(),
         );
         for format in ["text", "json"] {
-            let options = |language| {
-                Named {
-                    format: Some(format),
-                    target_language: language,
-                    ..Named::default()
-                }
-                .options()
-                .unwrap()
+            let options = |language: Option<&str>| {
+                let mut words = vec![("format", Value::Text(format))];
+                words.extend(language.map(|l| ("target_language", Value::Text(l))));
+                Request::of_words(words).unwrap().options().unwrap()
             };
             let every = options(None);
             for (page, language, kept) in [
@@ -764,7 +494,7 @@ mod tests {
     #[test]
     fn a_page_held_as_text_is_read_in_its_own_encoding() {
         let bytes = "<meta charset=iso-8859-1><p>Café au lait, crème brûlée.</p>".as_bytes();
-        let options = Named::default().options().unwrap();
+        let options = Request::default().options().unwrap();
         let sniffed = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
         let text = Page {
             encoding: Some(encoding_rs::UTF_8),
@@ -783,12 +513,7 @@ mod tests {
     #[test]
     fn json_output_names_the_page_and_its_url() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
-        let options = Named {
-            format: Some("json"),
-            ..Named::default()
-        }
-        .options()
-        .unwrap();
+        let options = json_or_text("json");
         let page = Page {
             url: Some("https://example.com/news".into()),
             ..page("<page>", bytes)
@@ -803,7 +528,7 @@ mod tests {
     #[test]
     fn blocks_handed_one_at_a_time_are_the_decided_blocks_and_stop_when_asked() {
         let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
-        let options = Named::default().options().unwrap().options;
+        let options = Request::default().options().unwrap().options;
         let (all, _) = decided_blocks(&page, embedded(), &options);
         assert!(all.len() > 3);
         let mut first = Vec::new();

@@ -6,11 +6,12 @@
 use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
+use crate::pipeline::{Request, Value};
 
-/// `POST /clean`: one page (exactly one of `html`, `text`, `url`) and the options named as
-/// [`crate::pipeline::pages::Named`] names them.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `POST /clean`: one page (exactly one of `html`, `text`, `url`), whether to answer with its
+/// blocks, and the cleaning options: every other key, named as [`Request::set`] names them
+/// (`null` is the default, as a key left out).
+#[derive(Debug, Default)]
 pub struct CleanRequest {
     /// An HTML page.
     pub html: Option<String>,
@@ -18,29 +19,57 @@ pub struct CleanRequest {
     pub text: Option<String>,
     /// The URL of a page to fetch (http or https).
     pub url: Option<String>,
-    /// `combined` (the default) or `perplexity`.
-    pub method: Option<String>,
-    /// `text` (the default), `markdown`, `cleaneval`, `mark`, `scores` or `json`.
-    pub format: Option<String>,
-    /// Drop sentences whose perplexity is above this.
-    pub threshold: Option<f32>,
-    /// Perplexity method: drop blocks whose share of link text is above this.
-    pub max_link_density: Option<f32>,
-    /// One of [`crate::pipeline::pages::FAVORS`] (the first is the default).
-    pub favor: Option<String>,
-    /// Keep readers' comments.
-    #[serde(default)]
-    pub comments: bool,
-    /// `auto` (the default: the kind the page declares) or the kind of page to decide it as:
-    /// `article`, `forum`, `product`, `collection`, `listing`, `documentation`, `service`,
-    /// `other`.
-    pub kind: Option<String>,
-    /// Answer with an empty text unless the page's text is in this language (an ISO 639-1 or
-    /// 639-3 code, or an English name), as `--target-language` keeps only such documents.
-    pub target_language: Option<String>,
     /// Also answer with every block, its sentences and their decision.
-    #[serde(default)]
     pub blocks: bool,
+    /// How the page is cleaned and written.
+    pub options: Request,
+}
+
+impl CleanRequest {
+    /// The request a JSON body makes; a 400 naming what is wrong (bad JSON, a key no option
+    /// has, a value of the wrong type or that names nothing).
+    pub fn parse(body: &[u8]) -> Result<CleanRequest, ApiError> {
+        let object: serde_json::Map<String, serde_json::Value> = parse(body)?;
+        let mut request = CleanRequest::default();
+        for (key, value) in &object {
+            let value = match value {
+                serde_json::Value::Null => continue,
+                serde_json::Value::Bool(flag) => Value::Flag(*flag),
+                serde_json::Value::Number(number) => {
+                    Value::Number(number.as_f64().unwrap_or(f64::NAN))
+                }
+                serde_json::Value::String(text) => Value::Text(text),
+                _ => {
+                    let message = format!("{key}: expected a string, a number, true or false");
+                    return Err(ApiError::bad_request(message));
+                }
+            };
+            let page = match key.as_str() {
+                "html" => &mut request.html,
+                "text" => &mut request.text,
+                "url" => &mut request.url,
+                "blocks" => match value {
+                    Value::Flag(flag) => {
+                        request.blocks = flag;
+                        continue;
+                    }
+                    _ => return Err(ApiError::bad_request("blocks: expected true or false")),
+                },
+                _ => {
+                    request
+                        .options
+                        .set(key, value)
+                        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                    continue;
+                }
+            };
+            match value {
+                Value::Text(text) => *page = Some(text.to_string()),
+                _ => return Err(ApiError::bad_request(format!("{key}: expected a string"))),
+            }
+        }
+        Ok(request)
+    }
 }
 
 /// Where the page of a [`CleanRequest`] comes from.
@@ -305,19 +334,45 @@ mod tests {
 
     #[test]
     fn exactly_one_source_is_taken() {
-        let request: CleanRequest = parse(br#"{"text": "Hello."}"#).unwrap();
+        let request = CleanRequest::parse(br#"{"text": "Hello."}"#).unwrap();
         assert_eq!(request.source(), Ok(Source::Text("Hello.")));
         for body in [&br#"{"html": "<p>a</p>", "url": "http://x/"}"#[..], b"{}"] {
-            let request: CleanRequest = parse(body).unwrap();
+            let request = CleanRequest::parse(body).unwrap();
             assert_eq!(request.source().unwrap_err().status, 400);
         }
     }
 
     #[test]
     fn unknown_fields_and_bad_json_are_refused() {
-        let error = parse::<CleanRequest>(br#"{"html": "x", "colour": "red"}"#).unwrap_err();
-        assert!(error.message.contains("unknown field `colour`"), "{error}");
-        let error = parse::<CleanRequest>(b"{\"html\": ").unwrap_err();
+        let error = CleanRequest::parse(br#"{"html": "x", "colour": "red"}"#).unwrap_err();
+        assert_eq!(error.message, "unknown option 'colour'");
+        for (body, message) in [
+            (&br#"{"html": 5}"#[..], "html: expected a string"),
+            (
+                br#"{"html": "x", "blocks": 1}"#,
+                "blocks: expected true or false",
+            ),
+            (
+                br#"{"html": "x", "comments": "yes"}"#,
+                "comments: expected true or false, not a string",
+            ),
+            (
+                br#"{"html": "x", "kind": ["forum"]}"#,
+                "kind: expected a string, a number, true or false",
+            ),
+        ] {
+            assert_eq!(CleanRequest::parse(body).unwrap_err().message, message);
+        }
+        let options = CleanRequest::parse(
+            br#"{"html": "x", "kind": "forum", "favor": null, "blocks": true}"#,
+        );
+        let options = options.unwrap();
+        assert!(options.blocks && options.options.decision.favor.is_none());
+        assert_eq!(
+            options.options.decision.kind,
+            Some(crate::block::PageKind::Forum)
+        );
+        let error = CleanRequest::parse(b"{\"html\": ").unwrap_err();
         assert_eq!(error.status, 400);
         assert!(error.message.starts_with("bad JSON: "), "{error}");
     }

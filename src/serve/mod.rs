@@ -53,7 +53,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
-use crate::pipeline::pages::{self, Named, Page, PageError};
+use crate::pipeline::pages::{self, Page, PageError};
 use crate::pipeline::{InputFormat, Trouble};
 use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
 use connections::Connections;
@@ -536,20 +536,10 @@ fn json_response(status: StatusCode, json: String) -> Response {
 /// and `"blocks_truncated"`, whether some were left out (past [`ServeSettings::max_blocks`] or
 /// [`ServeSettings::max_answer_bytes`]).
 fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result<String, ApiError> {
-    let request: CleanRequest = api::parse(body)?;
+    let request = CleanRequest::parse(body)?;
     // What a request leaves out is what `ppl-filter` does with no flag.
-    let named = Named {
-        method: request.method.as_deref(),
-        threshold: request.threshold,
-        max_link_density: request.max_link_density,
-        format: request.format.as_deref(),
-        favor: request.favor.as_deref(),
-        comments: request.comments,
-        kind: request.kind.as_deref(),
-        target_language: request.target_language.as_deref(),
-        classifier: None,
-    };
-    let mut options = named
+    let mut options = request
+        .options
         .options()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     // Pasted HTML or text came as a JSON string: it is UTF-8, whatever its `<meta charset>`
