@@ -284,7 +284,7 @@ impl Classifier {
         page.analysis.annotate(blocks, page.declared);
         let evidence = evidence_values(blocks);
         let w = &self.weights;
-        let shift = choices.favor.shift() - w.threshold;
+        let shift = choices.shift() - w.threshold;
         let log_odds = self.log_odds_of_blocks(&evidence, shift);
         let mut keep = if w.smoothing == 0.0 {
             log_odds.iter().map(|&z| z > 0.0).collect()

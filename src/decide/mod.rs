@@ -99,6 +99,11 @@ pub struct Choices {
 }
 
 impl Choices {
+    /// Log-odds added to every block's score before the decision.
+    fn shift(&self) -> f32 {
+        self.favor.shift()
+    }
+
     /// The choices for a page of `kind`: on a forum the posts are the content, so comments are
     /// kept; on documentation, collections, listings and service pages every section and card
     /// is, so the decision leans to recall (unless a way to lean was chosen). Articles, products
