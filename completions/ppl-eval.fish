@@ -45,6 +45,7 @@ complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l method -d 
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l bias -d 'Combined method: add BIAS log-odds to every block\'s score: above 0 keeps more, below keeps less, from -20 to 20 (--favor-recall is 1, --favor-precision -1) [default: 0]' -r
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
 forum\t''
 product\t''

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= bias= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -36,6 +36,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l method -d 'How bl
 combined\t'A learned classifier over perplexity under the general and a boilerplate model, the block\'s shape and markup, and its neighbours (`ppl-filter learn` makes one)'"
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s t -l threshold -d 'Drop sentences whose perplexity is above PPL [default: 3000000 with --method perplexity; none with the combined method, whose classifier weighs perplexity itself and must not empty pages in other languages]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l max-link-density -d 'Perplexity method: drop blocks whose share of link text is above this (1 keeps all) [default: 0.4]. The combined method weighs link density itself and refuses this flag' -r
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l bias -d 'Combined method: add BIAS log-odds to every block\'s score: above 0 keeps more, below keeps less, from -20 to 20 (--favor-recall is 1, --favor-precision -1) [default: 0]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l kind -d 'Combined method: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and `other` are decided as the flags say' -r -f -a "article\t''
 forum\t''
 product\t''

@@ -146,6 +146,7 @@ def clean(
     max_link_density: Optional[float] = None,
     format: Optional[str] = None,
     favor: Optional[str] = None,
+    bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[str] = None,
     target_language: Optional[str] = None,
@@ -158,7 +159,8 @@ def clean(
     read as it is. An option left out (``None``) is what ``ppl-filter`` does with no flag:
     ``method``, ``format``, ``favor`` and ``kind`` take the names of :data:`METHODS`,
     :data:`FORMATS`, :data:`FAVORS` and :data:`KINDS`. ``kind`` decides every page as one kind
-    of page instead of the kind it declares or shows (``auto``). ``target_language`` (``"de"``,
+    of page instead of the kind it declares or shows (``auto``). ``bias`` (-20 to 20) adds
+    log-odds to every block's score: above 0 keeps more (``favor="recall"`` is 1). ``target_language`` (``"de"``,
     ``"deu"`` or ``"German"``) keeps the page only if its text is in that language: a page in
     another, or whose language cannot be told, gives ``""``. Raises :class:`InputError` for a refused page (also a ``str`` holding a
     lone surrogate), :class:`OptionError` for an unknown option name, a bad threshold or an
@@ -175,6 +177,7 @@ def clean_many(
     max_link_density: Optional[float] = None,
     format: Optional[str] = None,
     favor: Optional[str] = None,
+    bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[str] = None,
     target_language: Optional[str] = None,
@@ -196,6 +199,7 @@ def blocks(
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
     favor: Optional[str] = None,
+    bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[str] = None,
     model: Optional[Model] = None,

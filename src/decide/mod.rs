@@ -88,6 +88,9 @@ pub const FAVOR_SHIFT: f32 = 1.0;
 pub struct Choices {
     /// Which way a block in doubt goes.
     pub favor: Favor,
+    /// Log-odds added to every block's score on top of the leaning's (`--bias`): above 0
+    /// keeps more, below keeps less; `--favor-recall` is [`FAVOR_SHIFT`].
+    pub bias: f32,
     /// Keep readers' comments (prose blocks under an element named like a comment thread),
     /// which the default drops like the Dragnet gold does.
     pub comments: bool,
@@ -101,7 +104,7 @@ pub struct Choices {
 impl Choices {
     /// Log-odds added to every block's score before the decision.
     fn shift(&self) -> f32 {
-        self.favor.shift()
+        self.favor.shift() + self.bias
     }
 
     /// The choices for a page of `kind`: on a forum the posts are the content, so comments are
@@ -149,6 +152,7 @@ impl Default for Choices {
     fn default() -> Choices {
         Choices {
             favor: Favor::default(),
+            bias: 0.0,
             comments: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             kind: None,
@@ -205,6 +209,7 @@ impl MethodKind {
             MethodKind::Perplexity => &[
                 (MethodOption::Classifier, given.classifier),
                 (MethodOption::Favor, given.favor),
+                (MethodOption::Bias, given.bias),
                 (MethodOption::Comments, given.comments),
                 (MethodOption::Kind, given.kind),
             ],
@@ -224,6 +229,8 @@ pub enum MethodOption {
     Classifier,
     /// A leaning other than the default (combined method).
     Favor,
+    /// A bias (combined method).
+    Bias,
     /// Readers' comments kept (combined method).
     Comments,
     /// A kind of page given (combined method).
@@ -238,6 +245,7 @@ impl MethodOption {
         match self {
             MethodOption::Classifier => "classifier",
             MethodOption::Favor => "favor",
+            MethodOption::Bias => "bias",
             MethodOption::Comments => "comments",
             MethodOption::Kind => "kind",
             MethodOption::MaxLinkDensity => "max_link_density",
@@ -260,6 +268,8 @@ pub struct Given {
     pub classifier: bool,
     /// A leaning other than the default.
     pub favor: bool,
+    /// `bias`.
+    pub bias: bool,
     /// `comments`.
     pub comments: bool,
     /// A kind of page other than `auto`.
@@ -296,6 +306,7 @@ mod tests {
         let all = Given {
             classifier: true,
             favor: true,
+            bias: true,
             comments: true,
             kind: true,
             max_link_density: true,

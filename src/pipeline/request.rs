@@ -178,6 +178,9 @@ pub enum RequestError {
     /// A perplexity threshold that is not a number.
     #[error("threshold: {0}")]
     Threshold(String),
+    /// A bias that is not a number of log-odds from -20 to 20.
+    #[error("bias: must be from -20 to 20, not {0}")]
+    Bias(f32),
     /// A link-density bound that is not a share.
     #[error("max_link_density: {0}")]
     MaxLinkDensity(String),
@@ -205,6 +208,11 @@ pub struct Decision {
     /// [default: 0.4]. The combined method weighs link density itself and refuses this flag.
     #[cfg_attr(feature = "cli", arg(long, value_name = "SHARE", value_parser = cli::max_link_density))]
     pub max_link_density: Option<f32>,
+
+    /// Combined method: add BIAS log-odds to every block's score: above 0 keeps more, below
+    /// keeps less, from -20 to 20 (--favor-recall is 1, --favor-precision -1) [default: 0].
+    #[cfg_attr(feature = "cli", arg(long, value_name = "BIAS", allow_negative_numbers = true, value_parser = cli::bias))]
+    pub bias: Option<f32>,
 
     /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
     #[cfg_attr(feature = "cli", arg(long))]
@@ -239,6 +247,7 @@ impl Decision {
             }
             "threshold" => self.threshold = Some(value.number(key)?),
             "max_link_density" => self.max_link_density = Some(value.number(key)?),
+            "bias" => self.bias = Some(value.number(key)?),
             "comments" => self.comments = value.flag(key)?,
             "kind" => {
                 self.kind = match value.text(key)? {
@@ -263,6 +272,7 @@ impl Decision {
         let given = Given {
             classifier: self.classifier.is_some(),
             favor: favor != Favor::default(),
+            bias: self.bias.is_some(),
             comments: self.comments,
             kind: self.kind.is_some(),
             max_link_density: self.max_link_density.is_some(),
@@ -292,6 +302,7 @@ impl Decision {
         };
         let choices = Choices {
             favor,
+            bias: self.bias.map(check_bias).transpose()?.unwrap_or(0.0),
             comments: self.comments,
             kind: self.kind,
             ..Choices::default()
@@ -309,6 +320,15 @@ impl Decision {
             decide: self.settings()?,
             ..Options::with_method(Method::Perplexity)
         })
+    }
+}
+
+/// A bias that [`Decision::bias`] takes: from -20 to 20 log-odds (past that every block is kept,
+/// or none).
+fn check_bias(bias: f32) -> Result<f32, RequestError> {
+    match (-20.0..=20.0).contains(&bias) {
+        true => Ok(bias),
+        false => Err(RequestError::Bias(bias)),
     }
 }
 
@@ -388,6 +408,12 @@ mod cli {
     pub fn max_link_density(arg: &str) -> Result<f32, String> {
         let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
         Policy::check_max_link_density(value).map_err(|e| e.to_string())
+    }
+
+    /// `--bias`: a number that [`super::check_bias`] accepts.
+    pub fn bias(arg: &str) -> Result<f32, String> {
+        let value: f32 = arg.parse().map_err(|e| format!("{e}"))?;
+        super::check_bias(value).map_err(|e| e.to_string())
     }
 
     /// `--kind`: one of [`PageKind::name`], listed in the help and the completions.
@@ -500,6 +526,53 @@ mod tests {
                 "unknown favor 'most' ({}, {} or {})",
                 FAVORS[0], FAVORS[1], FAVORS[2]
             )
+        );
+    }
+
+    #[test]
+    fn a_bias_keeps_more_or_less_and_one_log_odds_is_the_leaning() {
+        use crate::pipeline::pages::{clean_page, Page};
+        let page = Page::new(
+            "<page>",
+            &include_bytes!("../../fixtures/pages/news.html")[..],
+        );
+        let clean = |words: &[(&str, Value)]| {
+            let options = Request::of_words(words.iter().copied())
+                .unwrap()
+                .options()
+                .unwrap();
+            clean_page(&page, crate::lm::model::embedded(), &options)
+                .unwrap()
+                .output
+        };
+        let bias = |bias| clean(&[("bias", Value::Number(bias))]);
+        let lengths = [-20.0, -3.0, 0.0, 3.0, 20.0].map(|b| bias(b).len());
+        assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "{lengths:?}");
+        assert!(lengths[0] < lengths[4], "{lengths:?}");
+        assert_eq!(bias(0.0), clean(&[]));
+        assert_eq!(bias(1.0), clean(&[("favor", Value::Text("recall"))]));
+        assert_eq!(bias(-1.0), clean(&[("favor", Value::Text("precision"))]));
+        let refused = |words: &[(&str, Value)]| {
+            Request::of_words(words.iter().copied())
+                .unwrap()
+                .options()
+                .unwrap_err()
+        };
+        assert_eq!(
+            refused(&[("bias", Value::Number(21.0))]),
+            RequestError::Bias(21.0)
+        );
+        assert!(matches!(
+            refused(&[("bias", Value::Number(f64::NAN))]),
+            RequestError::Bias(_)
+        ));
+        assert_eq!(
+            refused(&[
+                ("method", Value::Text("perplexity")),
+                ("bias", Value::Number(1.0))
+            ])
+            .to_string(),
+            "bias applies only to the combined method"
         );
     }
 
