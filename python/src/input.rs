@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use ppl_filter::decide::Classifier;
 use ppl_filter::pipeline::encoding_for_label;
 use ppl_filter::pipeline::pages::{Page, PageOptions};
 use ppl_filter::pipeline::MAX_THREADS;
@@ -18,7 +19,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
 
 use crate::errors::Failure;
-use crate::models::Classifier;
 
 /// One page's bytes, and whether Python gave them as text.
 pub struct PageBytes {
@@ -100,12 +100,12 @@ fn surrogates_replaced(mut bytes: Vec<u8>) -> Vec<u8> {
 /// the classifier given.
 pub fn request(
     options: Option<&Bound<'_, PyDict>>,
-    classifier: Option<&Bound<'_, Classifier>>,
+    classifier: Option<Arc<Classifier>>,
     function: &str,
 ) -> PyResult<Request> {
     let mut request = Request::default();
     each_option(options, function, |key, value| request.set(key, value))?;
-    request.decision.classifier = classifier.map(|c| Arc::clone(&c.get().classifier));
+    request.decision.classifier = classifier;
     Ok(request)
 }
 
@@ -113,7 +113,7 @@ pub fn request(
 /// options alone: no `format` nor `target_language`).
 pub fn decision(
     options: Option<&Bound<'_, PyDict>>,
-    classifier: Option<&Bound<'_, Classifier>>,
+    classifier: Option<Arc<Classifier>>,
     function: &str,
 ) -> PyResult<Decision> {
     let mut decision = Decision::default();
@@ -123,7 +123,7 @@ pub fn decision(
             false => Err(RequestError::Unknown(key.to_string())),
         }
     })?;
-    decision.classifier = classifier.map(|c| Arc::clone(&c.get().classifier));
+    decision.classifier = classifier;
     Ok(decision)
 }
 

@@ -39,6 +39,13 @@ fn language_model(model: Option<&Bound<'_, Model>>) -> Option<Arc<LanguageModel>
     model.map(|m| Arc::clone(&m.get().model))
 }
 
+/// The classifier given (if any), to decide with instead of the embedded one.
+fn chosen_classifier(
+    classifier: Option<&Bound<'_, Classifier>>,
+) -> Option<Arc<ppl_filter::Classifier>> {
+    classifier.map(|c| Arc::clone(&c.get().classifier))
+}
+
 /// The model a call scores with: the one given, or else the embedded one.
 fn scorer(model: &Option<Arc<LanguageModel>>) -> &LanguageModel {
     match model {
@@ -80,7 +87,7 @@ fn clean(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
-    let options = page_options(request(options, classifier, "clean")?)?;
+    let options = page_options(request(options, chosen_classifier(classifier), "clean")?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
     let model = language_model(model);
     let cleaned = py
@@ -118,7 +125,11 @@ fn clean_many<'py>(
     classifier: Option<&Bound<'py, Classifier>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let options = page_options(request(options, classifier, "clean_many")?)?;
+    let options = page_options(request(
+        options,
+        chosen_classifier(classifier),
+        "clean_many",
+    )?)?;
     let strict = match errors.option("errors")?.as_str() {
         "strict" => true,
         "ignore" => false,
@@ -180,7 +191,7 @@ fn blocks(
     classifier: Option<&Bound<'_, Classifier>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Block>> {
-    let options = decision_options(decision(options, classifier, "blocks")?)?;
+    let options = decision_options(decision(options, chosen_classifier(classifier), "blocks")?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
