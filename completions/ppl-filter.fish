@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= bias= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= bias= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= one-document 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -86,6 +86,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s z -l compress -d 
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l add-scores -d 'JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l skip-bad-lines -d 'JSONL: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l title -d 'Also write the page <title> as a heading block'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l one-document -d 'Read a stream of pages (standard input, a pipe) as one document. By default it is cut into its pages, each cleaned as a file holding it would be: a new page begins at a <!DOCTYPE once the page has opened an element, at <html> or <?xml once it has closed </html>, and after a NUL or form-feed byte (markup inside scripts, comments and attribute values does not count)'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s 0 -l null -d 'Separate documents with a NUL byte instead of an empty line'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l stats -d 'At the end, one line of counts on stderr: documents, bytes read, sentences kept, what was skipped and why, seconds'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use ppl_filter::io::sink::StreamSink;
-use ppl_filter::io::Input;
+use ppl_filter::io::{Input, Stream};
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
@@ -107,6 +107,60 @@ fn records_in_parallel_give_what_one_thread_gives() {
             let parallel = clean_as(format, inputs, 1 << 16, threads);
             assert_eq!(parallel, reference, "{format:?} -j{threads}");
         }
+    }
+}
+
+/// The fixture pages but the UTF-16 one (whose NUL bytes are text), as files and as one
+/// stream in a file of its own, a NUL byte after each page (the pages without a doctype need
+/// it to be told apart).
+fn pages_and_their_stream(name: &str) -> (Vec<Input>, PathBuf) {
+    let pages: Vec<PathBuf> = fixture_pages()
+        .into_iter()
+        .filter(|page| !page.ends_with("utf16.html"))
+        .collect();
+    let mut stream = Vec::new();
+    for page in &pages {
+        stream.extend(std::fs::read(page).unwrap());
+        stream.push(0);
+    }
+    let path = std::env::temp_dir().join(format!("ppl-stream-{name}-{}", std::process::id()));
+    std::fs::write(&path, stream).unwrap();
+    (pages.into_iter().map(Input::File).collect(), path)
+}
+
+/// A stream of pages is cut into its pages, each cleaned as a file holding it is: the same
+/// bytes out as the pages given as files, for any thread count.
+#[test]
+fn a_stream_of_pages_gives_what_its_pages_as_files_give() {
+    let (files, stream) = pages_and_their_stream("files");
+    let (from_files, _) = clean(&files, 1 << 16, 1);
+    assert!(!from_files.is_empty());
+    for threads in [1, 2, 5] {
+        let input = [Input::Stream(Stream::named(stream.clone()))];
+        let (from_stream, _) = clean(&input, 1 << 16, threads);
+        assert_eq!(
+            String::from_utf8_lossy(&from_stream),
+            String::from_utf8_lossy(&from_files),
+            "-j{threads}"
+        );
+    }
+    std::fs::remove_file(stream).unwrap();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// A stream of pages gives the same bytes for any read size and thread count.
+    #[test]
+    fn a_stream_is_cut_alike_whatever_the_reads_and_threads(read_size in 1usize..3000, threads in 1usize..5) {
+        let (_, stream) = pages_and_their_stream(&format!("prop-{read_size}-{threads}"));
+        let run = |read_size, threads| {
+            clean(&[Input::Stream(Stream::named(stream.clone()))], read_size, threads)
+        };
+        let reference = run(1 << 20, 1);
+        let cut = run(read_size, threads);
+        std::fs::remove_file(&stream).unwrap();
+        prop_assert_eq!(cut, reference);
     }
 }
 

@@ -295,6 +295,7 @@ fn options(
             all_responses: args.all_responses,
             max_record_bytes: args.max_record_bytes,
             text_without_markup: args.input.is_none(),
+            one_document: args.one_document,
             ..ReadSettings::default()
         },
         html: HtmlSettings {

@@ -261,6 +261,14 @@ pub struct CleanArgs {
     #[arg(long, value_name = "LANG", value_parser = parse_language)]
     pub target_language: Option<crate::io::language::Language>,
 
+    /// Read a stream of pages (standard input, a pipe) as one document. By default it is cut
+    /// into its pages, each cleaned as a file holding it would be: a new page begins at a
+    /// <!DOCTYPE once the page has opened an element, at <html> or <?xml once it has closed
+    /// </html>, and after a NUL or form-feed byte (markup inside scripts, comments and
+    /// attribute values does not count).
+    #[arg(long)]
+    pub one_document: bool,
+
     /// Separate documents with a NUL byte instead of an empty line.
     #[arg(short = '0', long)]
     pub null: bool,

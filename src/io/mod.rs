@@ -14,6 +14,7 @@ pub mod language;
 pub mod language_filter;
 mod lines;
 pub mod outputs;
+pub mod pages;
 pub mod sink;
 pub mod sniff;
 pub mod spool;

@@ -45,6 +45,9 @@ pub struct ReadSettings {
     /// ([`crate::io::sniff::has_markup`]) is read as plain text (as `InputFormat::Text`), so
     /// its blank lines separate paragraphs. Set unless the inputs were said to be HTML.
     pub text_without_markup: bool,
+    /// Pages: a stream (standard input, a pipe) is read as one document rather than cut into
+    /// its pages ([`crate::io::pages`]).
+    pub one_document: bool,
 }
 
 impl Default for ReadSettings {
@@ -58,6 +61,7 @@ impl Default for ReadSettings {
             max_record_bytes: 16 * 1024 * 1024,
             all_responses: false,
             text_without_markup: true,
+            one_document: false,
         }
     }
 }

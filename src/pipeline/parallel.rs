@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
 use super::document::OutputClosed;
-use super::read::{hand_inputs, handed_document, Handed};
+use super::read::{cut_into_pages, hand_inputs, handed_document, Handed};
 use super::write::{finish, Writer};
 use super::{
     process, run, InputFormat, Observer, Options, Problem, RunError, Summary, MAX_THREADS,
@@ -45,8 +45,8 @@ const IN_FLIGHT_PER_THREAD: usize = 8;
 const MAX_IN_FLIGHT: usize = 64;
 
 /// Whether `inputs` are cleaned a document per thread: with several threads, several whole
-/// inputs of pages, none read from a stream (a stream of pages is read once, as it comes, by
-/// the pipelined path), or WARC or JSONL inputs.
+/// inputs of pages none of which is a stream read as one document (which is read once, as it
+/// comes, by the pipelined path), a stream cut into its pages, or WARC or JSONL inputs.
 pub(super) fn in_parallel(inputs: &[Input], options: &Options) -> bool {
     let whole_files = inputs.len() > 1
         && inputs.iter().all(|input| {
@@ -57,7 +57,9 @@ pub(super) fn in_parallel(inputs: &[Input], options: &Options) -> bool {
         });
     options.threads > 1
         && match options.read.input_format {
-            InputFormat::Html | InputFormat::Text => whole_files,
+            InputFormat::Html | InputFormat::Text => {
+                whole_files || inputs.iter().any(|input| cut_into_pages(input, options))
+            }
             InputFormat::Warc | InputFormat::Jsonl => true,
         }
 }
@@ -162,10 +164,12 @@ struct Feed<'a> {
 }
 
 impl Feed<'_> {
-    /// Every input, whole or cut into its documents; the counts of the reading itself.
+    /// Every input, whole or cut into its documents (all are, on this thread, when one is a
+    /// stream of pages); the counts of the reading itself.
     fn all(&self, inputs: &[Input], options: &Options) -> Summary {
+        let pages = inputs.iter().any(|input| cut_into_pages(input, options));
         match options.read.input_format {
-            InputFormat::Html | InputFormat::Text => {
+            InputFormat::Html | InputFormat::Text if !pages => {
                 for index in 0..inputs.len() {
                     if self.hand(Work::Input(index)).is_err() {
                         break;
@@ -173,7 +177,7 @@ impl Feed<'_> {
                 }
                 Summary::default()
             }
-            InputFormat::Warc | InputFormat::Jsonl => {
+            _ => {
                 let mut hand = |handed| {
                     self.hand(Work::Document(Box::new(handed)))
                         .map_err(|()| OutputClosed)

@@ -1,5 +1,5 @@
-//! The reader: every input in order, cut into documents (a whole input, a WARC response, a
-//! JSONL line) and numbered batches of blocks.
+//! The reader: every input in order, cut into documents (a whole input, a page of a stream, a
+//! WARC response, a JSONL line) and numbered batches of blocks.
 
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary, Tro
 use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
 use crate::io::jsonl::{parse_line_bytes, JsonlError, JsonlLines};
+use crate::io::pages::Pages;
 use crate::io::sink::DocumentMeta;
 use crate::io::spool::{Spool, SpoolReader};
 use crate::io::warc::{http_response_parts, WarcReader};
@@ -171,6 +172,7 @@ fn read_inputs_into(inputs: &[Input], mut reader: Reader) -> Summary {
                     InputFormat::Warc | InputFormat::Jsonl => Ok(()),
                 }
             }
+            Ok(content) if cut_into_pages(input, options) => reader.pages(&name, content),
             Ok(mut content) => match options.read.input_format {
                 InputFormat::Html | InputFormat::Text => reader.document(
                     &name,
@@ -190,6 +192,14 @@ fn read_inputs_into(inputs: &[Input], mut reader: Reader) -> Summary {
         }
     }
     reader.counts
+}
+
+/// Whether `input` is cut into its pages ([`Pages`]): a stream of HTML, unless each input is
+/// to be read as one document.
+pub(super) fn cut_into_pages(input: &Input, options: &Options) -> bool {
+    matches!(input, Input::Stream(_))
+        && options.read.input_format == InputFormat::Html
+        && !options.read.one_document
 }
 
 /// Whether a file found while walking for WARC or JSONL input is not text, and so skipped
@@ -314,6 +324,26 @@ impl<'a> Reader<'a> {
             return None;
         }
         Some(content)
+    }
+
+    /// Every page of a stream is a document ([`Pages`]), named as the stream and, from the
+    /// second on, by its number.
+    fn pages(&mut self, name: &str, content: Box<dyn Read + Send>) -> Result<(), OutputClosed> {
+        let mut pages = Pages::new(content, self.options.read.read_size);
+        let mut number = 0;
+        while let Some(mut page) = pages.next_page() {
+            number += 1;
+            let page_name = match number {
+                1 => name.to_string(),
+                n => format!("{name}: page {n}"),
+            };
+            let meta = DocumentMeta::Input {
+                source: name.to_string(),
+            };
+            let kind = DocumentKind::of(self.options);
+            self.document(&page_name, meta, Ok(Some(&mut page)), kind)?;
+        }
+        Ok(())
     }
 
     /// Every HTML response of a WARC file is a document; its HTTP charset is its encoding.
