@@ -408,3 +408,22 @@ fn target_language_keeps_only_the_documents_in_that_language() {
         stderr(&bad)
     );
 }
+
+/// Pages piped one after another are cleaned each as its own document, as the files are, and
+/// `--one-document` reads the stream as one page; `--format json` gives a record a page.
+#[test]
+fn pages_on_stdin_are_cleaned_each_as_itself() {
+    let news = fixture("pages/news.html");
+    let entities = fixture("pages/entities.html");
+    let mut stream = std::fs::read(&news).unwrap();
+    stream.push(0);
+    stream.extend(std::fs::read(&entities).unwrap());
+    let files = ppl_filter(&[path(&news), path(&entities)], b"");
+    let piped = ppl_filter(&["-j2"], &stream);
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), stdout(&files));
+    let records = ppl_filter(&["--format", "json"], &stream);
+    assert_eq!(stdout(&records).lines().count(), 2);
+    let whole = ppl_filter(&["--one-document", "--format", "json"], &stream);
+    assert_eq!(stdout(&whole).lines().count(), 1);
+}
