@@ -426,4 +426,11 @@ fn pages_on_stdin_are_cleaned_each_as_itself() {
     assert_eq!(stdout(&records).lines().count(), 2);
     let whole = ppl_filter(&["--one-document", "--format", "json"], &stream);
     assert_eq!(stdout(&whole).lines().count(), 1);
+    // --output-dir writes a file per input: the stream is one, and the next input keeps its name.
+    let dir = scratch("pages-on-stdin");
+    let out = dir.join("out");
+    let written = ppl_filter(&["-o", path(&out), "-", path(&entities)], &stream);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    assert_eq!(files_under(&out), ["entities.txt", "stdin.txt"]);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -295,7 +295,8 @@ fn options(
             all_responses: args.all_responses,
             max_record_bytes: args.max_record_bytes,
             text_without_markup: args.input.is_none(),
-            one_document: args.one_document,
+            // --output-dir writes a file per input: a stream is one document there.
+            one_document: args.one_document || args.output_dir.is_some(),
             ..ReadSettings::default()
         },
         html: HtmlSettings {
