@@ -4,7 +4,9 @@
 //! The rule. A new page begins
 //! - at a `<!DOCTYPE` (in any case) once the page has opened an element;
 //! - at an `<html` start tag or an `<?xml` declaration once the page has closed `</html>`;
-//! - after a NUL or form-feed byte, which is dropped.
+//! - after a NUL or form-feed byte, which is dropped, unless it stands inside the page's open
+//!   `<html>` element (or CleanEval wrapper), where it is the page's own (a page break of a
+//!   converted document, junk after the markup).
 //!
 //! A page of CleanEval, wrapped whole in a `<text id=URL>` element (its first element), ends
 //! with that element instead: the next page begins at the next `<text`, `<!DOCTYPE`, `<html`
@@ -66,6 +68,8 @@ pub struct Pages<R> {
     /// element; `depth` counts the `<text>` elements open.
     wrapped: bool,
     depth: u32,
+    /// An `<html>` element is open.
+    html_open: bool,
     /// The stream has ended, or failed (the error is given once, by the page's reader).
     eof: bool,
     error: Option<io::Error>,
@@ -92,6 +96,7 @@ impl<R: Read> Pages<R> {
             closed: false,
             wrapped: false,
             depth: 0,
+            html_open: false,
             eof: false,
             error: None,
             before: 0,
@@ -122,6 +127,7 @@ impl<R: Read> Pages<R> {
         self.closed = false;
         self.wrapped = false;
         self.depth = 0;
+        self.html_open = false;
         Some(Page { pages: self })
     }
 
@@ -250,8 +256,13 @@ impl<R: Read> Pages<R> {
             State::Text => match memchr3(b'<', 0, 0x0C, rest) {
                 None => self.scanned = self.end,
                 Some(i) if rest[i] != b'<' => {
-                    self.boundary = Some((at + i, at + i + 1));
-                    self.scanned = at + i;
+                    // Inside an element that holds the page, a NUL or form feed is the page's.
+                    if self.html_open || self.depth > 0 {
+                        self.scanned = at + i + 1;
+                    } else {
+                        self.boundary = Some((at + i, at + i + 1));
+                        self.scanned = at + i;
+                    }
                 }
                 Some(i) => {
                     if rest.len() - i < LOOKAHEAD && !self.eof {
@@ -337,9 +348,10 @@ impl<R: Read> Pages<R> {
                 self.scanned = at + 1;
             }
         } else if rest.first() == Some(&b'/') && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
-            if !self.wrapped {
-                self.closed |= names(&rest[1..], b"html");
-            } else if names(&rest[1..], b"text") {
+            if names(&rest[1..], b"html") {
+                self.html_open = false;
+                self.closed |= !self.wrapped;
+            } else if self.wrapped && names(&rest[1..], b"text") {
                 self.depth = self.depth.saturating_sub(1);
                 self.closed |= self.depth == 0;
             }
@@ -357,6 +369,7 @@ impl<R: Read> Pages<R> {
             if self.wrapped && text {
                 self.depth += 1;
             }
+            self.html_open |= names(rest, b"html");
             self.opened = true;
             let raw = RAW_TEXT.into_iter().find(|name| names(rest, name));
             self.state = State::Tag(raw);
@@ -489,6 +502,10 @@ mod tests {
         );
         assert_eq!(split(""), [""], "an empty stream is one empty page");
         assert_eq!(split("\0\0"), [""]);
+        // Inside the page's <html> (or CleanEval wrapper) they are the page's.
+        let broken = "<html><p>Page\x0cbreak.</p>\0\0</html>";
+        let wrapped = "<text id=\"u\"><html><p>W.</p></html>\0\0</text>";
+        assert_eq!(split(&format!("{broken}\0{wrapped}")), [broken, wrapped]);
     }
 
     #[test]
