@@ -86,7 +86,7 @@ model\:"The embedded language model'\''s file (committed packed as \`model/en.pa
 '--add-scores[JSONL\: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences)]' \
 '--skip-bad-lines[JSONL\: drop lines that are not valid JSON objects with the field, instead of passing them through unchanged (either way each is reported with its line number)]' \
 '--title[Also write the page <title> as a heading block]' \
-'--one-document[Read a stream of pages (standard input, a pipe) as one document. By default it is cut into its pages, each cleaned as a file holding it would be\: a new page begins at a <!DOCTYPE once the page has opened an element, at <html> or <?xml once it has closed </html>, and after a NUL or form-feed byte (markup inside scripts, comments and attribute values does not count). With --output-dir, which writes a file per input, a stream is always one document]' \
+'--one-document[Read a stream of pages (standard input, a pipe) as one document. By default it is cut into its pages, each cleaned as a file holding it would be\: a new page begins at a <!DOCTYPE once the page has opened an element, at <html> or <?xml once it has closed </html>, and after a NUL or form-feed byte outside the page'\''s <html> (markup inside scripts, comments and attribute values does not count). With --output-dir, which writes a file per input, a stream is always one document]' \
 '-0[Separate documents with a NUL byte instead of an empty line]' \
 '--null[Separate documents with a NUL byte instead of an empty line]' \
 '--stats[At the end, one line of counts on stderr\: documents, bytes read, sentences kept, what was skipped and why, seconds]' \

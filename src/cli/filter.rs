@@ -264,9 +264,9 @@ pub struct CleanArgs {
     /// Read a stream of pages (standard input, a pipe) as one document. By default it is cut
     /// into its pages, each cleaned as a file holding it would be: a new page begins at a
     /// <!DOCTYPE once the page has opened an element, at <html> or <?xml once it has closed
-    /// </html>, and after a NUL or form-feed byte (markup inside scripts, comments and
-    /// attribute values does not count). With --output-dir, which writes a file per input, a
-    /// stream is always one document.
+    /// </html>, and after a NUL or form-feed byte outside the page's <html> (markup inside
+    /// scripts, comments and attribute values does not count). With --output-dir, which
+    /// writes a file per input, a stream is always one document.
     #[arg(long)]
     pub one_document: bool,
 
