@@ -33,9 +33,10 @@ const RAW_TEXT: [&[u8]; 5] = [b"script", b"style", b"textarea", b"title", b"xmp"
 const LOOKAHEAD: usize = 10;
 
 /// Where the scan stands in the markup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum State {
     /// Text, between tags.
+    #[default]
     Text,
     /// Inside a tag, after its name; then the raw text of this element, if it is one.
     Tag(Option<&'static [u8]>),
@@ -45,6 +46,22 @@ enum State {
     Comment,
     /// Inside the raw text of an element, until its end tag.
     Raw(&'static [u8]),
+}
+
+/// What the scan knows of a page's markup so far.
+#[derive(Debug, Default)]
+struct Markup {
+    state: State,
+    /// The page has opened an element.
+    opened: bool,
+    /// The page has closed `</html>` (or its CleanEval wrapper).
+    closed: bool,
+    /// The page's first element is `<text>`: it is a page of CleanEval, wrapped in a `<text>`
+    /// element; `depth` counts the `<text>` elements open.
+    wrapped: bool,
+    depth: u32,
+    /// An `<html>` element is open.
+    html_open: bool,
 }
 
 /// A stream cut into pages: [`Pages::next_page`] gives each in turn, as a reader of its bytes.
@@ -59,17 +76,8 @@ pub struct Pages<R> {
     scanned: usize,
     /// Where the page ends, once found, and where the next begins.
     boundary: Option<(usize, usize)>,
-    state: State,
-    /// The page has opened an element.
-    opened: bool,
-    /// The page has closed `</html>` (or its CleanEval wrapper).
-    closed: bool,
-    /// The page's first element is `<text>`: it is a page of CleanEval, wrapped in a `<text>`
-    /// element; `depth` counts the `<text>` elements open.
-    wrapped: bool,
-    depth: u32,
-    /// An `<html>` element is open.
-    html_open: bool,
+    /// What the scan knows of the current page's markup.
+    page: Markup,
     /// The stream has ended, or failed (the error is given once, by the page's reader).
     eof: bool,
     error: Option<io::Error>,
@@ -91,12 +99,7 @@ impl<R: Read> Pages<R> {
             end: 0,
             scanned: 0,
             boundary: None,
-            state: State::Text,
-            opened: false,
-            closed: false,
-            wrapped: false,
-            depth: 0,
-            html_open: false,
+            page: Markup::default(),
             eof: false,
             error: None,
             before: 0,
@@ -122,12 +125,7 @@ impl<R: Read> Pages<R> {
                 || self.buf[..self.end].starts_with(&[0xFE, 0xFF]);
         }
         self.scanned = self.start;
-        self.state = State::Text;
-        self.opened = false;
-        self.closed = false;
-        self.wrapped = false;
-        self.depth = 0;
-        self.html_open = false;
+        self.page = Markup::default();
         Some(Page { pages: self })
     }
 
@@ -252,12 +250,12 @@ impl<R: Read> Pages<R> {
     fn step(&mut self) {
         let at = self.scanned;
         let rest = &self.buf[at..self.end];
-        match self.state {
+        match self.page.state {
             State::Text => match memchr3(b'<', 0, 0x0C, rest) {
                 None => self.scanned = self.end,
                 Some(i) if rest[i] != b'<' => {
                     // Inside an element that holds the page, a NUL or form feed is the page's.
-                    if self.html_open || self.depth > 0 {
+                    if self.page.html_open || self.page.depth > 0 {
                         self.scanned = at + i + 1;
                     } else {
                         self.boundary = Some((at + i, at + i + 1));
@@ -277,7 +275,7 @@ impl<R: Read> Pages<R> {
                 None => self.scanned = self.end,
                 Some(i) if rest[i] == b'>' => {
                     self.scanned = at + i + 1;
-                    self.state = raw.map_or(State::Text, State::Raw);
+                    self.page.state = raw.map_or(State::Text, State::Raw);
                 }
                 Some(i) => {
                     let previous = match at + i {
@@ -286,7 +284,7 @@ impl<R: Read> Pages<R> {
                     };
                     let value = previous == b'=';
                     if value {
-                        self.state = State::Quoted(rest[i], raw);
+                        self.page.state = State::Quoted(rest[i], raw);
                     }
                     self.scanned = at + i + 1;
                 }
@@ -295,14 +293,14 @@ impl<R: Read> Pages<R> {
                 None => self.scanned = self.end,
                 Some(i) => {
                     self.scanned = at + i + 1;
-                    self.state = State::Tag(raw);
+                    self.page.state = State::Tag(raw);
                 }
             },
             State::Comment => match memmem::find(rest, b"-->") {
                 None => self.scanned = at.max(self.end.saturating_sub(2)),
                 Some(i) => {
                     self.scanned = at + i + 3;
-                    self.state = State::Text;
+                    self.page.state = State::Text;
                 }
             },
             State::Raw(name) => {
@@ -321,7 +319,7 @@ impl<R: Read> Pages<R> {
                             }
                             if names(tag, name) {
                                 self.scanned = at + from + i;
-                                self.state = State::Text;
+                                self.page.state = State::Text;
                                 return;
                             }
                             from += i + 2;
@@ -335,44 +333,44 @@ impl<R: Read> Pages<R> {
     /// What the `<` at `at` opens: a page's end, a comment, a tag.
     fn open(&mut self, at: usize) {
         let rest = &self.buf[at + 1..self.end];
-        if self.closed && starts_with_ignoring_case(rest, b"?xml") {
+        if self.page.closed && starts_with_ignoring_case(rest, b"?xml") {
             self.boundary = Some((at, at));
         } else if rest.starts_with(b"!--") {
-            self.state = State::Comment;
+            self.page.state = State::Comment;
             self.scanned = at + 4;
         } else if starts_with_ignoring_case(rest, b"!doctype") {
-            if self.opened && (!self.wrapped || self.closed) {
+            if self.page.opened && (!self.page.wrapped || self.page.closed) {
                 self.boundary = Some((at, at));
             } else {
-                self.state = State::Tag(None);
+                self.page.state = State::Tag(None);
                 self.scanned = at + 1;
             }
         } else if rest.first() == Some(&b'/') && rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
             if names(&rest[1..], b"html") {
-                self.html_open = false;
-                self.closed |= !self.wrapped;
-            } else if self.wrapped && names(&rest[1..], b"text") {
-                self.depth = self.depth.saturating_sub(1);
-                self.closed |= self.depth == 0;
+                self.page.html_open = false;
+                self.page.closed |= !self.page.wrapped;
+            } else if self.page.wrapped && names(&rest[1..], b"text") {
+                self.page.depth = self.page.depth.saturating_sub(1);
+                self.page.closed |= self.page.depth == 0;
             }
-            self.state = State::Tag(None);
+            self.page.state = State::Tag(None);
             self.scanned = at + 2;
         } else if rest.first().is_some_and(u8::is_ascii_alphabetic) {
             let text = names(rest, b"text");
-            if self.closed && (names(rest, b"html") || self.wrapped && text) {
+            if self.page.closed && (names(rest, b"html") || self.page.wrapped && text) {
                 self.boundary = Some((at, at));
                 return;
             }
-            if !self.opened && text {
-                self.wrapped = true;
+            if !self.page.opened && text {
+                self.page.wrapped = true;
             }
-            if self.wrapped && text {
-                self.depth += 1;
+            if self.page.wrapped && text {
+                self.page.depth += 1;
             }
-            self.html_open |= names(rest, b"html");
-            self.opened = true;
+            self.page.html_open |= names(rest, b"html");
+            self.page.opened = true;
             let raw = RAW_TEXT.into_iter().find(|name| names(rest, name));
-            self.state = State::Tag(raw);
+            self.page.state = State::Tag(raw);
             self.scanned = at + 1;
         } else {
             self.scanned = at + 1;
