@@ -11,6 +11,7 @@ plain/json/markdown, sometimes --input naming the seed's kind, sometimes -q):
     from a pipe, a named FIFO written by a thread, bash process substitution `<(cat)`. The
     writer trickles the bytes in chunks of random size with tiny sleeps.
 
+Both runs take `--one-document` (a stream is otherwise cut into its pages, where a file is one).
 Checks: no hang (timeout), no panic or signal, exit status 0, 1 or 2, every stderr line a
 `ppl-filter: ...` one-liner, and the stream run equal to the reference: stdout byte for byte,
 the exit status, and stderr, once the input's name (the file's path, `<stdin>`, `/dev/stdin`,
@@ -116,7 +117,9 @@ class Target:
         with open(reference, "wb") as f:
             f.write(data)
 
-        flags = [rng.choice(["-j1", "-j2"])]
+        # A stream is cut into its pages where a file is one: read as one document, it must
+        # give what the file gives (the cutting has its own tests, tests/streaming.rs).
+        flags = [rng.choice(["-j1", "-j2"]), "--one-document"]
         fmt = rng.choice([None, None, "json", "plain", "markdown"])
         if fmt:
             flags += ["--format", fmt]

@@ -408,8 +408,9 @@ class Values:
     @staticmethod
     def comments(rng, valid):
         if valid:
-            return Arg(rng.choice(["False", "True"]))
-        return Arg(rng.choice(["1", "0", "'yes'", "None", "[]"]), "error", ["comments"])
+            # None is the option's default, as for every option the library's request reads.
+            return Arg(rng.choice(["False", "True", "None"]))
+        return Arg(rng.choice(["1", "0", "'yes'", "[]"]), "error", ["comments"])
 
     def model_arg(self, rng, valid):
         if valid:

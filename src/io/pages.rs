@@ -4,9 +4,10 @@
 //! The rule. A new page begins
 //! - at a `<!DOCTYPE` (in any case) once the page has opened an element;
 //! - at an `<html` start tag or an `<?xml` declaration once the page has closed `</html>`;
-//! - after a NUL or form-feed byte, which is dropped, unless it stands inside the page's open
-//!   `<html>` element (or CleanEval wrapper), where it is the page's own (a page break of a
-//!   converted document, junk after the markup).
+//! - after a NUL or form-feed byte followed by markup (`<`, past whitespace) or the end, which
+//!   is dropped; unless it stands inside the page's open `<html>` element (or CleanEval
+//!   wrapper), where it is the page's own (a page break of a converted document, junk after the
+//!   markup), as it is before anything else (binary data is not cut into pieces).
 //!
 //! A page of CleanEval, wrapped whole in a `<text id=URL>` element (its first element), ends
 //! with that element instead: the next page begins at the next `<text`, `<!DOCTYPE`, `<html`
@@ -253,15 +254,7 @@ impl<R: Read> Pages<R> {
         match self.page.state {
             State::Text => match memchr3(b'<', 0, 0x0C, rest) {
                 None => self.scanned = self.end,
-                Some(i) if rest[i] != b'<' => {
-                    // Inside an element that holds the page, a NUL or form feed is the page's.
-                    if self.page.html_open || self.page.depth > 0 {
-                        self.scanned = at + i + 1;
-                    } else {
-                        self.boundary = Some((at + i, at + i + 1));
-                        self.scanned = at + i;
-                    }
-                }
+                Some(i) if rest[i] != b'<' => self.separator(at + i),
                 Some(i) => {
                     if rest.len() - i < LOOKAHEAD && !self.eof {
                         self.scanned = at + i;
@@ -327,6 +320,27 @@ impl<R: Read> Pages<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// The NUL or form feed at `at`: it ends the page when what follows it, past whitespace
+    /// and more separators, is a page of markup or the end, outside an element that holds the
+    /// page; otherwise (binary data, text, inside `<html>`) it is the page's own. It stays put
+    /// when it needs more bytes to tell.
+    fn separator(&mut self, at: usize) {
+        let next = self.buf[at + 1..self.end]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace() && **b != 0);
+        if next.is_none() && !self.eof {
+            self.scanned = at;
+            return;
+        }
+        let separates = next.is_none_or(|&b| b == b'<');
+        if self.page.html_open || self.page.depth > 0 || !separates {
+            self.scanned = at + 1;
+        } else {
+            self.boundary = Some((at, at + 1));
+            self.scanned = at;
         }
     }
 
@@ -504,6 +518,9 @@ mod tests {
         let broken = "<html><p>Page\x0cbreak.</p>\0\0</html>";
         let wrapped = "<text id=\"u\"><html><p>W.</p></html>\0\0</text>";
         assert_eq!(split(&format!("{broken}\0{wrapped}")), [broken, wrapped]);
+        // Before anything but markup, they are the page's: binary data stays whole.
+        let binary = "\x01\x02\0\x7f\0abc\x0cdef\0";
+        assert_eq!(split(binary), ["\x01\x02\0\x7f\0abc\x0cdef"]);
     }
 
     #[test]
