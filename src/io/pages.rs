@@ -113,7 +113,10 @@ impl<R: Read> Pages<R> {
     /// The first page is given even when the stream is empty, so that it is told of.
     pub fn next_page(&mut self) -> Option<Page<'_, R>> {
         if self.begun {
-            while self.page_read(&mut [0; 4096]).is_ok_and(|n| n > 0) {}
+            // The rest of the current page is passed over where it lies, not copied out.
+            while let Ok(n @ 1..) = self.available() {
+                self.start += n;
+            }
             let (_, next) = self.boundary.take()?;
             self.start = next;
             if !self.skip_blank() {
@@ -193,13 +196,19 @@ impl<R: Read> Pages<R> {
 
     /// The current page's next bytes into `out`: 0 at its end.
     fn page_read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.available()?.min(out.len());
+        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+        self.start += n;
+        Ok(n)
+    }
+
+    /// How many of the current page's bytes from `start` are scanned and in the buffer,
+    /// scanning and reading on as needed: 0 at the page's end.
+    fn available(&mut self) -> io::Result<usize> {
         loop {
             let limit = self.boundary.map_or(self.scanned, |(end, _)| end);
             if self.start < limit {
-                let n = out.len().min(limit - self.start);
-                out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
-                self.start += n;
-                return Ok(n);
+                return Ok(limit - self.start);
             }
             if self.boundary.is_some() {
                 return Ok(0);
@@ -256,12 +265,11 @@ impl<R: Read> Pages<R> {
                 None => self.scanned = self.end,
                 Some(i) if rest[i] != b'<' => self.separator(at + i),
                 Some(i) => {
-                    if rest.len() - i < LOOKAHEAD && !self.eof {
-                        self.scanned = at + i;
-                        return;
-                    }
                     self.scanned = at + i;
-                    self.open(at + i);
+                    // Stays put until the `<` has the bytes after it that tell what it opens.
+                    if rest.len() - i >= LOOKAHEAD || self.eof {
+                        self.open(at + i);
+                    }
                 }
             },
             State::Tag(raw) => match memchr3(b'>', b'"', b'\'', rest) {
