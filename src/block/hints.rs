@@ -31,37 +31,9 @@ impl ContainerHints {
     pub const ASIDE: u8 = 128;
 
     /// The bits suggested by a `class` or `id` value: each word (split at anything not an
-    /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case.
+    /// ASCII letter or digit and at camelCase humps) is matched by its beginning, ignoring case,
+    /// against [`name_prefixes`].
     pub fn of_names(value: &str) -> u8 {
-        const PREFIXES: [(&str, u8); 27] = [
-            ("nav", ContainerHints::NAVIGATION),
-            ("menu", ContainerHints::NAVIGATION),
-            ("breadcrumb", ContainerHints::NAVIGATION),
-            ("toolbar", ContainerHints::NAVIGATION),
-            ("topbar", ContainerHints::NAVIGATION),
-            ("footer", ContainerHints::PERIPHERY),
-            ("side", ContainerHints::PERIPHERY),
-            ("widget", ContainerHints::PERIPHERY),
-            ("banner", ContainerHints::PERIPHERY),
-            ("sponsor", ContainerHints::PERIPHERY),
-            ("promo", ContainerHints::PERIPHERY),
-            ("share", ContainerHints::PERIPHERY),
-            ("social", ContainerHints::PERIPHERY),
-            ("related", ContainerHints::PERIPHERY),
-            ("article", ContainerHints::CONTENT),
-            ("content", ContainerHints::CONTENT),
-            ("post", ContainerHints::CONTENT),
-            ("story", ContainerHints::CONTENT),
-            ("entry", ContainerHints::CONTENT),
-            ("main", ContainerHints::CONTENT),
-            ("comment", ContainerHints::COMMENTS),
-            ("disqus", ContainerHints::COMMENTS),
-            ("reply", ContainerHints::COMMENTS),
-            ("replies", ContainerHints::COMMENTS),
-            ("respond", ContainerHints::COMMENTS),
-            ("discuss", ContainerHints::COMMENTS),
-            ("talkback", ContainerHints::COMMENTS),
-        ];
         let mut bits = 0;
         let bytes = value.as_bytes();
         let mut start = 0;
@@ -76,11 +48,13 @@ impl ContainerHints {
                 continue;
             }
             let word = &bytes[start..i];
-            for (prefix, bit) in PREFIXES {
-                if word.len() >= prefix.len()
-                    && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-                {
-                    bits |= bit;
+            if let Some(first) = word.first() {
+                for &(prefix, bit) in name_prefixes(first.to_ascii_lowercase()) {
+                    if word.len() >= prefix.len()
+                        && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+                    {
+                        bits |= bit;
+                    }
                 }
             }
             start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
@@ -109,5 +83,67 @@ impl ContainerHints {
     /// Whether any of `bits` is set.
     pub fn has(self, bits: u8) -> bool {
         self.0 & bits != 0
+    }
+}
+
+/// The beginnings of `class` and `id` words that suggest what a container holds, and what each
+/// suggests, by the word's first letter (lowercase): the class of an element styled by a
+/// utility CSS framework holds dozens of words, most beginning with a letter no prefix does.
+fn name_prefixes(first: u8) -> &'static [(&'static str, u8)] {
+    use ContainerHints as H;
+    match first {
+        b'a' => &[("article", H::CONTENT)],
+        b'b' => &[("breadcrumb", H::NAVIGATION), ("banner", H::PERIPHERY)],
+        b'c' => &[("content", H::CONTENT), ("comment", H::COMMENTS)],
+        b'd' => &[("disqus", H::COMMENTS), ("discuss", H::COMMENTS)],
+        b'e' => &[("entry", H::CONTENT)],
+        b'f' => &[("footer", H::PERIPHERY)],
+        b'm' => &[("menu", H::NAVIGATION), ("main", H::CONTENT)],
+        b'n' => &[("nav", H::NAVIGATION)],
+        b'p' => &[("promo", H::PERIPHERY), ("post", H::CONTENT)],
+        b'r' => &[
+            ("related", H::PERIPHERY),
+            ("reply", H::COMMENTS),
+            ("replies", H::COMMENTS),
+            ("respond", H::COMMENTS),
+        ],
+        b's' => &[
+            ("side", H::PERIPHERY),
+            ("sponsor", H::PERIPHERY),
+            ("share", H::PERIPHERY),
+            ("social", H::PERIPHERY),
+            ("story", H::CONTENT),
+        ],
+        b't' => &[
+            ("toolbar", H::NAVIGATION),
+            ("topbar", H::NAVIGATION),
+            ("talkback", H::COMMENTS),
+        ],
+        b'w' => &[("widget", H::PERIPHERY)],
+        _ => &[],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ContainerHints as H;
+
+    #[test]
+    fn class_and_id_words_are_matched_by_their_beginnings() {
+        let cases = [
+            ("mainNav", H::CONTENT | H::NAVIGATION),
+            ("Sidebar-Widget", H::PERIPHERY),
+            ("commentList reply2", H::COMMENTS),
+            ("REPLIES", H::COMMENTS),
+            ("post_content story", H::CONTENT),
+            ("site-footer social-share", H::PERIPHERY),
+            ("topbar breadcrumbs", H::NAVIGATION),
+            ("flex items-center px-4 xnav", 0),
+            ("", 0),
+            ("  --  ", 0),
+        ];
+        for (value, bits) in cases {
+            assert_eq!(H::of_names(value), bits, "{value:?}");
+        }
     }
 }
