@@ -11,9 +11,11 @@ swapping one for the other is one line::
     pipeline = [WarcReader("crawl/"), PplFilter(), JsonlWriter("clean/")]
 
 A document's metadata is kept and enriched with what ppl-filter tells of the page: ``kind``
-(the kind of page), ``lang`` (ISO 639-3, when sure), and the ``title``, ``author``, ``date``,
-``sitename`` and ``description`` the page gives (a key the document already has is left as
-it is). Importing ``ppl_filter`` never imports datatrove; this module needs it.
+(the kind of page), ``lang`` (ISO 639-3, when sure), and the ``title`` (the headline),
+``page_title`` (the raw ``<title>``), ``author``, ``date`` (ISO 8601), ``sitename`` and
+``description`` the page gives (a key the document already has is left as it is; the page's
+date then goes under ``date_published``, beside the crawl date a WARC reader stores as
+``date``). Importing ``ppl_filter`` never imports datatrove; this module needs it.
 """
 
 import json
@@ -26,7 +28,7 @@ from datatrove.utils.typeshelper import StatHints
 import ppl_filter
 
 #: What a page's JSON record adds to its document's metadata.
-METADATA = ("kind", "lang", "title", "author", "date", "sitename", "description")
+METADATA = ("kind", "lang", "title", "page_title", "author", "date", "sitename", "description")
 
 
 class PplFilter(BaseExtractor):
@@ -112,6 +114,10 @@ class PplFilter(BaseExtractor):
                 doc.text = record.get("text") or ""
                 for key in METADATA:
                     if record.get(key) is not None:
+                        # The page's own date is kept beside a date the document holds
+                        # already (a WARC's crawl date), under its own key.
+                        if key == "date" and "date" in doc.metadata:
+                            doc.metadata.setdefault("date_published", record[key])
                         doc.metadata.setdefault(key, record[key])
                 if doc.text:
                     self.stat_update(StatHints.forwarded)

@@ -65,6 +65,16 @@ def test_a_pipeline_gives_each_page_the_text_and_metadata_of_the_command_line(tm
     crawl.mkdir()
     # Two files, so that each of the two tasks has one.
     utf8 = [p for p in PAGES if p.name not in ("latin1.html", "utf16.html", "bad-utf8.html")]
+    # A page that gives its own date, which the crawl date must not hide.
+    dated = tmp_path / "dated.html"
+    dated.write_bytes(
+        (FIXTURES / "news.html").read_bytes().replace(
+            b"<head>",
+            b'<head><meta property="article:published_time" content="2024-05-03T10:00:00Z">',
+            1,
+        )
+    )
+    utf8.append(dated)
     write_warc(crawl / "a.warc.gz", utf8[: len(utf8) // 2])
     write_warc(crawl / "b.warc.gz", utf8[len(utf8) // 2 :])
     out = tmp_path / "out"
@@ -99,5 +109,9 @@ def test_a_pipeline_gives_each_page_the_text_and_metadata_of_the_command_line(tm
         assert metadata["kind"] == record["kind"]
         assert metadata.get("lang") == record["lang"]
         assert metadata.get("title") == record["title"]
-        # What the reader set is kept (the crawl date, not a date the page gives).
+        # What the reader set is kept (the crawl date), and the page's own date beside it.
         assert metadata["url"] == record["url"] and "date" in metadata
+        assert metadata.get("date_published") == record["date"]
+    assert documents["https://example.test/dated.html"]["metadata"]["date_published"] == (
+        "2024-05-03T10:00:00Z"
+    )

@@ -9,6 +9,7 @@
 
 mod evidence;
 mod hints;
+mod metadata;
 mod page;
 
 use std::ops::Range;

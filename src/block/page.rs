@@ -23,10 +23,16 @@ pub struct PageInfo {
     pub wrapper_title: Option<String>,
     /// Who wrote the page, as its metadata says.
     pub author: Option<String>,
-    /// When the page was published, as its metadata writes it.
+    /// When the page was published, as its metadata writes it (see [`PageInfo::published`]).
     pub date: Option<String>,
-    /// The name of the site the page belongs to.
+    /// The name of the site the page belongs to: `og:site_name`, else the publisher JSON-LD
+    /// names (see [`PageInfo::site_name`] for the names it falls back on).
     pub sitename: Option<String>,
+    /// The name `application-name` gives, or a Twitter site that is not a handle.
+    pub app_name: Option<String>,
+    /// The title the page declares for sharing: `og:title`, `twitter:title`, else JSON-LD's
+    /// `headline` (see [`PageInfo::headline`]).
+    pub declared_title: Option<String>,
     /// The page's own summary of itself.
     pub description: Option<String>,
 }

@@ -13,6 +13,8 @@ enum Field {
     Author,
     Date,
     Sitename,
+    AppName,
+    Title,
     Description,
 }
 
@@ -37,7 +39,9 @@ fn field_of(key: &str) -> Option<Field> {
         | "parsely-pub-date"
         | "sailthru.date"
         | "citation_publication_date" => Field::Date,
-        "og:site_name" | "application-name" | "twitter:site" => Field::Sitename,
+        "og:site_name" => Field::Sitename,
+        "application-name" | "twitter:site" => Field::AppName,
+        "og:title" | "twitter:title" => Field::Title,
         "description"
         | "og:description"
         | "twitter:description"
@@ -75,12 +79,42 @@ pub(super) fn set_from_meta(
         Field::Author => &mut page.author,
         Field::Date => &mut page.date,
         Field::Sitename => &mut page.sitename,
+        Field::AppName => &mut page.app_name,
+        Field::Title => &mut page.declared_title,
         Field::Description => &mut page.description,
     };
     if slot.is_none() {
-        *slot = content().and_then(|v| PageInfo::clean(&v));
+        let value = content().and_then(|v| PageInfo::clean(&v));
+        // An author is a name, never a link or an address (a profile's URL, an e-mail); a
+        // site's name is never a handle (`@example`): a later tag may give what is wanted.
+        *slot = value.filter(|v| match field {
+            Field::Author => is_name(v),
+            Field::AppName => !v.starts_with('@'),
+            _ => true,
+        });
     }
     true
+}
+
+/// Whether an author's `value` is a name: not a URL, a bare host or an e-mail address.
+fn is_name(value: &str) -> bool {
+    let one_word = !value.contains(' ');
+    !(value.contains("://")
+        || value.starts_with("www.")
+        || one_word && value.contains('@') && value.contains('.')
+        || one_word && value.contains('/'))
+}
+
+/// A metadata value with its character references decoded, as the HTML standard reads an
+/// attribute's value; decoded a second time when that leaves references (a site that escaped
+/// the value twice: `Tom &amp;amp; Jerry`, `&amp;hellip;`), so no record carries one.
+pub(super) fn decoded(raw: &str) -> std::borrow::Cow<'_, str> {
+    let once = htmlize::unescape_attribute(raw);
+    if once.contains('&') && once != raw {
+        let twice = htmlize::unescape_attribute(once.as_ref()).into_owned();
+        return std::borrow::Cow::Owned(twice);
+    }
+    once
 }
 
 /// Fills the fields still empty from a JSON-LD script's `text`, when it is valid JSON: the
@@ -93,14 +127,19 @@ pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
     };
     let mut objects = Vec::new();
     collect_objects(&value, &mut objects, 0);
+    // Character references decoded: many sites escape JSON-LD's strings as they would HTML
+    // ("Connolly&#8217;s").
     let first = |get: &dyn Fn(&serde_json::Map<String, serde_json::Value>) -> Option<String>| {
         objects
             .iter()
             .find_map(|o| get(o))
-            .and_then(|v| PageInfo::clean(&v))
+            .and_then(|v| PageInfo::clean(&decoded(&v)))
     };
     if page.author.is_none() {
         page.author = first(&|o| o.get("author").and_then(names));
+    }
+    if page.declared_title.is_none() {
+        page.declared_title = first(&|o| o.get("headline").and_then(string));
     }
     if page.date.is_none() {
         page.date = first(&|o| o.get("datePublished").and_then(string));
@@ -168,10 +207,13 @@ fn string(value: &serde_json::Value) -> Option<String> {
 
 /// A name: a string, an object's `name`, or a list of them joined by `; `.
 fn names(value: &serde_json::Value) -> Option<String> {
-    let name = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Object(o) => o.get("name").and_then(string),
-        _ => None,
+    let name = |v: &serde_json::Value| {
+        match v {
+            serde_json::Value::String(s) => Some(s.clone()),
+            serde_json::Value::Object(o) => o.get("name").and_then(string),
+            _ => None,
+        }
+        .filter(|name| is_name(name.trim()))
     };
     match value {
         serde_json::Value::Array(items) => {
@@ -254,6 +296,19 @@ mod tests {
     }
 
     #[test]
+    fn values_are_decoded_once_or_twice_if_escaped_twice() {
+        for (raw, want) in [
+            ("Tom &amp; Jerry&#039;s", "Tom & Jerry's"),
+            ("Tom &amp;amp; Jerry", "Tom & Jerry"),
+            ("Wait&amp;hellip;", "Wait…"),
+            ("AT&T &copy 2024", "AT&T © 2024"),
+            ("plain", "plain"),
+        ] {
+            assert_eq!(decoded(raw), want, "{raw}");
+        }
+    }
+
+    #[test]
     fn json_ld_fills_only_what_the_tags_left_empty() {
         let mut page = PageInfo {
             description: Some("From the tags.".into()),
@@ -262,10 +317,10 @@ mod tests {
         let script = r#"{"@context":"https://schema.org","@graph":[
             {"@type":"WebSite","name":"Example News","description":"The site."},
             {"@type":"NewsArticle","headline":"H","description":"From JSON-LD.",
-             "author":[{"@type":"Person","name":"Ann"},{"name":"Bo"}],
+             "author":[{"@type":"Person","name":"Ann"},{"name":"Bo &amp; Co"}],
              "datePublished":"2024-12-24","publisher":{"@type":"Organization","name":"Example Media"}}]}"#;
         fill_from_json_ld(&mut page, script);
-        assert_eq!(page.author.as_deref(), Some("Ann; Bo"));
+        assert_eq!(page.author.as_deref(), Some("Ann; Bo & Co"));
         assert_eq!(page.date.as_deref(), Some("2024-12-24"));
         assert_eq!(page.sitename.as_deref(), Some("Example Media"));
         assert_eq!(page.description.as_deref(), Some("From the tags."));

@@ -156,7 +156,10 @@ fn on_element(
 /// `<meta>` tags (Open Graph's type and URL, author, date, site name, description: see
 /// `html::meta`), a CleanEval wrapper's URL and title.
 fn on_page_element(page: &mut PageInfo, el: &Element<'_, '_>, id: Tag) {
-    let value = |name: &str| el.get_attribute(name).and_then(|v| PageInfo::clean(&v));
+    let value = |name: &str| {
+        el.get_attribute(name)
+            .and_then(|v| PageInfo::clean(&meta::decoded(&v)))
+    };
     match id {
         Tag::HeadLink => {
             let canonical = el

@@ -641,7 +641,7 @@ impl State {
             return;
         }
         if self.page.title.is_none() && self.nested.is_none() {
-            self.page.title = PageInfo::clean(&htmlize::unescape(&self.title_raw));
+            self.page.title = PageInfo::clean(&super::meta::decoded(&self.title_raw));
         }
         self.title_raw.clear();
         self.title_markup = false;

@@ -654,13 +654,15 @@ fn json_object_of(
     }
     // The language of the text's first bytes (all of it unless it is very long).
     let lang = Language::of_spool(text).map(Language::code);
+    let published = stats.page.published();
     let before = json_object(&[
         ("source", optional(about.source)),
         ("url", optional(about.url)),
-        ("title", optional(stats.page.title())),
+        ("title", optional(stats.page.headline())),
+        ("page_title", optional(stats.page.title())),
         ("author", optional(stats.page.author.as_deref())),
-        ("date", optional(stats.page.date.as_deref())),
-        ("sitename", optional(stats.page.sitename.as_deref())),
+        ("date", optional(published.as_deref())),
+        ("sitename", optional(stats.page.site_name())),
         ("description", optional(stats.page.description.as_deref())),
         ("lang", optional(lang)),
         ("kind", optional(stats.kind.map(PageKind::name))),

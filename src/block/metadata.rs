@@ -1,0 +1,339 @@
+//! What a record says of its page, made from what the page says of itself ([`PageInfo`]): the
+//! headline without the site's name, the publication date in ISO 8601, the site's name.
+
+use super::PageInfo;
+
+/// What stands between a headline and the site's name in a `<title>` ("Storm hits coast |
+/// The Daily Example"), with a space on each side.
+const SEPARATORS: [&str; 11] = [
+    " | ", " - ", " – ", " — ", " · ", " • ", " * ", " :: ", " // ", " » ", " « ",
+];
+
+impl PageInfo {
+    /// The page's headline: Open Graph's (or Twitter's, or JSON-LD's) title, else `<title>`,
+    /// else the CleanEval wrapper's, less the site's name where the title carries it ("Storm
+    /// hits coast - news.example.org", "Storm hits coast | Example News | by Ann Lee").
+    pub fn headline(&self) -> Option<&str> {
+        let title = self.declared_title.as_deref().or(self.title())?;
+        Some(without_site_name(title, self.site_name(), self.url()))
+    }
+
+    /// The site's name: `og:site_name`, else the publisher JSON-LD names, else
+    /// `application-name` or a Twitter site that is not a handle (`@example`).
+    pub fn site_name(&self) -> Option<&str> {
+        self.sitename.as_deref().or(self.app_name.as_deref())
+    }
+
+    /// When the page was published, as an ISO 8601 date (`2024-05-03`) or date and time
+    /// (`2024-05-03T10:00:00+02:00`): the first date its metadata gives that reads as one,
+    /// else a date in its URL (`/2024/05/03/`). `None` when neither gives one.
+    pub fn published(&self) -> Option<String> {
+        self.date
+            .as_deref()
+            .and_then(iso_date)
+            .or_else(|| self.url().and_then(date_in_url))
+    }
+}
+
+/// `title` less the site's name: cut before the first part (between [`SEPARATORS`]) after
+/// the first that names the site (its name or its host, compared by their letters and
+/// digits), or after a first part that names it; when no name is known, a last part of at
+/// most three words after a longer headline is cut off. Never cut to nothing.
+fn without_site_name<'a>(title: &'a str, site: Option<&str>, url: Option<&str>) -> &'a str {
+    // The site's name, its host, and the host's labels but the last ("news", "orf" of
+    // news.orf.at), by their letters and digits.
+    let host = url.and_then(host).map(|h| h.trim_start_matches("www."));
+    let labels = host.into_iter().flat_map(|h| {
+        let labels: Vec<&str> = h.split('.').collect();
+        labels[..labels.len().saturating_sub(1)].to_vec()
+    });
+    let names: Vec<String> = site
+        .into_iter()
+        .chain(host)
+        .map(letters)
+        .chain(labels.map(letters).filter(|l| l.len() >= 3))
+        .filter(|n| n.len() >= 2)
+        .collect();
+    // A part names the site when it is one of these, or holds a long one, or is a long part
+    // of one ("Daily Example" of "The Daily Example").
+    let is_site = |part: &str| {
+        let part = letters(part);
+        names.iter().any(|n| {
+            *n == part
+                || n.len() >= 5 && part.contains(n.as_str())
+                || part.len() >= 4 && n.contains(&part)
+        })
+    };
+    let title = title.trim();
+    let parts = parts(title);
+    // Up to the first part after the first that names the site (a byline may follow it),
+    // else after a first part that names it.
+    if let Some(k) = (1..parts.len()).find(|&k| is_site(&title[parts[k].clone()])) {
+        return title[..parts[k - 1].end].trim();
+    }
+    if parts.len() >= 2 && is_site(&title[parts[0].clone()]) {
+        return title[parts[1].start..].trim();
+    }
+    // No name to go by: a short last part after a longer headline is taken for the site's.
+    if let [.., before, last] = parts.as_slice() {
+        let words = |s: &str| s.split_whitespace().count();
+        let (head, tail) = (&title[..before.end], &title[last.clone()]);
+        if names.is_empty() && words(tail) <= 3 && words(head) > words(tail) {
+            return head.trim();
+        }
+    }
+    title
+}
+
+/// The spans of `title`'s parts between [`SEPARATORS`].
+fn parts(title: &str) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    while let Some((at, len)) = SEPARATORS
+        .iter()
+        .filter_map(|sep| title[start..].find(sep).map(|at| (start + at, sep.len())))
+        .min_by_key(|&(at, _)| at)
+    {
+        parts.push(start..at);
+        start = at + len;
+    }
+    parts.push(start..title.len());
+    parts
+}
+
+/// The letters and digits of `text`, lowercase: what two spellings of a name share.
+fn letters(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The host of an absolute URL (`https://news.example.org/a` → `news.example.org`).
+fn host(url: &str) -> Option<&str> {
+    let rest = url.split_once("://")?.1;
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = rest[..end].rsplit('@').next()?;
+    let host = host.split(':').next()?;
+    (!host.is_empty()).then_some(host)
+}
+
+/// The month of an English month's name, whole or its first three letters (`Sept.` too).
+fn month_of(name: &str) -> Option<u32> {
+    const MONTHS: [&str; 12] = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december",
+    ];
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    let name = if name == "sept" { "sep" } else { &name };
+    let index = MONTHS
+        .iter()
+        .position(|m| *m == name || name.len() == 3 && m.starts_with(name))?;
+    Some(index as u32 + 1)
+}
+
+/// A day of the month as a page writes it: `3`, `03`, `3.`, `3rd`.
+fn day_of(word: &str) -> Option<u32> {
+    let day = word.trim_end_matches('.');
+    let day = ["st", "nd", "rd", "th"]
+        .iter()
+        .find_map(|suffix| day.strip_suffix(suffix))
+        .unwrap_or(day);
+    (1..=2).contains(&day.len()).then(|| day.parse().ok()).flatten()
+}
+
+/// The number `s` writes in at most four ASCII digits.
+fn digits(s: &str) -> Option<u32> {
+    (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// A calendar date, if it is one (years 1900 to 2199).
+fn ymd(year: u32, month: u32, day: u32) -> Option<String> {
+    ((1900..2200).contains(&year) && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then(|| format!("{year:04}-{month:02}-{day:02}"))
+}
+
+/// A date as the page's metadata writes it, in ISO 8601: `2024-05-03`, with its time and
+/// zone when it gives them (`2024-05-03T10:00:00+02:00`). Reads ISO 8601 and its variants
+/// (a space for the `T`, `Z`, `+0200`), `2024/05/03`, `20240503`, `03.05.2024`, RFC 2822
+/// (`Fri, 03 May 2024 10:00:00 GMT`) and English dates (`May 3, 2024`, `3 May 2024`).
+pub(crate) fn iso_date(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    // The number written at `range` of `raw` (at most four digits; none where the range
+    // does not fall on characters' boundaries).
+    let digits_at = |range: std::ops::Range<usize>| digits(raw.get(range)?);
+    let bytes = raw.as_bytes();
+    // 2024-05-03…, 2024/05/03…
+    if bytes.len() >= 10
+        && bytes[..4].iter().all(u8::is_ascii_digit)
+        && matches!(bytes[4], b'-' | b'/')
+        && bytes[7] == bytes[4]
+    {
+        let date = ymd(digits_at(0..4)?, digits_at(5..7)?, digits_at(8..10)?)?;
+        let time = raw.get(10..).and_then(iso_time).unwrap_or_default();
+        return Some(date + &time);
+    }
+    // 20240503
+    if bytes.len() == 8 && bytes.iter().all(u8::is_ascii_digit) {
+        return ymd(digits_at(0..4)?, digits_at(4..6)?, digits_at(6..8)?);
+    }
+    // 03.05.2024
+    let words: Vec<&str> = raw
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if let Some(first) = words.first() {
+        let parts: Vec<&str> = first.split('.').collect();
+        if parts.len() == 3 && parts[2].len() == 4 {
+            return ymd(digits(parts[2])?, digits(parts[1])?, digits(parts[0])?);
+        }
+    }
+    // Fri, 03 May 2024 10:00:00 GMT; 3 May 2024; May 3, 2024
+    let words: Vec<&str> = words
+        .into_iter()
+        .skip_while(|w| day_of(w).is_none() && month_of(w).is_none())
+        .collect();
+    match words.as_slice() {
+        [day, month, year, ..] if month_of(month).is_some() => {
+            ymd(digits(year)?, month_of(month)?, day_of(day)?)
+        }
+        [month, day, year, ..] => ymd(digits(year)?, month_of(month)?, day_of(day)?),
+        _ => None,
+    }
+}
+
+/// The time after an ISO 8601 date (`T10:00:00Z`, ` 10:00`, `T10:00:00.000+0200`) as
+/// `T10:00:00` and its zone (`Z`, `+02:00`); `None` when there is none that reads.
+fn iso_time(rest: &str) -> Option<String> {
+    let rest = rest.strip_prefix(['T', ' '])?;
+    let b = rest.as_bytes();
+    let two = |i: usize| -> Option<u32> {
+        let s = rest.get(i..i + 2)?;
+        s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse().ok())?
+    };
+    let (hour, minute) = (two(0)?, (b.get(2) == Some(&b':')).then(|| two(3))??);
+    let (second, mut at) = match (b.get(5), two(6)) {
+        (Some(b':'), Some(second)) => (second, 8),
+        _ => (0, 5),
+    };
+    if hour > 23 || minute > 59 || second > 60 {
+        return None;
+    }
+    if b.get(at) == Some(&b'.') {
+        at += 1 + b[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    }
+    let zone = match rest[at..].trim() {
+        "Z" | "z" | "UTC" | "GMT" => "Z".to_string(),
+        z if z.len() >= 5 && (z.starts_with('+') || z.starts_with('-')) => {
+            let sign = &z[..1];
+            let (h, m) = match z.as_bytes().get(3) {
+                Some(b':') => (z.get(1..3)?, z.get(4..6)?),
+                _ => (z.get(1..3)?, z.get(3..5)?),
+            };
+            if !(h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit())) {
+                return None;
+            }
+            format!("{sign}{h}:{m}")
+        }
+        _ => String::new(),
+    };
+    Some(format!("T{hour:02}:{minute:02}:{second:02}{zone}"))
+}
+
+/// A date in a URL's path: `/2024/05/03/` or `/2024-05-03` (years 1990 to 2099).
+fn date_in_url(url: &str) -> Option<String> {
+    let path = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = &path[path.find('/')?..];
+    let segments: Vec<&str> = path.split(['/', '?', '#']).collect();
+    let number = |s: &str, len: usize| -> Option<u32> {
+        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    for (i, segment) in segments.iter().enumerate() {
+        if let Some(year) = number(segment, 4).filter(|y| (1990..2100).contains(y)) {
+            let month = segments.get(i + 1).and_then(|m| number(m, 2));
+            let day = segments.get(i + 2).and_then(|d| number(d, 2));
+            if let (Some(month), Some(day)) = (month, day) {
+                return ymd(year, month, day);
+            }
+        }
+        let year = segment.get(..4).and_then(digits);
+        if year.is_some_and(|y| (1990..2100).contains(&y)) {
+            if let Some(date) = segment.get(..10).and_then(iso_date) {
+                return Some(date);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_site_name_comes_off_either_end_of_a_title() {
+        let url = Some("https://news.orf.at/stories/1/");
+        let cases = [
+            ("Storm hits coast - news.ORF.at", None, url, "Storm hits coast"),
+            ("Storm hits coast | The Daily Example", Some("The Daily Example"), None, "Storm hits coast"),
+            ("Daily Example: Home — Storm hits coast", Some("Daily Example"), None, "Storm hits coast"),
+            ("Forfeit ends the final | ORF", None, url, "Forfeit ends the final"),
+            ("Example News | Storm hits coast", Some("Example News"), None, "Storm hits coast"),
+            ("Storm - the aftermath - Example", Some("Example"), None, "Storm - the aftermath"),
+            ("Storm hits * Example News * by Ann Lee", Some("Example News"), None, "Storm hits"),
+            ("Storm hits the coast hard | Politics", None, None, "Storm hits the coast hard"),
+            ("Rain | Storm hits the coast", None, None, "Rain | Storm hits the coast"),
+            ("Example", Some("Example"), None, "Example"),
+            ("A - B", None, None, "A - B"),
+        ];
+        for (title, site, url, want) in cases {
+            assert_eq!(without_site_name(title, site, url), want, "{title}");
+        }
+    }
+
+    #[test]
+    fn dates_are_written_in_iso_8601() {
+        let cases = [
+            ("2025-03-01T10:00:00Z", Some("2025-03-01T10:00:00Z")),
+            ("2025-03-01T10:00:00.123+0200", Some("2025-03-01T10:00:00+02:00")),
+            ("2025-03-01 10:00", Some("2025-03-01T10:00:00")),
+            ("2025-03-01", Some("2025-03-01")),
+            ("2025/03/01", Some("2025-03-01")),
+            ("20250301", Some("2025-03-01")),
+            ("01.03.2025, 10:00 Uhr", Some("2025-03-01")),
+            ("Sat, 01 Mar 2025 10:00:00 GMT", Some("2025-03-01")),
+            ("March 1, 2025", Some("2025-03-01")),
+            ("1st March 2025", Some("2025-03-01")),
+            ("2025-13-01", None),
+            ("yesterday", None),
+            ("", None),
+            ("12345", None),
+            ("2024-€5-03", None),
+            ("2024-05-0€", None),
+            ("2024-05-03T1€", Some("2024-05-03")),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(iso_date(raw).as_deref(), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn a_page_without_a_date_may_have_one_in_its_url() {
+        let page = |date: Option<&str>, url: &str| PageInfo {
+            date: date.map(str::to_owned),
+            canonical_url: Some(url.to_owned()),
+            ..PageInfo::default()
+        };
+        let p = page(None, "https://e.com/2024/05/03/storm-hits");
+        assert_eq!(p.published().as_deref(), Some("2024-05-03"));
+        let p = page(None, "https://e.com/news/2024-05-03-storm");
+        assert_eq!(p.published().as_deref(), Some("2024-05-03"));
+        let p = page(Some("2023-01-02"), "https://e.com/2024/05/03/");
+        assert_eq!(p.published().as_deref(), Some("2023-01-02"));
+        assert_eq!(page(None, "https://e.com/2024/storm").published(), None);
+    }
+}
