@@ -208,6 +208,9 @@ impl<W: Write> WarcWriter<W> {
             headers.push(("WARC-Target-URI", clean_header(uri)));
         }
         headers.push(("Content-Type", "text/plain; charset=utf-8".to_string()));
+        // What the payload is, as a reader would identify it: a reader that sniffs the type
+        // (datatrove's) otherwise takes some cleaned text for a script and drops it.
+        headers.push(("WARC-Identified-Payload-Type", "text/plain".to_string()));
         let digest = base32_sha1(&sha1::Digest::finalize(sha1));
         self.write_record_from(&headers, &digest, len, text)?;
         Ok(id)
@@ -356,6 +359,10 @@ mod tests {
         assert_eq!(conv.record_type, "conversion");
         assert_eq!(conv.record_id, id);
         assert_eq!(conv.header("warc-refers-to"), Some("<urn:uuid:x>"));
+        assert_eq!(
+            conv.header("warc-identified-payload-type"),
+            Some("text/plain")
+        );
         assert_eq!(conv.target_uri.as_deref(), Some("http://e.com/  X: y"));
         assert_eq!(conv.payload, b"Clean text.\n");
         assert!(
