@@ -195,11 +195,17 @@ pub(crate) fn iso_date(raw: &str) -> Option<String> {
         .into_iter()
         .skip_while(|w| day_of(w).is_none() && month_of(w).is_none())
         .collect();
+    // The year: the first four-digit number after the day and month (a time may come
+    // between: `Fri Apr 28 19:20:36 CEST 2023`).
+    let year = |rest: &[&str]| {
+        rest.iter()
+            .find_map(|w| digits(w).filter(|_| w.len() == 4))
+    };
     match words.as_slice() {
-        [day, month, year, ..] if month_of(month).is_some() => {
-            ymd(digits(year)?, month_of(month)?, day_of(day)?)
+        [day, month, rest @ ..] if month_of(month).is_some() => {
+            ymd(year(rest)?, month_of(month)?, day_of(day)?)
         }
-        [month, day, year, ..] => ymd(digits(year)?, month_of(month)?, day_of(day)?),
+        [month, day, rest @ ..] => ymd(year(rest)?, month_of(month)?, day_of(day)?),
         _ => None,
     }
 }
@@ -308,6 +314,7 @@ mod tests {
             ("Sat, 01 Mar 2025 10:00:00 GMT", Some("2025-03-01")),
             ("March 1, 2025", Some("2025-03-01")),
             ("1st March 2025", Some("2025-03-01")),
+            ("Fri Apr 28 19:20:36 CEST 2023", Some("2023-04-28")),
             ("2025-13-01", None),
             ("yesterday", None),
             ("", None),

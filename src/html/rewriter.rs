@@ -154,7 +154,7 @@ fn on_element(
 
 /// What the page says about itself, where a first value is kept: the canonical link, its
 /// `<meta>` tags (Open Graph's type and URL, author, date, site name, description: see
-/// `html::meta`), a CleanEval wrapper's URL and title.
+/// `html::meta`), its publication's `<time>`, a CleanEval wrapper's URL and title.
 fn on_page_element(page: &mut PageInfo, el: &Element<'_, '_>, id: Tag) {
     let value = |name: &str| {
         el.get_attribute(name)
@@ -176,6 +176,16 @@ fn on_page_element(page: &mut PageInfo, el: &Element<'_, '_>, id: Tag) {
                 {
                     break;
                 }
+            }
+        }
+        // A `<time datetime>` marked as the publication's (microdata's `datePublished`, a
+        // class naming it, HTML 4's `pubdate`), when no tag before it gave a date.
+        Tag::Time if page.date.is_none() && el.has_attribute("datetime") => {
+            let marked = value("itemprop").is_some_and(|p| p.eq_ignore_ascii_case("datepublished"))
+                || value("class").is_some_and(|c| c.to_ascii_lowercase().contains("publish"))
+                || el.has_attribute("pubdate");
+            if marked {
+                page.date = value("datetime");
             }
         }
         Tag::Text if el.has_attribute("id") && page.wrapper_url.is_none() => {

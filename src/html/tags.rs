@@ -130,6 +130,7 @@ tags! {
     HeadLink = "link" => Page,
     Meta = "meta" => Page,
     Text = "text" => Page,
+    Time = "time" => Page,
 }
 
 impl Tag {
