@@ -2,8 +2,10 @@
 //!
 //! The encoding is chosen once per document, from the first [`SNIFF_BYTES`] bytes, in this order:
 //! a byte-order mark (unambiguous, so it wins, as in the WHATWG decode algorithm), an explicit
-//! override (`--encoding`), a `<meta charset>` (or `http-equiv` content) declaration, a
-//! statistical guess by chardetng, and windows-1252 as the last resort.
+//! override (`--encoding`), a `<meta charset>` (or `http-equiv` content) declaration (but
+//! UTF-8 when the bytes are UTF-8 and the declaration names a legacy encoding: such a page
+//! was saved as UTF-8 under an old template), a statistical guess by chardetng, and
+//! windows-1252 as the last resort.
 //! The sniffing window is the only buffering this stage does; after it, bytes are transcoded
 //! chunk by chunk with encoding_rs, so memory never grows with the input. A window that holds
 //! NULs or many control bytes is binary data, not a page, and refused; for UTF-16, whose ASCII
@@ -27,6 +29,12 @@ pub enum EncodingSource {
     Bom,
     /// A `<meta>` declaration in the page.
     Meta,
+    /// UTF-8, against the legacy encoding a `<meta>` declares: the bytes are UTF-8 (valid,
+    /// and not all ASCII), which no legacy encoding's text is but by chance.
+    Utf8OverMeta {
+        /// The encoding the page declares.
+        declared: &'static Encoding,
+    },
     /// chardetng's guess from the bytes.
     Sniffed,
 }
@@ -113,7 +121,10 @@ impl Utf8Decoder {
 
     /// True when the encoding was declared (override, BOM or meta) rather than guessed.
     pub fn encoding_declared(&self) -> bool {
-        matches!(self.encoding, Some((_, src)) if src != EncodingSource::Sniffed)
+        matches!(
+            self.encoding,
+            Some((_, EncodingSource::Override | EncodingSource::Bom | EncodingSource::Meta))
+        )
     }
 
     /// How many bytes were fed in so far.
@@ -184,6 +195,9 @@ pub fn choose_encoding(
     }
     if markup == Markup::Html {
         if let Some(encoding) = meta_charset(&head[..head.len().min(META_SCAN_BYTES)]) {
+            if encoding != UTF_8 && is_utf8_text(head, whole) {
+                return (UTF_8, EncodingSource::Utf8OverMeta { declared: encoding }, 0);
+            }
             return (encoding, EncodingSource::Meta, 0);
         }
     }
@@ -200,6 +214,17 @@ pub fn choose_encoding(
         EncodingSource::Sniffed,
         0,
     )
+}
+
+/// Whether `head` is UTF-8 with some characters beyond ASCII: valid, but for a character cut
+/// at its end when it is not the whole document.
+fn is_utf8_text(head: &[u8], whole: bool) -> bool {
+    let valid = match std::str::from_utf8(head) {
+        Ok(text) => text.as_bytes(),
+        Err(e) if !whole && e.error_len().is_none() => &head[..e.valid_up_to()],
+        Err(_) => return false,
+    };
+    !valid.is_ascii()
 }
 
 /// Finds a charset declared in a `<meta>` tag, as the HTML prescan does (simplified: the first
@@ -346,6 +371,25 @@ mod tests {
         let (text, d) = decode_all(bytes, 7);
         assert!(text.contains("Привет"), "{text}");
         assert_eq!(d.encoding().unwrap().1, EncodingSource::Meta);
+    }
+
+    #[test]
+    fn utf8_bytes_win_over_a_legacy_meta_charset() {
+        let page = "<meta charset=windows-1252><p>Café, naïve — “quoted”</p>";
+        let (text, decoder) = decode_all(page.as_bytes(), 7);
+        assert_eq!(text, page);
+        assert_eq!(
+            decoder.encoding(),
+            Some((UTF_8, EncodingSource::Utf8OverMeta { declared: WINDOWS_1252 }))
+        );
+        assert!(!decoder.encoding_declared());
+        // Latin-1 bytes, and ASCII, keep what they declare.
+        let latin1 = b"<meta charset=iso-8859-1><p>Caf\xe9</p>";
+        let (text, decoder) = decode_all(latin1, 7);
+        assert_eq!(text, "<meta charset=iso-8859-1><p>Café</p>");
+        assert_eq!(decoder.encoding(), Some((WINDOWS_1252, EncodingSource::Meta)));
+        let (_, decoder) = decode_all(b"<meta charset=iso-8859-1><p>Cafe</p>", 7);
+        assert_eq!(decoder.encoding(), Some((WINDOWS_1252, EncodingSource::Meta)));
     }
 
     #[test]

@@ -94,6 +94,23 @@ fn decodes_entities() {
 }
 
 #[test]
+fn utf8_bytes_under_a_legacy_meta_charset_are_read_as_utf8_and_said_so() {
+    let page = "<html><head><meta charset=\"windows-1252\"></head><body>\
+        <p>The café on the corner serves crème brûlée — and “good” coffee.</p></body></html>";
+    let out = ppl_filter_keeping_all(&["--max-link-density", "1", "-"], page.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("The café on the corner serves crème brûlée — and “good” coffee."),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out).trim(),
+        "ppl-filter: <stdin>: declares the encoding windows-1252 but its bytes are UTF-8: read as UTF-8"
+    );
+}
+
+#[test]
 fn encodings_are_detected() {
     let all = ["--max-link-density", "1"];
     let latin1 = stdout(&ppl_filter_keeping_all(

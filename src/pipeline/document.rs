@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{InputFormat, Options, Trouble};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
-use crate::decode::{DecodeError, Markup, Utf8Decoder};
+use crate::decode::{DecodeError, EncodingSource, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
 use crate::io::sniff::{has_markup, MARKUP_HEAD_BYTES};
 use crate::plain::TextBlocks;
@@ -216,12 +216,15 @@ pub(super) fn read_document(
     if options.decide.method.classifier().is_some() {
         shown.describe_if_empty(&findings.page, &mut blocks);
     }
+    if let Some((_, EncodingSource::Utf8OverMeta { declared })) = decoder.encoding() {
+        findings.problem(Trouble::Utf8OverMeta(declared));
+    }
     if decoder.bytes_seen() == 0 {
         findings.problem(Trouble::Empty);
     } else if decoder.had_replacements() {
         let (encoding, _) = decoder
             .encoding()
-            .unwrap_or((encoding_rs::UTF_8, crate::decode::EncodingSource::Sniffed));
+            .unwrap_or((encoding_rs::UTF_8, EncodingSource::Sniffed));
         findings.problem(Trouble::Replaced {
             encoding,
             declared: decoder.encoding_declared(),

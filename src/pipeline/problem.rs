@@ -62,6 +62,10 @@ pub enum Trouble {
         /// Whether the page declared it (BOM, HTTP header or `<meta>`).
         declared: bool,
     },
+    /// The page declares a legacy encoding in a `<meta>` tag but its bytes are UTF-8: read as
+    /// UTF-8.
+    #[error("declares the encoding {} but its bytes are UTF-8: read as UTF-8", .0.name())]
+    Utf8OverMeta(&'static Encoding),
     /// A WARC record could not be read (the reader went on at the next one).
     #[error("{0}")]
     Warc(#[source] Arc<WarcError>),
@@ -163,7 +167,10 @@ impl Trouble {
     /// How bad it is.
     pub fn severity(&self) -> Severity {
         match self {
-            Trouble::Empty | Trouble::Replaced { .. } | Trouble::ListsFiles => Severity::Note,
+            Trouble::Empty
+            | Trouble::Replaced { .. }
+            | Trouble::Utf8OverMeta(_)
+            | Trouble::ListsFiles => Severity::Note,
             // Damaged compressed data is damaged input; a failing read is an error.
             Trouble::Read(e) => match e.kind() {
                 io::ErrorKind::InvalidData
