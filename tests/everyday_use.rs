@@ -191,6 +191,36 @@ fn output_dir_works_for_warc_and_jsonl_inputs() {
 }
 
 #[test]
+fn output_dir_names_markdown_md_and_refuses_a_file() {
+    let dir = scratch("markdown-out");
+    let out = dir.join("out");
+    let news = fixture("pages/news.html");
+    let run = ppl_filter(
+        &["-q", "--format", "markdown", "-o", path(&out), path(&news)],
+        b"",
+    );
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert_eq!(files_under(&out), ["news.md"]);
+    let markdown = ppl_filter(&["-q", "--format", "markdown", path(&news)], b"");
+    assert_eq!(std::fs::read(out.join("news.md")).unwrap(), markdown.stdout);
+    // A file given as the output directory: one line that says what to do, nothing written.
+    let file = dir.join("file");
+    std::fs::write(&file, b"kept").unwrap();
+    let run = ppl_filter(&["-o", path(&file), path(&news)], b"");
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        stderr(&run).trim(),
+        format!(
+            "ppl-filter: the output directory {} is a file, not a directory: nothing written \
+             (give a directory, new or existing; -o writes a file per input under it)",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"kept");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn directories_are_walked_with_globs_hidden_files_and_lists() {
     let dir = scratch("walk");
     for name in ["a.html", "b.htm", ".hidden/c.html", "d/e.html"] {

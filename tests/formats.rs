@@ -165,6 +165,10 @@ fn json_works_for_cleaneval_warc_and_jsonl_inputs() {
     assert_eq!(objects_.len(), 2);
     assert_eq!(objects_[0]["url"], "http://example.com/caf%C3%A9");
     assert!(objects_[0]["warc_record_id"].as_str().is_some());
+    // Each response names the WARC file it came from.
+    for object in &objects_ {
+        assert_eq!(object["source"], warc.to_str().unwrap());
+    }
     let jsonl = fixture("jsonl/pages.jsonl");
     let out = ppl_filter(&["-q", "--format", "json", jsonl.to_str().unwrap()], b"");
     let lines = parse_lines(&out);

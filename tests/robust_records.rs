@@ -566,6 +566,7 @@ fn output_dir_leaves_no_truncated_file_on_a_write_error_or_a_kill() {
 
 fn response(record_id: &str) -> DocumentMeta {
     DocumentMeta::WarcResponse {
+        source: "crawl.warc".to_string(),
         record_id: record_id.to_string(),
         target_uri: Some("http://example.com/".to_string()),
         date: None,

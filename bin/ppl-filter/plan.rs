@@ -119,8 +119,7 @@ impl Plan {
         };
         let records = records(&args, kind)?;
         let options = options(&args, kind, threads, records.as_ref())?;
-        let json = args.format == Layout::Json;
-        let named = output_names(expanded.inputs, kind, json, records.is_some());
+        let named = output_names(expanded.inputs, kind, args.format, records.is_some());
         ppl_filter::io::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
         let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
         let mut found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
@@ -311,18 +310,20 @@ fn options(
 }
 
 /// Each input with the name of its output under `--output-dir`, relative to it: a page gives a
-/// text file (JSON lines with `--format json`), a WARC or JSONL input a file of its own kind, and
-/// standard input is named for what it holds.
+/// text file (JSON lines with `--format json`, Markdown with `--format markdown`), a WARC or
+/// JSONL input a file of its own kind, and standard input is named for what it holds.
 fn output_names(
     inputs: Vec<NamedInput>,
     kind: InputFormat,
-    json: bool,
+    layout: Layout,
     records: bool,
 ) -> Vec<NamedInput> {
-    let extension = match (json, records) {
-        (true, _) => Some("jsonl"),
-        (false, true) => None,
-        (false, false) => Some("txt"),
+    let json = layout == Layout::Json;
+    let extension = match (layout, records) {
+        (Layout::Json, _) => Some("jsonl"),
+        (_, true) => None,
+        (Layout::Markdown, false) => Some("md"),
+        (_, false) => Some("txt"),
     };
     inputs
         .into_iter()

@@ -280,7 +280,8 @@ pub struct CleanArgs {
     pub stats: bool,
 
     /// Write each input's text to its own file under DIR, mirroring the input tree
-    /// (`a/b.html.gz` → `DIR/a/b.txt`), instead of to standard output. Inputs whose outputs
+    /// (`a/b.html.gz` → `DIR/a/b.txt`; `.md` for Markdown, `.jsonl` for JSON), instead of to
+    /// standard output; DIR is created if missing. Inputs whose outputs
     /// would share a name (`x.html` and `x.htm`, one file given twice) are refused before
     /// anything is written (exit 2).
     #[arg(short, long, value_name = "DIR")]

@@ -37,6 +37,9 @@ pub enum OutputConflict {
         /// The directory walked for inputs.
         input_dir: PathBuf,
     },
+    /// The output directory names a file that is not a directory.
+    #[error("the output directory {} is a file, not a directory: nothing written (give a directory, new or existing; -o writes a file per input under it)", .0.display())]
+    NotADirectory(PathBuf),
     /// Standard output is one of the input files (`ppl-filter page.html >> page.html`).
     #[error("{input} is also the output (standard output): nothing written")]
     StdoutIsInput {
@@ -78,6 +81,9 @@ pub fn check(
     if !dir.exists() {
         // No output exists yet, so none can be an input.
         return Ok(());
+    }
+    if !dir.is_dir() {
+        return Err(OutputConflict::NotADirectory(dir.to_path_buf()));
     }
     let inputs: HashMap<FileId, &Input> = named
         .iter()

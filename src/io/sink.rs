@@ -35,6 +35,8 @@ pub enum DocumentMeta {
     },
     /// An HTML `response` record of a WARC file.
     WarcResponse {
+        /// The WARC file's name, as problems name it: the `source` of its JSON object.
+        source: String,
         /// Its WARC-Record-ID (empty when it has none).
         record_id: String,
         /// Its WARC-Target-URI, if any.
@@ -500,6 +502,7 @@ impl<W: Write + Send> WarcRecords<W> {
             record_id,
             target_uri,
             date,
+            ..
         } = meta
         else {
             return Err(not_a_record_of("WARC", meta));
@@ -605,11 +608,12 @@ impl<W: Write + Send> JsonRecords<W> {
             },
             // A response says its record id (`null`, not `""`, when it has none).
             DocumentMeta::WarcResponse {
+                source,
                 record_id,
                 target_uri,
                 ..
             } => About {
-                source: None,
+                source: Some(source),
                 url: target_uri.as_deref().or(page_url),
                 record_id: Some(match record_id.trim().is_empty() {
                     true => Extra::Null,
@@ -623,7 +627,7 @@ impl<W: Write + Send> JsonRecords<W> {
 
 /// What a JSON object says of where its document came from.
 struct About<'a> {
-    /// The input's name, for a whole input.
+    /// The input's name, for a whole input or a WARC file's response.
     source: Option<&'a str>,
     /// `--url`, a response's target URI, or the page's own canonical link.
     url: Option<&'a str>,

@@ -381,6 +381,7 @@ impl<'a> Reader<'a> {
             };
             let encoding = self.options.read.encoding.or_else(charset);
             let meta = DocumentMeta::WarcResponse {
+                source: name.to_string(),
                 record_id: record.record_id.clone(),
                 target_uri: record.target_uri.clone(),
                 date: record.date.clone(),
