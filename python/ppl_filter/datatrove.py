@@ -78,14 +78,19 @@ class PplFilter(BaseExtractor):
 
     def record(self, text: str) -> dict:
         """The JSON record ``ppl-filter --format json`` writes for the page ``text`` (``{}``
-        when ``target_language`` leaves the page out)."""
-        written = ppl_filter.clean(text, format="json", **self.options)
+        when ``target_language`` leaves the page out; ``{"error": …}`` for a page refused,
+        binary data say, which is no error of the run)."""
+        try:
+            written = ppl_filter.clean(text, format="json", **self.options)
+        except ppl_filter.InputError as e:
+            return {"error": str(e)}
         return json.loads(written) if written else {}
 
     def run(self, data, rank: int = 0, world_size: int = 1):
         """As ``BaseExtractor.run``: each document extracted in the sandbox within ``timeout``,
         its text replaced by the clean text and its metadata enriched; a document that times
-        out, fails or comes out empty is dropped and counted."""
+        out, fails, is refused (``refused``: binary data) or comes out empty is dropped and
+        counted."""
         with ExtractorSandbox(timeout=self.timeout, warmup_text="") as sandbox:
             for doc in data:
                 self.stat_update(StatHints.total)
@@ -111,6 +116,11 @@ class PplFilter(BaseExtractor):
                             self._warned_error = True
                         continue
 
+                if "error" in record:
+                    # A refused page (binary data, not text) is dropped and counted.
+                    self.stat_update("refused")
+                    self.stat_update(StatHints.dropped)
+                    continue
                 doc.text = record.get("text") or ""
                 for key in METADATA:
                     if record.get(key) is not None:

@@ -115,3 +115,17 @@ def test_a_pipeline_gives_each_page_the_text_and_metadata_of_the_command_line(tm
     assert documents["https://example.test/dated.html"]["metadata"]["date_published"] == (
         "2024-05-03T10:00:00Z"
     )
+
+
+def test_a_refused_document_is_dropped_and_counted_and_the_run_goes_on():
+    from datatrove.data import Document
+
+    step = PplFilter(timeout=30)
+    docs = [
+        Document(text="\x00\x01\x02 binary " * 50, id="binary"),
+        Document(text=(FIXTURES / "news.html").read_text(encoding="utf-8"), id="news"),
+    ]
+    kept = list(step.run(iter(docs)))
+    assert [doc.id for doc in kept] == ["news"]
+    assert step.stats["refused"].total == 1
+    assert step.stats["forwarded"].total == 1
