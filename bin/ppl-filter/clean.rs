@@ -108,7 +108,11 @@ fn run_into(
     };
     let mut filter = LanguageFilter::new(sink, language);
     let mut summary = pipeline::run(inputs, model, options, &mut filter, observer)?;
-    summary.other_language = filter.left_out();
+    // The counts are of what was written: a document left out keeps none of its sentences.
+    let left_out = filter.left_out();
+    summary.other_language = left_out.documents;
+    summary.sentences -= left_out.sentences;
+    summary.kept -= left_out.kept;
     Ok(summary)
 }
 

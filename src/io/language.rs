@@ -88,13 +88,13 @@ const TWO_LETTER: [(&str, &str); 69] = [
 impl Language {
     /// The language named `name`: an ISO 639-1 code (`de`), an ISO 639-3 code (`deu`), or its
     /// English name (`German`), in any case; also `nn`/`no` and `fas`/`zho` for the closest
-    /// language told.
+    /// language told, and the names people use for those (`Norwegian`, `Chinese`, `Farsi`).
     pub fn of_name(name: &str) -> Option<Language> {
-        let name = name.trim().to_ascii_lowercase();
+        let name = name.trim().to_lowercase();
         let code = match name.as_str() {
-            "no" | "nn" | "nor" | "nno" => "nob",
-            "fas" => "pes",
-            "zho" => "cmn",
+            "no" | "nn" | "nor" | "nno" | "norwegian" | "bokmål" | "nynorsk" => "nob",
+            "fas" | "farsi" => "pes",
+            "zho" | "chinese" => "cmn",
             two if two.len() == 2 => TWO_LETTER.iter().find(|(_, t)| *t == two)?.0,
             other => other,
         };
@@ -149,6 +149,13 @@ mod tests {
         assert_eq!(german.code(), "deu");
         assert_eq!(german.two_letter_code(), "de");
         assert_eq!(Language::of_name("zh").unwrap().code(), "cmn");
+        for (name, code) in [("Chinese", "cmn"), ("Norwegian", "nob"), ("Farsi", "pes")] {
+            assert_eq!(
+                Language::of_name(name).map(Language::code),
+                Some(code),
+                "{name}"
+            );
+        }
         for bad in ["", "xx", "klingon", "d"] {
             assert_eq!(Language::of_name(bad), None, "{bad}");
         }

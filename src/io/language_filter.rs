@@ -9,7 +9,8 @@ use crate::io::spool::Spool;
 
 /// A sink that holds each document's output and hands it to `inner` only when its text is in
 /// `language` (`--target-language`): a document in another language, or whose language is not
-/// told confidently, is left out whole (counted in [`LanguageFilter::left_out`]). A document
+/// told confidently, is left out whole (counted, with its sentences, in
+/// [`LanguageFilter::left_out`]). A document
 /// that was not cleaned (it could not be read) goes on, so that its record or error is kept.
 /// The held text is bounded as a record's is ([`Spool`]: its first bytes in memory, the rest in
 /// a temporary file).
@@ -19,7 +20,19 @@ pub struct LanguageFilter<'a> {
     /// The current document: its index, where it came from, and its output so far.
     current: Option<(usize, DocumentMeta)>,
     text: Spool,
-    left_out: u64,
+    /// The documents left out, and their sentences and kept sentences.
+    left_out: LeftOut,
+}
+
+/// What a [`LanguageFilter`] left out: documents, and the sentences they held and kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Documents left out.
+    pub documents: u64,
+    /// Their sentences.
+    pub sentences: u64,
+    /// Their sentences the decision kept (not written after all).
+    pub kept: u64,
 }
 
 impl<'a> LanguageFilter<'a> {
@@ -30,12 +43,12 @@ impl<'a> LanguageFilter<'a> {
             language,
             current: None,
             text: Spool::new(SAMPLE_BYTES),
-            left_out: 0,
+            left_out: LeftOut::default(),
         }
     }
 
-    /// Documents left out so far.
-    pub fn left_out(&self) -> u64 {
+    /// What was left out so far.
+    pub fn left_out(&self) -> LeftOut {
         self.left_out
     }
 }
@@ -56,7 +69,9 @@ impl Sink for LanguageFilter<'_> {
             return Ok(());
         };
         if stats.failure.is_none() && Language::of_spool(&self.text) != Some(self.language) {
-            self.left_out += 1;
+            self.left_out.documents += 1;
+            self.left_out.sentences += stats.sentences;
+            self.left_out.kept += stats.kept;
             return Ok(());
         }
         self.inner.begin(index, &meta)?;
@@ -94,10 +109,21 @@ mod tests {
             for piece in text.as_bytes().chunks(7) {
                 filter.write(piece).unwrap();
             }
-            filter.end(&DocumentStats::default()).unwrap();
+            let stats = DocumentStats {
+                sentences: 10 + i as u64,
+                kept: i as u64,
+                ..DocumentStats::default()
+            };
+            filter.end(&stats).unwrap();
         }
         filter.finish().unwrap();
-        assert_eq!(filter.left_out(), 2);
+        // The English and the untold one, with their sentences.
+        let left_out = LeftOut {
+            documents: 2,
+            sentences: 11 + 13,
+            kept: 1 + 3,
+        };
+        assert_eq!(filter.left_out(), left_out);
         let out = String::from_utf8(sink.into_inner()).unwrap();
         assert_eq!(out, format!("{}--\n{}", texts[0], texts[2]));
     }

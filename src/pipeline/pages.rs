@@ -190,7 +190,7 @@ pub fn clean_page_within(
         (
             over,
             ran,
-            filter.is_some_and(|filter| filter.left_out() > 0),
+            filter.is_some_and(|filter| filter.left_out().documents > 0),
         )
     };
     if text_over || output.over {
