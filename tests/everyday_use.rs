@@ -333,6 +333,25 @@ fn replaced_bytes_are_a_note_and_skipped_inputs_exit_1() {
 }
 
 #[test]
+fn short_help_shows_the_everyday_flags_and_examples_and_long_help_all() {
+    let short = stdout(&ppl_filter(&["-h"], b""));
+    let long = stdout(&ppl_filter(&["--help"], b""));
+    for text in [&short, &long] {
+        assert!(
+            text.contains("Examples:\n  curl -s https://example.org/ | ppl-filter"),
+            "{text}"
+        );
+        assert!(
+            text.contains("--output-dir") && text.contains("--format"),
+            "{text}"
+        );
+    }
+    assert!(short.lines().count() <= 100, "{short}");
+    assert!(!short.contains("--max-parser-memory"), "{short}");
+    assert!(long.contains("--max-parser-memory"), "{long}");
+}
+
+#[test]
 fn flags_the_inputs_or_format_would_ignore_are_refused() {
     let page = fixture("pages/news.html");
     let warc = fixture("warc/small.warc");

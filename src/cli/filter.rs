@@ -25,7 +25,8 @@ A closed output (for example `| head`) ends the run quietly with status 0.";
 pub const EXAMPLES: &str = "\
 Examples:
   curl -s https://example.org/ | ppl-filter > clean.txt
-  ppl-filter page.html pages/ crawl.warc.gz      files, directories, WARC, JSONL, .gz
+  ppl-filter page.html pages/                    files and directories (walked), .gz too
+  ppl-filter crawl.warc.gz                       WARC or JSONL: one kind of input a run
   ppl-filter -o clean/ pages/                    one output file per input
   ppl-filter --format json -i urls.txt           fetch a list of URLs: a JSON record each
   ppl-filter --target-language de --stats crawl.warc.gz
@@ -46,7 +47,7 @@ Examples:
 /// a perplexity threshold (PyPlexity's rule). The kept text is written one block per line;
 /// documents are separated by an empty line, or written to their own files with --output-dir.
 #[derive(Debug, Parser)]
-#[command(name = "ppl-filter", version, after_help = EXIT_CODES, after_long_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
+#[command(name = "ppl-filter", version, after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
 pub struct FilterArgs {
     /// Flags that go before or after a subcommand.
     #[command(flatten)]
@@ -62,7 +63,7 @@ pub struct FilterArgs {
 
     /// Write the man page, a shell completion script or the embedded language model's file to
     /// standard output and exit.
-    #[arg(long, value_enum, value_name = "WHAT")]
+    #[arg(hide_short_help = true, long, value_enum, value_name = "WHAT")]
     pub generate: Option<crate::cli::Generate>,
 }
 
@@ -113,7 +114,7 @@ pub struct CleanArgs {
     pub files: Vec<PathBuf>,
 
     /// Also clean the files listed in FILE, one path per line (`-`: standard input).
-    #[arg(long, value_name = "FILE")]
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
 
     /// Fetch the page at URL and clean it (repeatable; http and https, any address). Fetched
@@ -128,23 +129,23 @@ pub struct CleanArgs {
     pub fetch_list: Option<PathBuf>,
 
     /// Seconds between two requests to one host (longer when its robots.txt asks).
-    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_seconds)]
+    #[arg(hide_short_help = true, long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_seconds)]
     pub fetch_delay: f64,
 
     /// Seconds a URL's page may take to fetch (connecting, redirects, reading and decoding);
     /// a page whose end has not come by then is cleaned as far as it came, with a warning.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
+    #[arg(hide_short_help = true, long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds)]
     pub fetch_timeout: f64,
 
     /// Fetch what a site's robots.txt disallows too (it is obeyed by default, for
     /// `User-agent: ppl-filter`, else `*`).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub no_robots: bool,
 
     /// Skip files larger than BYTES (by their size; compressed size for .gz), and cut a
     /// fetched page at BYTES once decoded, with a warning [default: no limit for files,
     /// 20000000 for a fetched page].
-    #[arg(long, value_name = "BYTES")]
+    #[arg(hide_short_help = true, long, value_name = "BYTES")]
     pub max_filesize: Option<u64>,
 
     /// In directories, clean only files matching GLOB (gitignore syntax; `!GLOB` excludes;
@@ -153,11 +154,11 @@ pub struct CleanArgs {
     pub glob: Vec<String>,
 
     /// In directories, also clean hidden files and walk hidden directories.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub hidden: bool,
 
     /// In directories, follow symbolic links to directories.
-    #[arg(short = 'L', long)]
+    #[arg(hide_short_help = true, short = 'L', long)]
     pub follow: bool,
 
     /// The decision's flags.
@@ -166,12 +167,12 @@ pub struct CleanArgs {
 
     /// Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark,
     /// and with the other formats too).
-    #[arg(long, conflicts_with = "scores")]
+    #[arg(hide_short_help = true, long, conflicts_with = "scores")]
     pub mark: bool,
 
     /// Print `perplexity<TAB>sentence` for every sentence instead of the text (as --format
     /// scores).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub scores: bool,
 
     /// Output layout.
@@ -186,17 +187,17 @@ pub struct CleanArgs {
 
     /// WARC: also clean responses whose status is not 2xx and payloads that are not HTML (as
     /// plain text); by default they are skipped and counted.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub all_responses: bool,
 
     /// WARC output on standard output: gzip it, one gzip member per record (as `.warc.gz`
     /// files are written under --output-dir).
-    #[arg(short = 'z', long)]
+    #[arg(hide_short_help = true, short = 'z', long)]
     pub compress: bool,
 
     /// --format json: the URL of the page(s) read, ahead of a page's own canonical link (a
     /// WARC response's target URI still wins).
-    #[arg(long, value_name = "URL")]
+    #[arg(hide_short_help = true, long, value_name = "URL")]
     pub url: Option<String>,
 
     /// JSONL: the field to clean (HTML; plain text when the field is named `text`).
@@ -205,26 +206,26 @@ pub struct CleanArgs {
 
     /// JSONL: write the cleaned text to this field (added, or replaced if the line has it)
     /// and keep the --field as it was [default: the --field itself].
-    #[arg(long, value_name = "NAME")]
+    #[arg(hide_short_help = true, long, value_name = "NAME")]
     pub output_field: Option<String>,
 
     /// JSONL: add sentences_kept, sentences_dropped and mean_perplexity (of the kept sentences).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub add_scores: bool,
 
     /// JSONL: drop lines that are not valid JSON objects with the field, instead of passing
     /// them through unchanged (either way each is reported with its line number).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub skip_bad_lines: bool,
 
     /// Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252,
     /// shift_jis) instead of detecting it (<meta charset> or a WARC response's HTTP charset, then
     /// a guess); a byte-order mark still wins.
-    #[arg(long, value_name = "LABEL")]
+    #[arg(hide_short_help = true, long, value_name = "LABEL")]
     pub encoding: Option<String>,
 
     /// Also write the page <title> as a heading block.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub title: bool,
 
     /// Scoring threads, 1 to 256 (default: the number of cores, at most 256).
@@ -234,24 +235,24 @@ pub struct CleanArgs {
 
     /// The longest block: a longer one is cut into several (after a sentence near the limit,
     /// else between words); no text is dropped.
-    #[arg(long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes)]
     pub max_block_bytes: usize,
 
     /// WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a
     /// larger JSONL line passed through unchanged (dropped with --skip-bad-lines): each is
     /// reported (exit status 1).
-    #[arg(long, value_name = "BYTES",
+    #[arg(hide_short_help = true, long, value_name = "BYTES",
           default_value_t = crate::pipeline::ReadSettings::default().max_record_bytes,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_record_bytes: usize,
 
     /// The combined method decides a document whole when it holds at most this many bytes
     /// (its text plus 512 a block); a longer one is decided in pieces of this size.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::decide::DEFAULT_MAX_DOCUMENT_BYTES)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = crate::decide::DEFAULT_MAX_DOCUMENT_BYTES)]
     pub max_document_bytes: usize,
 
     /// Memory the HTML parser may use for one tag; a larger tag ends its document.
-    #[arg(long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_parser_memory)]
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_parser_memory)]
     pub max_parser_memory: usize,
 
     /// Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an
@@ -267,11 +268,11 @@ pub struct CleanArgs {
     /// </html>, and after a NUL or form-feed byte outside the page's <html> (markup inside
     /// scripts, comments and attribute values does not count). With --output-dir, which
     /// writes a file per input, a stream is always one document.
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub one_document: bool,
 
     /// Separate documents with a NUL byte instead of an empty line.
-    #[arg(short = '0', long)]
+    #[arg(hide_short_help = true, short = '0', long)]
     pub null: bool,
 
     /// At the end, one line of counts on stderr: documents, bytes read, sentences kept, what
@@ -471,7 +472,7 @@ pub struct ServeArgs {
     pub max_fetch_bytes: u64,
 
     /// Seconds a URL's page may take to fetch (connecting, redirects and reading), 1 to 3600.
-    #[arg(long, value_name = "SECS", default_value_t = serve_default().fetch.timeout.as_secs(),
+    #[arg(hide_short_help = true, long, value_name = "SECS", default_value_t = serve_default().fetch.timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub fetch_timeout: u64,
 

@@ -87,11 +87,19 @@ impl PolicyArgs {
     }
 }
 
+/// `command` and its subcommands with every option's help shown: the options `-h` leaves
+/// out (`hide_short_help`) are in the man page as in `--help`.
+fn whole_help(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| arg.hide_short_help(false))
+        .mut_subcommands(whole_help)
+}
+
 /// One man page for `command` and its subcommands: each subcommand's synopsis, description
 /// and options in a section of its own (no references to pages that do not exist), and the
 /// exit status (the command's `after_help`) under EXIT STATUS.
 fn man_page(command: &clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut command = command.clone();
+    let mut command = whole_help(command.clone());
     command.build();
     let name = command.get_name().to_string();
     let man = clap_mangen::Man::new(command.clone());
@@ -125,7 +133,13 @@ fn man_page(command: &clap::Command, out: &mut dyn Write) -> std::io::Result<()>
             examples.replace('\\', "\\\\")
         )?;
     }
-    if let Some(status) = command.get_after_help() {
+    // The exit status, after the examples in `ppl-filter`'s help text (written above).
+    if let Some(help) = command.get_after_help() {
+        let help = help.to_string();
+        let status = help
+            .strip_prefix(filter::EXAMPLES)
+            .unwrap_or(&help)
+            .trim_start();
         writeln!(out, ".SH \"EXIT STATUS\"\n.nf\n{status}\n.fi")?;
     }
     man.render_version_section(out)

@@ -206,12 +206,12 @@ pub struct Decision {
 
     /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all)
     /// [default: 0.4]. The combined method weighs link density itself and refuses this flag.
-    #[cfg_attr(feature = "cli", arg(long, value_name = "SHARE", value_parser = cli::max_link_density))]
+    #[cfg_attr(feature = "cli", arg(hide_short_help = true, long, value_name = "SHARE", value_parser = cli::max_link_density))]
     pub max_link_density: Option<f32>,
 
     /// Combined method: add BIAS log-odds to every block's score: above 0 keeps more, below
     /// keeps less, from -20 to 20 (--favor-recall is 1, --favor-precision -1) [default: 0].
-    #[cfg_attr(feature = "cli", arg(long, value_name = "BIAS", allow_negative_numbers = true, value_parser = cli::bias))]
+    #[cfg_attr(feature = "cli", arg(hide_short_help = true, long, value_name = "BIAS", allow_negative_numbers = true, value_parser = cli::bias))]
     pub bias: Option<f32>,
 
     /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
