@@ -1102,7 +1102,12 @@ def directory_digest(root):
 # Lines about the whole run, not one input (see bin/ppl-filter/clean.rs).
 SUMMARY = re.compile(r"^ppl-filter: (\d+ WARC responses? skipped|nothing kept from \d+ documents?$)")
 # Problems that are notes: the input was cleaned, the exit status stays 0.
-NOTES = ("were replaced by U+FFFD", ": empty input", "every line names a file")
+NOTES = (
+    "were replaced by U+FFFD",
+    ": empty input",
+    "every line names a file",
+    "but its bytes are UTF-8: read as UTF-8",
+)
 PANIC = re.compile(rb"panicked at ([^\s:]+:\d+)")
 
 
