@@ -1,7 +1,7 @@
 //! What a record says of its page, made from what the page says of itself ([`PageInfo`]): the
 //! headline without the site's name, the publication date in ISO 8601, the site's name.
 
-use super::PageInfo;
+use super::{split_url, PageInfo};
 
 /// What stands between a headline and the site's name in a `<title>` ("Storm hits coast |
 /// The Daily Example"), with a space on each side.
@@ -109,11 +109,14 @@ fn letters(text: &str) -> String {
         .collect()
 }
 
-/// The host of an absolute URL (`https://news.example.org/a` → `news.example.org`).
+/// The host of an absolute URL (`https://news.example.org/a` → `news.example.org`), without
+/// user or port.
 fn host(url: &str) -> Option<&str> {
-    let rest = url.split_once("://")?.1;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let host = rest[..end].rsplit('@').next()?;
+    if !url.contains("://") {
+        return None;
+    }
+    let (host, _, _) = split_url(url);
+    let host = host.split(['?', '#']).next()?.rsplit('@').next()?;
     let host = host.split(':').next()?;
     (!host.is_empty()).then_some(host)
 }
@@ -147,6 +150,11 @@ fn digits(s: &str) -> Option<u32> {
     (!s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit()))
         .then(|| s.parse().ok())
         .flatten()
+}
+
+/// The number `s` writes in exactly `len` ASCII digits (at most four).
+fn number(s: &str, len: usize) -> Option<u32> {
+    digits(s).filter(|_| s.len() == len)
 }
 
 /// A calendar date, if it is one (years 1900 to 2199).
@@ -197,10 +205,7 @@ pub(crate) fn iso_date(raw: &str) -> Option<String> {
         .collect();
     // The year: the first four-digit number after the day and month (a time may come
     // between: `Fri Apr 28 19:20:36 CEST 2023`).
-    let year = |rest: &[&str]| {
-        rest.iter()
-            .find_map(|w| digits(w).filter(|_| w.len() == 4))
-    };
+    let year = |rest: &[&str]| rest.iter().find_map(|w| number(w, 4));
     match words.as_slice() {
         [day, month, rest @ ..] if month_of(month).is_some() => {
             ymd(year(rest)?, month_of(month)?, day_of(day)?)
@@ -215,10 +220,7 @@ pub(crate) fn iso_date(raw: &str) -> Option<String> {
 fn iso_time(rest: &str) -> Option<String> {
     let rest = rest.strip_prefix(['T', ' '])?;
     let b = rest.as_bytes();
-    let two = |i: usize| -> Option<u32> {
-        let s = rest.get(i..i + 2)?;
-        s.bytes().all(|b| b.is_ascii_digit()).then(|| s.parse().ok())?
-    };
+    let two = |i: usize| number(rest.get(i..i + 2)?, 2);
     let (hour, minute) = (two(0)?, (b.get(2) == Some(&b':')).then(|| two(3))??);
     let (second, mut at) = match (b.get(5), two(6)) {
         (Some(b':'), Some(second)) => (second, 8),
@@ -253,11 +255,6 @@ fn date_in_url(url: &str) -> Option<String> {
     let path = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = &path[path.find('/')?..];
     let segments: Vec<&str> = path.split(['/', '?', '#']).collect();
-    let number = |s: &str, len: usize| -> Option<u32> {
-        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
     for (i, segment) in segments.iter().enumerate() {
         if let Some(year) = number(segment, 4).filter(|y| (1990..2100).contains(y)) {
             let month = segments.get(i + 1).and_then(|m| number(m, 2));
@@ -299,6 +296,14 @@ mod tests {
         for (title, site, url, want) in cases {
             assert_eq!(without_site_name(title, site, url), want, "{title}");
         }
+    }
+
+    #[test]
+    fn a_host_is_read_only_from_an_absolute_url() {
+        assert_eq!(host("https://ann@www.e.com:8080/a?b#c"), Some("www.e.com"));
+        assert_eq!(host("https://e.com?x=1"), Some("e.com"));
+        assert_eq!(host("e.com/a"), None);
+        assert_eq!(host("https:///a"), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::ops::Range;
 pub use evidence::{Evidence, PageEvidence, EVIDENCE_VALUES, PAGE_EVIDENCE_VALUES};
 pub use hints::ContainerHints;
 pub use page::{PageInfo, PageKind, SchemaTypes};
+pub(crate) use page::split_url;
 
 /// The element a block of text came from, as far as later stages care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -77,6 +77,16 @@ impl PageInfo {
     }
 }
 
+/// The host of `url` (scheme left off), its path in lowercase without query or fragment, and
+/// whether the path has a query.
+pub(crate) fn split_url(url: &str) -> (&str, String, bool) {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let query = path.contains('?');
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    (host, path.to_ascii_lowercase(), query)
+}
+
 /// The schema.org types that tell a kind of page, as bits: a page declares them in JSON-LD
 /// (`"@type": "Product"`) or in microdata (`itemtype="https://schema.org/Product"`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -3,7 +3,8 @@
 //! ([`super::tell_kind`]) when the page does not declare its kind.
 
 use super::document::{prose_bytes, Analysis};
-use super::url::{kind_of_url, split_url};
+use super::url::kind_of_url;
+use crate::block::split_url;
 use crate::block::{
     Block, BlockKind, ContainerHints, PageEvidence, PageInfo, PageKind, SchemaTypes,
 };

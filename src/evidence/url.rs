@@ -2,7 +2,7 @@
 //! a shop's collection, or a site's home page. The page-kind rules ([`super::kind`]) and the
 //! page evidence ([`super::page`]) both read it.
 
-use crate::block::PageKind;
+use crate::block::{split_url, PageKind};
 
 /// Path segments (between slashes, not the last) of a forum's threads.
 const FORUM_SEGMENTS: &[&str] = &[
@@ -68,16 +68,6 @@ const COLLECTION_SEGMENTS: &[&str] = &[
     "catalog",
     "shop",
 ];
-
-/// The host of `url` (scheme left off), its path in lowercase without query or fragment, and
-/// whether the path has a query.
-pub(super) fn split_url(url: &str) -> (&str, String, bool) {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let query = path.contains('?');
-    let path = path.split(['?', '#']).next().unwrap_or("");
-    (host, path.to_ascii_lowercase(), query)
-}
 
 /// A forum, documentation, a collection or a home page (a service) by the host and path of
 /// `url`, else [`PageKind::Other`].
