@@ -7,8 +7,8 @@ page's main content with ppl-filter (PplFilter, where datatrove's Trafilatura ex
 stand) and writes one gzipped JSONL file per task to OUTPUT_DIR (JsonlWriter). Each document
 keeps the reader's metadata (its URL, the crawl date as `date`) and gains the page's: `kind`,
 `lang`, `title`, `author`, the page's own date as `date_published`, `sitename`,
-`description`. Needs `pip install ppl_filter "datatrove[io]"`; scripts/check-python.sh runs it
-on a WARC of three fixture pages.
+`description`. Needs `pip install ppl_filter "datatrove[io]"`; python/tests/test_datatrove.py
+runs it on a WARC of three fixture pages.
 """
 
 import argparse

@@ -129,3 +129,20 @@ def test_a_refused_document_is_dropped_and_counted_and_the_run_goes_on():
     assert [doc.id for doc in kept] == ["news"]
     assert step.stats["refused"].total == 1
     assert step.stats["forwarded"].total == 1
+
+
+def test_the_example_pipeline_writes_a_document_a_page(tmp_path):
+    crawl = tmp_path / "crawl"
+    crawl.mkdir()
+    pages = [FIXTURES / name for name in ("news.html", "entities.html", "cleaneval-wrapper.html")]
+    write_warc(crawl / "pages.warc.gz", pages)
+    out = tmp_path / "clean"
+    example = ROOT / "examples" / "datatrove_pipeline.py"
+    subprocess.run([sys.executable, str(example), str(crawl), str(out)], check=True, capture_output=True)
+    documents = []
+    for part in out.glob("*.jsonl.gz"):
+        with gzip.open(part, "rt", encoding="utf-8") as lines:
+            documents.extend(json.loads(line) for line in lines)
+    assert sorted(d["metadata"]["url"] for d in documents) == sorted(
+        f"https://example.test/{page.name}" for page in pages
+    )
