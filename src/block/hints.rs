@@ -17,8 +17,10 @@ impl ContainerHints {
     /// The page `<title>`, a block only with `--title`: always kept, as asked.
     pub const TITLE: u8 = 16;
     /// Not shown when the page opens: a modal dialog (ARIA `dialog` or `alertdialog`,
-    /// `aria-modal="true"`) or a `<dialog>` without `open`. Never main content: the combined
-    /// method drops it (a cookie notice, a privacy policy or a sign-up form shown on demand).
+    /// `aria-modal="true"`), a `<dialog>` without `open`, or an ARIA `alert` (the message a
+    /// form or a script shows when something happens: "We couldn't find that order"). Never
+    /// main content: the combined method drops it (a cookie notice, a privacy policy or a
+    /// sign-up form shown on demand, an error message waiting for its error).
     pub const HIDDEN: u8 = 32;
     /// Hidden until the reader opens it: the `hidden` attribute, `aria-hidden="true"`, or
     /// `display: none` / `visibility: hidden` in the `style` attribute. A tab, an accordion or a
@@ -67,14 +69,14 @@ impl ContainerHints {
     }
 
     /// The bits suggested by an ARIA `role` value: `navigation`, `menu`, `menubar`, `banner`,
-    /// `contentinfo`, `complementary`, `main`, `article`, `dialog`, `alertdialog`.
+    /// `contentinfo`, `complementary`, `main`, `article`, `dialog`, `alertdialog`, `alert`.
     pub fn of_role(value: &str) -> u8 {
         value.split_ascii_whitespace().fold(0, |bits, role| {
             bits | match role.to_ascii_lowercase().as_str() {
                 "navigation" | "menu" | "menubar" => ContainerHints::NAVIGATION,
                 "banner" | "contentinfo" | "complementary" => ContainerHints::PERIPHERY,
                 "main" | "article" => ContainerHints::CONTENT,
-                "dialog" | "alertdialog" => ContainerHints::HIDDEN,
+                "dialog" | "alertdialog" | "alert" => ContainerHints::HIDDEN,
                 _ => 0,
             }
         })
@@ -127,6 +129,15 @@ fn name_prefixes(first: u8) -> &'static [(&'static str, u8)] {
 #[cfg(test)]
 mod tests {
     use super::ContainerHints as H;
+
+    #[test]
+    fn aria_roles_name_landmarks_and_what_is_not_shown() {
+        assert_eq!(H::of_role("navigation"), H::NAVIGATION);
+        assert_eq!(H::of_role("Main"), H::CONTENT);
+        assert_eq!(H::of_role("alert"), H::HIDDEN);
+        assert_eq!(H::of_role("presentation dialog"), H::HIDDEN);
+        assert_eq!(H::of_role("status"), 0);
+    }
 
     #[test]
     fn class_and_id_words_are_matched_by_their_beginnings() {

@@ -467,13 +467,16 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 /// counts as the page's text. First of the rules after the labels, so that [`keep_comments`]
 /// and the last resort against an empty page never bring a dialog back ([`rescue`] may keep a
 /// caption that sits in the run of prose it restores). Also a block that is nothing but an
-/// image's address (a shop's thumbnails listed as text), which no reader reads as text.
+/// image's address (a shop's thumbnails listed as text), or one label written over and over
+/// with nothing between ("WATERPROOFWATERPROOF": a badge or a button for each picture, which
+/// the page shows one at a time), which no reader reads as text.
 pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if block
             .hints
             .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
             || is_image_address(&block.text)
+            || is_repeated_label(&block.text)
         {
             *keep = false;
         }
@@ -494,6 +497,25 @@ fn is_image_address(text: &str) -> bool {
                 && path
                     .get(path.len() - e.len()..)
                     .is_some_and(|end| end.eq_ignore_ascii_case(e))
+        })
+}
+
+/// A label written again and again ([`is_repeated_label`]) is at most this long...
+const REPEATED_LABEL_MAX_BYTES: usize = 400;
+
+/// ...and its label this long at least (shorter, it may be a word: "couscous", "bonbon").
+const REPEATED_LABEL_MIN_BYTES: usize = 5;
+
+/// Whether `text` is one label of a few letters written twice or more with nothing between
+/// ("Zoom on imageZoom on image").
+fn is_repeated_label(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    n <= REPEATED_LABEL_MAX_BYTES
+        && (REPEATED_LABEL_MIN_BYTES..=n / 2).any(|unit| {
+            n.is_multiple_of(unit)
+                && text.is_char_boundary(unit)
+                && bytes.chunks_exact(unit).all(|chunk| chunk == &bytes[..unit])
         })
 }
 
@@ -642,6 +664,27 @@ mod tests {
             "https://x.org/aé",
         ] {
             assert!(!is_image_address(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_label_written_over_and_over_is_never_text() {
+        for label in [
+            "WATERPROOFWATERPROOF",
+            "Zoom on imageZoom on imageZoom on image",
+            "Größe Größe ",
+        ] {
+            assert!(is_repeated_label(label), "{label}");
+        }
+        for text in [
+            "couscous",
+            "bonbon",
+            "WATERPROOF",
+            "Zoom on image Zoom on imag",
+            "",
+            "ééééééééééé",
+        ] {
+            assert!(!is_repeated_label(text), "{text}");
         }
     }
 

@@ -258,9 +258,18 @@ impl BlockAttributes {
             Tag::Dialog if !self.open => ContainerHints::HIDDEN,
             _ => 0,
         };
+        let mut names = 0;
         for value in [&self.class, &self.id].into_iter().flatten() {
-            hints |= ContainerHints::of_names(value);
+            names |= ContainerHints::of_names(value);
         }
+        // A comment word on the page itself or on an article or main element names the page's
+        // state (`has-comments`, `comments-open`, `not-showing-comments`), not a thread: the
+        // article or the whole page would be taken for readers' comments. A thread is an
+        // element of its own, inside them (a comment that is an `<article>` sits in one).
+        if matches!(tag, Tag::Html | Tag::Body | Tag::Article | Tag::Main) {
+            names &= !ContainerHints::COMMENTS;
+        }
+        hints |= names;
         // ARIA landmarks and schema.org's article body say the same in a standard way.
         if let Some(role) = &self.role {
             hints |= ContainerHints::of_role(role);
@@ -415,6 +424,19 @@ mod tests {
             ),
             ("Plain.", 0),
             ("Nice!", ContainerHints::COMMENTS),
+        ];
+        assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
+    }
+
+    #[test]
+    fn a_comment_word_on_the_page_or_its_article_is_no_thread() {
+        let html = r#"<body class="single comments-open"><article class="post has-comments">
+            <p>Story.</p><ol class="comment-list"><li><article class="comment">
+            <p>Nice!</p></article></li></ol></article></body>"#;
+        let got = texts_and_hints(html);
+        let want = [
+            ("Story.", ContainerHints::CONTENT),
+            ("Nice!", ContainerHints::CONTENT | ContainerHints::COMMENTS),
         ];
         assert_eq!(got, want.map(|(t, h)| (t.to_string(), h)));
     }
