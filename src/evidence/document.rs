@@ -25,7 +25,7 @@
 //! holds in any language and script. [`rescue`] uses it too: when the classifier keeps nothing
 //! of substance of a document that holds a run of real prose, the best such run is kept.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::block::{Block, BlockKind, ContainerHints, Evidence, PageKind};
 
@@ -448,6 +448,63 @@ pub fn rescue(blocks: &[Block], keep: &mut [bool]) {
     }
 }
 
+/// The cards of a page of cards ([`keep_cards`]) are the children of one element, at least
+/// [`RECORD_SIBLINGS`] of them, holding this many bytes of text each on average (a menu's items
+/// hold a word or two)...
+const CARD_MEAN_BYTES: f64 = 40.0;
+
+/// ...and at least this share of the page's text...
+const CARDS_MIN_SHARE: f64 = 0.2;
+
+/// ...and this many times the text of its main run of prose: a news page told a listing keeps
+/// its article, not its teasers.
+const CARDS_OVER_PROSE: f64 = 8.0;
+
+/// What a card may not be under: a menu, the page's periphery, a dialog not shown.
+const NOT_CARDS: u8 = ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::HIDDEN;
+
+/// Keeps the cards of a listing, which its gold keeps whole (a title that is a link, a line of
+/// text, a date): every block of two words or more, but captions and asides,
+/// under the element whose children (four or more, holding [`CARD_MEAN_BYTES`] each on average)
+/// hold the most text outside menus, when they hold enough of the page ([`CARDS_MIN_SHARE`],
+/// [`CARDS_OVER_PROSE`] times `article_prose`, the main run's prose). The classifier, which
+/// sees each card's links and few words, keeps too few of them.
+pub fn keep_cards(blocks: &[Block], keep: &mut [bool], article_prose: f64) {
+    // Each element's children holding text, and the text under them.
+    let mut parents: FxHashMap<u32, (FxHashSet<u32>, f64)> = FxHashMap::default();
+    let mut total = 0.0;
+    for block in blocks.iter().filter(|b| !b.hints.has(NOT_CARDS)) {
+        let text = block.text.len() as f64;
+        total += text;
+        for pair in block.containers.windows(2) {
+            let (children, under) = parents.entry(pair[0]).or_default();
+            children.insert(pair[1]);
+            *under += text;
+        }
+    }
+    let cards = parents
+        .iter()
+        .filter(|(_, (children, text))| {
+            children.len() >= RECORD_SIBLINGS as usize
+                && *text / children.len() as f64 >= CARD_MEAN_BYTES
+        })
+        .map(|(&parent, &(_, text))| (parent, text))
+        // The most text; of two alike, the element that came first.
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+    let Some((parent, text)) = cards else { return };
+    if text < CARDS_MIN_SHARE * total || text < CARDS_OVER_PROSE * article_prose {
+        return;
+    }
+    for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
+        if block.containers.contains(&parent)
+            && block.words() >= 2
+            && !block.hints.has(NOT_CARDS | ContainerHints::ASIDE)
+        {
+            *keep = true;
+        }
+    }
+}
+
 /// Keeps the prose blocks of readers' comments: under an element named like a comment thread
 /// ([`ContainerHints::COMMENTS`]) and mostly outside links.
 pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
@@ -626,7 +683,7 @@ pub fn drop_repeats(blocks: &[Block], keep: &mut [bool], kind: PageKind) {
     ) {
         return;
     }
-    let mut kept = rustc_hash::FxHashSet::default();
+    let mut kept = FxHashSet::default();
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if *keep && block.words() >= REPEAT_MIN_WORDS && !kept.insert(block.text.as_str()) {
             *keep = block.evidence.in_main > 0.0;
@@ -816,6 +873,44 @@ mod tests {
         assert!(blocks[0].evidence.values().iter().all(|v| v.is_finite()));
         annotate(&mut [], PageKind::Other);
         rescue(&[], &mut []);
+    }
+
+    #[test]
+    fn the_cards_of_a_listing_are_kept_but_its_menus() {
+        // body(0) > nav(1) > 4 links; body > grid(2) > 5 cards(3..8), each a linked title and
+        // a line of text.
+        let mut blocks: Vec<Block> = ["Home", "News", "Shop", "About"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| block(i as u32, &[0, 1], t, t.len()))
+            .collect();
+        for card in 0..5u32 {
+            let title = format!("Lakeside cabin number {card}");
+            let text = format!("Sleeps four, with a boat and a stove; {card} km from the village.");
+            let n = blocks.len() as u32;
+            blocks.push(block(n, &[0, 2, 3 + card], &title, title.len()));
+            blocks.push(block(n + 1, &[0, 2, 3 + card], &text, 0));
+            blocks.push(block(n + 2, &[0, 2, 3 + card], "Book", 4));
+        }
+        for b in &mut blocks[..4] {
+            b.hints = ContainerHints(ContainerHints::NAVIGATION);
+        }
+        let decided = |blocks: &[Block], article_prose| {
+            let mut keep = vec![false; blocks.len()];
+            keep_cards(blocks, &mut keep, article_prose);
+            keep
+        };
+        let keep = decided(&blocks, 0.0);
+        assert!(keep[..4].iter().all(|k| !k), "menus");
+        for card in 0..5 {
+            assert_eq!(keep[4 + 3 * card..7 + 3 * card], [true, true, false], "card {card}");
+        }
+        // A page whose main run holds more than an eighth of the cards' text keeps its article.
+        let cards: usize = blocks[4..].iter().map(|b| b.text.len()).sum();
+        assert_eq!(decided(&blocks, cards as f64 / 7.0), vec![false; blocks.len()]);
+        // Three cards are no grid.
+        blocks.truncate(4 + 3 * 3);
+        assert_eq!(decided(&blocks, 0.0), vec![false; blocks.len()]);
     }
 
     #[test]
