@@ -704,44 +704,49 @@ mod tests {
     }
 
     #[test]
-    fn an_image_address_alone_is_never_text() {
-        for image in [
-            "https://cdn.example.com/images/160x160/TEE_BONE_THUMB.jpg",
-            " http://x.org/a.PNG?w=300 ",
-            "https://x.org/pic.webp#top",
-        ] {
-            assert!(is_image_address(image), "{image}");
-        }
-        for text in [
-            "https://x.org/page.html",
-            "See https://x.org/a.jpg for the map",
-            "photo.jpg",
-            "https://x.org/a.jpg, https://x.org/b.jpg",
-            "https://x.org/日本",
-            "https://x.org/aé",
-        ] {
-            assert!(!is_image_address(text), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_label_written_over_and_over_is_never_text() {
-        for label in [
-            "WATERPROOFWATERPROOF",
-            "Zoom on imageZoom on imageZoom on image",
-            "Größe Größe ",
-        ] {
-            assert!(is_repeated_label(label), "{label}");
-        }
-        for text in [
-            "couscous",
-            "bonbon",
-            "WATERPROOF",
-            "Zoom on image Zoom on imag",
-            "",
-            "ééééééééééé",
-        ] {
-            assert!(!is_repeated_label(text), "{text}");
+    fn image_addresses_and_labels_written_over_and_over_are_never_text() {
+        type Rule = fn(&str) -> bool;
+        let cases: [(Rule, &[&str], &[&str]); 2] = [
+            (
+                is_image_address,
+                &[
+                    "https://cdn.example.com/images/160x160/TEE_BONE_THUMB.jpg",
+                    " http://x.org/a.PNG?w=300 ",
+                    "https://x.org/pic.webp#top",
+                ],
+                &[
+                    "https://x.org/page.html",
+                    "See https://x.org/a.jpg for the map",
+                    "photo.jpg",
+                    "https://x.org/a.jpg, https://x.org/b.jpg",
+                    "https://x.org/日本",
+                    "https://x.org/aé",
+                ],
+            ),
+            (
+                is_repeated_label,
+                &[
+                    "WATERPROOFWATERPROOF",
+                    "Zoom on imageZoom on imageZoom on image",
+                    "Größe Größe ",
+                ],
+                &[
+                    "couscous",
+                    "bonbon",
+                    "WATERPROOF",
+                    "Zoom on image Zoom on imag",
+                    "",
+                    "ééééééééééé",
+                ],
+            ),
+        ];
+        for (rule, never, text) in cases {
+            for t in never {
+                assert!(rule(t), "{t}");
+            }
+            for t in text {
+                assert!(!rule(t), "{t}");
+            }
         }
     }
 
