@@ -277,10 +277,10 @@ impl Classifier {
     /// `DocumentContext`): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
-    /// empty rescued, comments kept on request, the cards of a listing kept, a
-    /// last resort against an empty page, the headline kept once, other repeats outside the
-    /// main run dropped); `page` says what the
-    /// whole page is, and `choices` may lean the decision either way and keep comments.
+    /// empty rescued, comments kept on request, the cards of a listing kept, a last resort
+    /// against an empty page, the headline kept once, other repeats outside the main run
+    /// dropped); `page` says what the whole page is, and `choices` may lean the decision
+    /// either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.declared);
         let evidence = evidence_values(blocks);
@@ -297,11 +297,11 @@ impl Classifier {
         if choices.comments {
             crate::evidence::keep_comments(blocks, &mut keep);
         }
-        let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
         if page.kind == PageKind::Listing {
             crate::evidence::keep_cards(blocks, &mut keep, page.analysis.article_prose());
         }
         if !keep.contains(&true) {
+            let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
             keep_the_likeliest(blocks, &log_odds, cards, &mut keep);
         }
         let headlines = page.title.map(Headlines::of);

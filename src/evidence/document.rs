@@ -464,9 +464,9 @@ const CARDS_OVER_PROSE: f64 = 8.0;
 const NOT_CARDS: u8 = ContainerHints::NAVIGATION | ContainerHints::PERIPHERY | ContainerHints::HIDDEN;
 
 /// Keeps the cards of a listing, which its gold keeps whole (a title that is a link, a line of
-/// text, a date): every block of two words or more, but captions and asides,
-/// under the element whose children (four or more, holding [`CARD_MEAN_BYTES`] each on average)
-/// hold the most text outside menus, when they hold enough of the page ([`CARDS_MIN_SHARE`],
+/// text, a date): every block of two words or more, but captions and asides, under the element
+/// whose children (four or more, holding [`CARD_MEAN_BYTES`] each on average) hold the most
+/// text outside menus, when they hold enough of the page ([`CARDS_MIN_SHARE`], and
 /// [`CARDS_OVER_PROSE`] times `article_prose`, the main run's prose). The classifier, which
 /// sees each card's links and few words, keeps too few of them.
 pub fn keep_cards(blocks: &[Block], keep: &mut [bool], article_prose: f64) {
