@@ -10,6 +10,13 @@ fn parse_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The JSON record `--format json` writes for `page`, given on standard input (exit 0).
+fn json_record(page: &str) -> serde_json::Value {
+    let out = ppl_filter(&["--format", "json"], page.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    parse_lines(&out).swap_remove(0)
+}
+
 const PAGE: &str = "<html><head><title>Budget &amp; school</title>\
 <link rel=\"canonical\" href=\"https://news.example/budget\"></head><body>\
 <nav><a href=/>Home</a> <a href=/about>About</a></nav><article><h1>The new budget</h1>\
@@ -77,9 +84,7 @@ of homes, officials said on Saturday.</p></article></body></html>"#;
 
 #[test]
 fn json_reports_the_author_date_site_and_description_a_page_gives() {
-    let out = ppl_filter(&["--format", "json"], PAGE_WITH_METADATA.as_bytes());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let object = &parse_lines(&out)[0];
+    let object = &json_record(PAGE_WITH_METADATA);
     assert_eq!(object["author"], "Jane Reporter");
     assert_eq!(object["date"], "2026-10-02T08:00:00Z");
     assert_eq!(
@@ -92,7 +97,7 @@ fn json_reports_the_author_date_site_and_description_a_page_gives() {
     );
     assert_eq!(object["kind"], "article");
     // A page that gives none of them has them null.
-    let bare = &parse_lines(&ppl_filter(&["--format", "json"], PAGE.as_bytes()))[0];
+    let bare = &json_record(PAGE);
     for field in ["author", "date", "sitename", "description"] {
         assert!(bare[field].is_null(), "{field}: {}", bare[field]);
     }
@@ -108,9 +113,7 @@ fn json_metadata_is_decoded_and_normalised() {
 <meta name="date" content="Fri, 02 Oct 2026 08:00:00 GMT">
 <meta name="description" content="Cats &amp; mice &lt;3">
 </head><body><p>The storm reached the coast on Friday night and the sea wall held.</p></body></html>"#;
-    let out = ppl_filter(&["--format", "json"], page.as_bytes());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let object = &parse_lines(&out)[0];
+    let object = &json_record(page);
     for (field, want) in [
         ("title", "Tom & Jerry's day"),
         ("page_title", "Tom & Jerry's day | Coastal Times"),
@@ -132,9 +135,7 @@ fn json_fields_hold_no_control_character() {
         <meta name=description content=\"A storm\u{80} reached\x08 the coast.\">\
         <script type=application/ld+json>{\"datePublished\": \"2026-10-02\\u0007T08:00\"}</script>\
         </head><body><p>The storm reached the coast on Friday night and the sea wall held.</p></body></html>";
-    let out = ppl_filter(&["--format", "json"], page.as_bytes());
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let object = &parse_lines(&out)[0];
+    let object = &json_record(page);
     for (field, want) in [
         ("title", "Storm reaches the coast"),
         ("author", "Jane Reporter"),

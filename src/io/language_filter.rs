@@ -10,8 +10,8 @@ use crate::io::spool::Spool;
 /// A sink that holds each document's output and hands it to `inner` only when its text is in
 /// `language` (`--target-language`): a document in another language, or whose language is not
 /// told confidently, is left out whole (counted, with its sentences, in
-/// [`LanguageFilter::left_out`]). A document
-/// that was not cleaned (it could not be read) goes on, so that its record or error is kept.
+/// [`LanguageFilter::left_out`]). A document that was not cleaned (it could not be read) goes
+/// on, so that its record or error is kept.
 /// The held text is bounded as a record's is ([`Spool`]: its first bytes in memory, the rest in
 /// a temporary file).
 pub struct LanguageFilter<'a> {
