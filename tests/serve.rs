@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::common::{self, fixture, ppl_filter, stdout};
+use ppl_filter::pipeline::{FAVORS, FORMATS, KINDS, METHODS};
+use ppl_filter::serve::MARKUP_AS_TEXT;
 use serde_json::{json, Value};
 
 /// A server started for one test, killed when dropped.
@@ -207,6 +209,22 @@ fn plain_text_is_cleaned_as_input_text() {
     let output = ppl_filter(&["--input", "text", "--mark"], text.as_bytes());
     assert_eq!(answer["text"], stdout(&output));
     assert!(answer["text"].as_str().unwrap().contains("town council"));
+    assert_eq!(answer["problems"], json!([]));
+}
+
+#[test]
+fn markup_sent_as_text_is_cleaned_as_text_and_the_answer_says_so() {
+    let server = Server::start();
+    let (status, answer) = server.post("/clean", &json!({"text": news()}));
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer["text"].as_str().unwrap().contains("</"), "{answer}");
+    assert_eq!(answer["problems"][0], MARKUP_AS_TEXT);
+    // As HTML, the same page carries no such note.
+    let (_, answer) = server.post("/clean", &json!({"html": news()}));
+    assert!(
+        !answer["problems"].to_string().contains("markup"),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -408,6 +426,18 @@ fn the_page_is_served() {
         "textContent",
     ] {
         assert!(page.contains(needed), "{needed}");
+    }
+    // Every option the API takes by name can be chosen.
+    for value in [&METHODS[..], &KINDS, &FAVORS, &FORMATS].concat() {
+        assert!(page.contains(&format!("value=\"{value}\"")), "{value}");
+    }
+    for id in [
+        "id=\"kind\"",
+        "id=\"favor\"",
+        "id=\"comments\"",
+        "id=\"format\"",
+    ] {
+        assert!(page.contains(id), "{id}");
     }
     assert!(!page.contains("innerHTML"));
 }

@@ -1,5 +1,6 @@
-// Drives the web demo in headless Chromium: pastes a page into the textarea, presses Clean,
-// then tries a URL that fails (no stale result may stay beside the error), pastes the page
+// Drives the web demo in headless Chromium: presses Clean on an empty box (refused, nothing
+// sent), pastes a page as plain text (the answer warns of its markup), pastes it as HTML and
+// presses Clean, chooses Markdown and the kind "listing" (cleaned again with them), then tries a URL that fails (no stale result may stay beside the error), pastes the page
 // again (it, not the URL, is cleaned, and the page says so), checks that kept text and
 // struck-through dropped text are both shown, and saves a screenshot. Run by scripts/demo-screenshot.sh, which starts the server.
 //
@@ -36,8 +37,36 @@ async function main() {
     const page = context.pages()[0] || (await context.newPage());
     await page.goto(url);
     const html = fs.readFileSync(pagePath, "utf8");
-    await page.fill("#input", html);
+    // An empty box is refused before anything is sent.
+    let sent = 0;
+    page.on("request", (request) => { if (request.url().endsWith("/clean")) sent += 1; });
+    await page.fill("#input", "  \n ");
     await page.click("#clean");
+    await page.waitForSelector("#status.error", { timeout: 60000 });
+    if (sent !== 0) throw new Error("an empty box was sent to the server");
+    // HTML pasted as plain text: cleaned as it is, and the page warns.
+    await page.fill("#input", html);
+    await page.check("input[name=pasted][value=text]");
+    await page.click("#clean");
+    await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
+    const warned = await page.textContent("#problems");
+    if (!warned.includes("HTML markup")) throw new Error(`no warning for HTML as text: ${warned}`);
+    await page.check("input[name=pasted][value=html]");
+    await page.click("#clean");
+    await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
+    // Options: each change cleans again with it, and the summary names the kind.
+    const asked = page.waitForRequest((request) => request.url().endsWith("/clean"));
+    await page.selectOption("#kind", "listing");
+    const options = JSON.parse((await asked).postData());
+    if (options.kind !== "listing") throw new Error(`the kind was not sent: ${JSON.stringify(options)}`);
+    await page.waitForFunction(() => document.querySelector("#summary").textContent.includes("listing"));
+    await page.selectOption("#kind", "auto");
+    await page.waitForFunction(() => !document.querySelector("#summary").textContent.includes("listing"));
+    const markdown = page.waitForResponse((response) => response.url().endsWith("/clean"));
+    await page.selectOption("#format", "markdown");
+    const answer = await (await markdown).json();
+    if (!/^#{1,6} /.test(answer.text)) throw new Error(`not Markdown: ${answer.text.slice(0, 60)}`);
+    await page.selectOption("#format", "text");
     await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
     // A URL that fails (the server fetches public addresses only): the error leaves no result
     // of the page cleaned before on show.

@@ -52,6 +52,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::io::sniff;
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Page, PageError};
 use crate::pipeline::{InputFormat, Trouble};
@@ -67,6 +68,10 @@ pub const GIVE_BACK_EVERY: Duration = Duration::from_secs(1);
 
 /// The demo's one page: HTML with its CSS and JavaScript inline, nothing loaded from elsewhere.
 pub const PAGE: &str = include_str!("page.html");
+
+/// The note on `text` that holds markup ([`sniff::has_markup`]): it is cleaned as it came.
+pub const MARKUP_AS_TEXT: &str = "the text holds HTML markup: it was cleaned as plain text, tags \
+                                   and all (send it as html, in the demo choose HTML, to strip them)";
 
 /// The page loads nothing from elsewhere and talks only to this server.
 const PAGE_POLICY: &str =
@@ -548,9 +553,14 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     // A fetched page cut short (larger than the bound once decoded, its body ended early) is
     // cleaned as far as it came, and the answer's problems say so first.
     let mut cut = None;
+    // What the answer's problems say before the cleaning's own.
+    let mut notes = Vec::new();
     let page = match request.source()? {
         Source::Html(html) => page(html.as_bytes().into(), None, utf8),
         Source::Text(text) => {
+            if sniff::has_markup(&text.as_bytes()[..text.len().min(sniff::MARKUP_HEAD_BYTES)]) {
+                notes.push(MARKUP_AS_TEXT.to_string());
+            }
             options.options.read.input_format = InputFormat::Text;
             page(text.as_bytes().into(), None, utf8)
         }
@@ -576,8 +586,8 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         answer.value(&text, BLOCKS_END.len())?;
     }
-    let cut = cut.map(|cut| Trouble::Cut(cut.to_string()).to_string());
-    let problems: Vec<String> = cut
+    notes.extend(cut.map(|cut| Trouble::Cut(cut.to_string()).to_string()));
+    let problems: Vec<String> = notes
         .into_iter()
         .chain(cleaned.problems.iter().map(|p| p.message()))
         .collect();
