@@ -21,6 +21,7 @@ __all__ = [
     "blocks",
     "clean",
     "clean_many",
+    "language_code",
     "perplexity",
 ]
 
@@ -211,4 +212,10 @@ def perplexity(sentence: str, model: Optional[Model] = None) -> float:
     """The perplexity of one sentence under the model (the embedded English one by default).
 
     Raises :class:`InputError` for a sentence holding a lone surrogate.
+    """
+
+def language_code(name: str) -> Optional[str]:
+    """The ISO 639-1 code of a language named by code or English name (``"deu"``,
+    ``"German"`` → ``"de"``), as datatrove's language steps name languages; the three-letter
+    code of one that has none; ``None`` for a name of no language.
     """

@@ -11,7 +11,8 @@ swapping one for the other is one line::
     pipeline = [WarcReader("crawl/"), PplFilter(), JsonlWriter("clean/")]
 
 A document's metadata is kept and enriched with what ppl-filter tells of the page: ``kind``
-(the kind of page), ``lang`` (ISO 639-3, when sure), and the ``title`` (the headline),
+(the kind of page), ``lang`` (ISO 639-3, when sure) and ``language`` (the same language as
+datatrove's ``LanguageFilter`` names it, ISO 639-1: ``en``), and the ``title`` (the headline),
 ``page_title`` (the raw ``<title>``), ``author``, ``date`` (ISO 8601), ``sitename`` and
 ``description`` the page gives (a key the document already has is left as it is; the page's
 date then goes under ``date_published``, beside the crawl date a WARC reader stores as
@@ -129,6 +130,9 @@ class PplFilter(BaseExtractor):
                         if key == "date" and "date" in doc.metadata:
                             doc.metadata.setdefault("date_published", record[key])
                         doc.metadata.setdefault(key, record[key])
+                if record.get("lang"):
+                    # As datatrove's own language steps name it, unless one of them did.
+                    doc.metadata.setdefault("language", ppl_filter.language_code(record["lang"]))
                 if doc.text:
                     self.stat_update(StatHints.forwarded)
                     self.update_doc_stats(doc)

@@ -14,6 +14,7 @@ mod models;
 
 use std::sync::Arc;
 
+use ppl_filter::io::language::Language;
 use ppl_filter::lm::{embedded, LanguageModel};
 use ppl_filter::pipeline::pages::{self, Page};
 use ppl_filter::pipeline::{RunError, FAVORS, FORMATS, KINDS, METHODS};
@@ -214,6 +215,14 @@ fn perplexity(sentence: Checked<String>, model: Option<&Bound<'_, Model>>) -> Py
     Ok(scorer(&language_model(model)).perplexity(&sentence))
 }
 
+/// The ISO 639-1 code of a language named by its code or English name (`deu`, `German`, `de`
+/// → `de`), as datatrove's language steps and fastText's models name languages; the
+/// three-letter code of one that has no two-letter code; `None` for a name of no language.
+#[pyfunction]
+fn language_code(name: &str) -> Option<&'static str> {
+    Language::of_name(name).map(Language::two_letter_code)
+}
+
 /// The module: functions, classes, exceptions, and the option names.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -226,6 +235,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(clean_many, module)?)?;
     module.add_function(wrap_pyfunction!(blocks, module)?)?;
     module.add_function(wrap_pyfunction!(perplexity, module)?)?;
+    module.add_function(wrap_pyfunction!(language_code, module)?)?;
     module.add("FORMATS", FORMATS.to_vec())?;
     module.add("METHODS", METHODS.to_vec())?;
     module.add("FAVORS", FAVORS.to_vec())?;

@@ -108,10 +108,15 @@ def test_a_pipeline_gives_each_page_the_text_and_metadata_of_the_command_line(tm
         metadata = document["metadata"]
         assert metadata["kind"] == record["kind"]
         assert metadata.get("lang") == record["lang"]
+        # The language as datatrove's LanguageFilter names it, beside ours.
+        two_letter = record["lang"] and ppl_filter.language_code(record["lang"])
+        assert metadata.get("language") == two_letter
         assert metadata.get("title") == record["title"]
         # What the reader set is kept (the crawl date), and the page's own date beside it.
         assert metadata["url"] == record["url"] and "date" in metadata
         assert metadata.get("date_published") == record["date"]
+    languages = {document["metadata"].get("language") for document in documents.values()}
+    assert {"en", "de", "fr", "ja"} <= languages, languages
     assert documents["https://example.test/dated.html"]["metadata"]["date_published"] == (
         "2024-05-03T10:00:00Z"
     )

@@ -161,6 +161,13 @@ GERMAN = (
 )
 
 
+def test_a_language_is_named_by_its_two_letter_code():
+    for name in ["de", "deu", "German", " german "]:
+        assert ppl_filter.language_code(name) == "de"
+    assert ppl_filter.language_code("eng") == "en"
+    assert ppl_filter.language_code("klingon") is None
+
+
 def test_the_language_filter_keeps_only_pages_in_the_language():
     page = NEWS.read_bytes()
     options = {"kind": "article", "comments": True, "favor": "precision"}
