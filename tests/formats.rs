@@ -72,7 +72,7 @@ fn json_has_one_object_per_document_with_its_metadata() {
 }
 
 /// A page that says who wrote it, when, on which site, and what it is about: in meta tags
-/// and in JSON-LD (which only fills what the tags leave empty).
+/// and in JSON-LD (which only fills what the tags leave empty, but adds its authors).
 const PAGE_WITH_METADATA: &str = r#"<html><head><title>Storm reaches the coast</title>
 <meta name="author" content="Jane Reporter">
 <meta property="article:published_time" content="2026-10-02T08:00:00Z">
@@ -85,7 +85,7 @@ of homes, officials said on Saturday.</p></article></body></html>"#;
 #[test]
 fn json_reports_the_author_date_site_and_description_a_page_gives() {
     let object = &json_record(PAGE_WITH_METADATA);
-    assert_eq!(object["author"], "Jane Reporter");
+    assert_eq!(object["author"], "Jane Reporter; Someone Else");
     assert_eq!(object["date"], "2026-10-02T08:00:00Z");
     assert_eq!(
         object["sitename"], "Coastal Times",

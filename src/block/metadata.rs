@@ -24,6 +24,29 @@ impl PageInfo {
         self.sitename.as_deref().or(self.app_name.as_deref())
     }
 
+    /// Who wrote the page: the names its `<meta>` tags give, then those of its JSON-LD, each
+    /// once (compared by their letters), joined by `; `. A value that names several people is
+    /// split ("Ann Lee and Bo Chen", "Ann Lee, Bo Chen"), a "By " before a name is dropped, and
+    /// a name that is the site's or its publisher's ("Condé Nast" beside a reporter) is left
+    /// out when a person's is given too.
+    pub fn authors(&self) -> Option<String> {
+        let mut all: Vec<&str> = Vec::new();
+        for value in [&self.author, &self.ld_author].into_iter().flatten() {
+            for name in people(value) {
+                if !all.iter().any(|seen| letters(seen) == letters(name)) {
+                    all.push(name);
+                }
+            }
+        }
+        let site = site_names(self.site_name(), self.url());
+        let publisher: Vec<String> = self.publisher.iter().map(|p| letters(p)).collect();
+        let is_site = |name: &&str| names_site(&site, name) || names_site(&publisher, name);
+        if all.iter().any(|name| !is_site(name)) {
+            all.retain(|name| !is_site(name));
+        }
+        (!all.is_empty()).then(|| all.join("; "))
+    }
+
     /// When the page was published, as an ISO 8601 date (`2024-05-03`) or date and time
     /// (`2024-05-03T10:00:00+02:00`): the first date its metadata gives that reads as one,
     /// else a date in its URL (`/2024/05/03/`). `None` when neither gives one.
@@ -42,28 +65,8 @@ impl PageInfo {
 fn without_site_name<'a>(title: &'a str, site: Option<&str>, url: Option<&str>) -> &'a str {
     // The site's name, its host, and the host's labels but the last ("news", "orf" of
     // news.orf.at), by their letters and digits.
-    let host = url.and_then(host).map(|h| h.trim_start_matches("www."));
-    let labels = host.into_iter().flat_map(|h| {
-        let labels: Vec<&str> = h.split('.').collect();
-        labels[..labels.len().saturating_sub(1)].to_vec()
-    });
-    let names: Vec<String> = site
-        .into_iter()
-        .chain(host)
-        .map(letters)
-        .chain(labels.map(letters).filter(|l| l.len() >= 3))
-        .filter(|n| n.len() >= 2)
-        .collect();
-    // A part names the site when it is one of these, or holds a long one, or is a long part
-    // of one ("Daily Example" of "The Daily Example").
-    let is_site = |part: &str| {
-        let part = letters(part);
-        names.iter().any(|n| {
-            *n == part
-                || n.len() >= 5 && part.contains(n.as_str())
-                || part.len() >= 4 && n.contains(&part)
-        })
-    };
+    let names = site_names(site, url);
+    let is_site = |part: &str| names_site(&names, part);
     let title = title.trim();
     let parts = parts(title);
     // Up to the first part after the first that names the site (a byline may follow it),
@@ -83,6 +86,81 @@ fn without_site_name<'a>(title: &'a str, site: Option<&str>, url: Option<&str>) 
         }
     }
     title
+}
+
+/// The names a site goes by, by their letters and digits ([`letters`]): its name, its host,
+/// and the host's labels but the last ("news", "orf" of news.orf.at).
+fn site_names(site: Option<&str>, url: Option<&str>) -> Vec<String> {
+    let host = url.and_then(host).map(|h| h.trim_start_matches("www."));
+    let labels = host.into_iter().flat_map(|h| {
+        let labels: Vec<&str> = h.split('.').collect();
+        labels[..labels.len().saturating_sub(1)].to_vec()
+    });
+    site.into_iter()
+        .chain(host)
+        .map(letters)
+        .chain(labels.map(letters).filter(|l| l.len() >= 3))
+        .filter(|n| n.len() >= 2)
+        .collect()
+}
+
+/// Whether `text` names the site of `names` ([`site_names`]): it is one of them, or holds a
+/// long one, or is a long part of one ("Daily Example" of "The Daily Example").
+fn names_site(names: &[String], text: &str) -> bool {
+    let text = letters(text);
+    names.iter().any(|n| {
+        *n == text || n.len() >= 5 && text.contains(n.as_str()) || text.len() >= 4 && n.contains(&text)
+    })
+}
+
+/// What stands before an author's name in a byline, lower-cased ("By Ann Lee", "Von Eva
+/// Kirchner").
+const BYLINE_WORDS: [&str; 8] = [
+    "by ", "von ", "par ", "por ", "av ", "door ", "author: ", "autor: ",
+];
+
+/// Between the names of several people: a comma, or a conjunction with a space each side.
+const BETWEEN_NAMES: [&str; 11] = [
+    ",", " and ", " & ", " und ", " og ", " och ", " et ", " y ", " e ", " i ", " en ",
+];
+
+/// The people an author's `value` names: its parts between `;`, each without a byline's
+/// first word, and split where it lists several names of two to four words each (a comma
+/// between one-word parts, "Lee, Ann", is no list).
+fn people(value: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for part in value.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let part = without_byline_word(part);
+        let mut names = vec![part];
+        for between in BETWEEN_NAMES {
+            names = names.iter().flat_map(|n| n.split(between)).map(str::trim).collect();
+        }
+        let is_a_name = |name: &&str| (2..=4).contains(&name.split_whitespace().count());
+        if names.len() > 1 && names.iter().all(is_a_name) {
+            out.extend(names);
+        } else {
+            out.push(part);
+        }
+    }
+    out
+}
+
+/// `name` without a byline's first word ([`BYLINE_WORDS`]) when a name of two words or more,
+/// capitalised, follows it (so "von der Leyen" keeps its "von").
+fn without_byline_word(name: &str) -> &str {
+    for word in BYLINE_WORDS {
+        let Some(head) = name.get(..word.len()) else {
+            continue;
+        };
+        let rest = name[word.len()..].trim_start();
+        if head.eq_ignore_ascii_case(word)
+            && rest.chars().next().is_some_and(char::is_uppercase)
+            && rest.split_whitespace().count() >= 2
+        {
+            return rest;
+        }
+    }
+    name
 }
 
 /// The spans of `title`'s parts between [`SEPARATORS`].
@@ -295,6 +373,35 @@ mod tests {
         ];
         for (title, site, url, want) in cases {
             assert_eq!(without_site_name(title, site, url), want, "{title}");
+        }
+    }
+
+    #[test]
+    fn authors_are_people_each_named_once() {
+        let page = |author: Option<&str>, ld: Option<&str>| PageInfo {
+            author: author.map(Into::into),
+            ld_author: ld.map(Into::into),
+            sitename: Some("The New Yorker".into()),
+            publisher: Some("Condé Nast".into()),
+            ..PageInfo::default()
+        };
+        let cases = [
+            (Some("Condé Nast"), Some("Rachel Riederer"), Some("Rachel Riederer")),
+            (Some("Condé Nast"), None, Some("Condé Nast")),
+            (Some("viktor hedlund"), Some("Viktor Hedlund"), Some("viktor hedlund")),
+            (Some("Samya Kullab and Vasilisa Stepanenko"), None, Some("Samya Kullab; Vasilisa Stepanenko")),
+            (Some("Maya Gebeily,Anthony Deutsch"), None, Some("Maya Gebeily; Anthony Deutsch")),
+            (Some("A Modiba, C Benit-Gbaffou, S Charlton and T Zack"), None, Some("A Modiba; C Benit-Gbaffou; S Charlton; T Zack")),
+            (Some("Lee, Ann"), None, Some("Lee, Ann")),
+            (Some("Tom and Jerry"), None, Some("Tom and Jerry")),
+            (Some("Von Eva Kirchner-Rätsch"), None, Some("Eva Kirchner-Rätsch")),
+            (Some("By Ann Lee"), Some("Ann Lee; Bo Chen"), Some("Ann Lee; Bo Chen")),
+            (Some("von der Leyen"), None, Some("von der Leyen")),
+            (Some("The New Yorker"), Some("Rachel Riederer"), Some("Rachel Riederer")),
+            (None, None, None),
+        ];
+        for (author, ld, want) in cases {
+            assert_eq!(page(author, ld).authors().as_deref(), want, "{author:?} {ld:?}");
         }
     }
 

@@ -21,8 +21,12 @@ pub struct PageInfo {
     pub wrapper_url: Option<String>,
     /// The `title` of a CleanEval `<text>` wrapper.
     pub wrapper_title: Option<String>,
-    /// Who wrote the page, as its metadata says.
+    /// Who wrote the page, as its `<meta>` tags say (see [`PageInfo::authors`]).
     pub author: Option<String>,
+    /// Who wrote the page, as its JSON-LD says (names joined by `; `).
+    pub ld_author: Option<String>,
+    /// The name of the page's publisher, as its JSON-LD says.
+    pub publisher: Option<String>,
     /// When the page was published, as its metadata writes it (see [`PageInfo::published`]).
     pub date: Option<String>,
     /// The name of the site the page belongs to: `og:site_name`, else the publisher JSON-LD

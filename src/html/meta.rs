@@ -119,14 +119,16 @@ pub(super) fn decoded(raw: &str) -> std::borrow::Cow<'_, str> {
 
 /// Fills the fields still empty from a JSON-LD script's `text`, when it is valid JSON: the
 /// first object (in the script's order, `@graph` lists included) that has each of `author`
-/// (a name, or an object or list of them, names joined by `; `), `datePublished`,
-/// `publisher`'s name (else a `WebSite`'s name) and `description`.
+/// (a name, or an object or list of them, names joined by `; `; an object may be a reference,
+/// `{"@id": …}`, to one of the script that has the name), `datePublished`, `publisher`'s
+/// name (also the site's, else a `WebSite`'s name) and `description`.
 pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text.trim()) else {
         return;
     };
     let mut objects = Vec::new();
     collect_objects(&value, &mut objects, 0);
+    let names = |value: &serde_json::Value| names(value, &objects);
     // Character references decoded: many sites escape JSON-LD's strings as they would HTML
     // ("Connolly&#8217;s").
     let first = |get: &dyn Fn(&serde_json::Map<String, serde_json::Value>) -> Option<String>| {
@@ -135,8 +137,8 @@ pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
             .find_map(|o| get(o))
             .and_then(|v| PageInfo::clean(&decoded(&v)))
     };
-    if page.author.is_none() {
-        page.author = first(&|o| o.get("author").and_then(names));
+    if page.ld_author.is_none() {
+        page.ld_author = first(&|o| o.get("author").and_then(names));
     }
     if page.declared_title.is_none() {
         page.declared_title = first(&|o| o.get("headline").and_then(string));
@@ -144,8 +146,11 @@ pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
     if page.date.is_none() {
         page.date = first(&|o| o.get("datePublished").and_then(string));
     }
+    if page.publisher.is_none() {
+        page.publisher = first(&|o| o.get("publisher").and_then(names));
+    }
     if page.sitename.is_none() {
-        page.sitename = first(&|o| o.get("publisher").and_then(names)).or_else(|| {
+        page.sitename = page.publisher.clone().or_else(|| {
             first(&|o| {
                 is_type(o, "WebSite")
                     .then(|| o.get("name").and_then(string))
@@ -205,12 +210,24 @@ fn string(value: &serde_json::Value) -> Option<String> {
     value.as_str().map(str::to_owned)
 }
 
-/// A name: a string, an object's `name`, or a list of them joined by `; `.
-fn names(value: &serde_json::Value) -> Option<String> {
+/// A JSON-LD object.
+type Object = serde_json::Map<String, serde_json::Value>;
+
+/// A name: a string, an object's `name` (or the `name` of the object of `objects` its `@id`
+/// refers to), or a list of them joined by `; `.
+fn names(value: &serde_json::Value, objects: &[&Object]) -> Option<String> {
+    let by_id = |id: &str| {
+        objects
+            .iter()
+            .find(|o| o.get("@id").and_then(serde_json::Value::as_str) == Some(id))
+    };
     let name = |v: &serde_json::Value| {
         match v {
             serde_json::Value::String(s) => Some(s.clone()),
-            serde_json::Value::Object(o) => o.get("name").and_then(string),
+            serde_json::Value::Object(o) => o
+                .get("name")
+                .or_else(|| by_id(o.get("@id")?.as_str()?)?.get("name"))
+                .and_then(string),
             _ => None,
         }
         .filter(|name| is_name(name.trim()))
@@ -320,15 +337,26 @@ mod tests {
              "author":[{"@type":"Person","name":"Ann"},{"name":"Bo &amp; Co"}],
              "datePublished":"2024-12-24","publisher":{"@type":"Organization","name":"Example Media"}}]}"#;
         fill_from_json_ld(&mut page, script);
-        assert_eq!(page.author.as_deref(), Some("Ann; Bo & Co"));
+        assert_eq!(page.ld_author.as_deref(), Some("Ann; Bo & Co"));
         assert_eq!(page.date.as_deref(), Some("2024-12-24"));
         assert_eq!(page.sitename.as_deref(), Some("Example Media"));
+        assert_eq!(page.publisher.as_deref(), Some("Example Media"));
         assert_eq!(page.description.as_deref(), Some("From the tags."));
         // A website's name when no publisher is named; broken JSON changes nothing.
         let mut page = PageInfo::default();
         fill_from_json_ld(&mut page, r#"[{"@type":"WebSite","name":"Site"}]"#);
         assert_eq!(page.sitename.as_deref(), Some("Site"));
         fill_from_json_ld(&mut page, r#"{"author": "X",,}"#);
-        assert_eq!(page.author, None);
+        assert_eq!(page.ld_author, None);
+    }
+
+    #[test]
+    fn a_json_ld_author_may_be_a_reference_to_a_person() {
+        let mut page = PageInfo::default();
+        let script = r#"{"@graph":[
+            {"@type":"NewsArticle","author":{"@id":"https://e.com/#/person/1"}},
+            {"@type":"Person","@id":"https://e.com/#/person/1","name":"Paul Serran"}]}"#;
+        fill_from_json_ld(&mut page, script);
+        assert_eq!(page.ld_author.as_deref(), Some("Paul Serran"));
     }
 }

@@ -664,7 +664,7 @@ fn json_object_of(
         ("url", optional(about.url)),
         ("title", optional(stats.page.headline())),
         ("page_title", optional(stats.page.title())),
-        ("author", optional(stats.page.author.as_deref())),
+        ("author", optional(stats.page.authors().as_deref())),
         ("date", optional(published.as_deref())),
         ("sitename", optional(stats.page.site_name())),
         ("description", optional(stats.page.description.as_deref())),
