@@ -256,9 +256,10 @@ pub struct CleanArgs {
     pub max_parser_memory: usize,
 
     /// Keep only the documents whose cleaned text is in LANG: an ISO 639-1 or 639-3 code or an
-    /// English name (de, deu, German), told from the text's first 256 KiB by whatlang. The
-    /// others, and those whose language is not told with confidence (too short, mixed), are
-    /// left out whole, counted by --stats.
+    /// English name (de, deu, German), as whatlang guesses it from the text's first 256 KiB
+    /// (reliably, or with a confidence of 0.5 or more). The others, and those whose language
+    /// is not told with that confidence (too short, mixed), are left out whole, counted by
+    /// --stats.
     #[arg(long, value_name = "LANG", value_parser = parse_language)]
     pub target_language: Option<crate::io::language::Language>,
 

@@ -56,7 +56,7 @@ const TWO_LETTER: [(&str, &str); 69] = [
     ("mya", "my"),
     ("nep", "ne"),
     ("nld", "nl"),
-    ("nob", "nb"),
+    ("nob", "no"),
     ("ori", "or"),
     ("pan", "pa"),
     ("pes", "fa"),
@@ -92,7 +92,7 @@ impl Language {
     pub fn of_name(name: &str) -> Option<Language> {
         let name = name.trim().to_lowercase();
         let code = match name.as_str() {
-            "no" | "nn" | "nor" | "nno" | "norwegian" | "bokmål" | "nynorsk" => "nob",
+            "no" | "nb" | "nn" | "nor" | "nno" | "norwegian" | "bokmål" | "nynorsk" => "nob",
             "fas" | "farsi" => "pes",
             "zho" | "chinese" => "cmn",
             two if two.len() == 2 => TWO_LETTER.iter().find(|(_, t)| *t == two)?.0,
@@ -123,22 +123,62 @@ impl Language {
 
     /// The language of `text` (its first [`SAMPLE_BYTES`]), when whatlang is confident of it.
     pub fn of_text(text: &[u8]) -> Option<Language> {
-        let sample = &text[..text.len().min(SAMPLE_BYTES)];
-        whatlang::detect(&String::from_utf8_lossy(sample))
+        guess(text)
             .filter(whatlang::Info::is_reliable)
             .map(|info| Language(info.lang()))
     }
 
     /// The language of a document's text, held in `text`.
     pub fn of_spool(text: &Spool) -> Option<Language> {
-        let held = text.held();
-        Language::of_text(&held[..held.len().min(text.trimmed_len() as usize)])
+        Language::of_text(held(text))
     }
+
+    /// Whether a document's text, held in `text`, is in this language as `--target-language`
+    /// asks: whatlang's best guess is it, reliably or with a confidence of at least
+    /// [`TARGET_CONFIDENCE`] (close languages, Norwegian and Danish, leave whatlang unsure
+    /// of long Norwegian articles that it guesses right).
+    pub fn is_of_spool(self, text: &Spool) -> bool {
+        guess(held(text)).is_some_and(|info| {
+            info.lang() == self.0 && (info.is_reliable() || info.confidence() >= TARGET_CONFIDENCE)
+        })
+    }
+}
+
+/// The least confidence with which whatlang's best guess, not reliable by its own measure,
+/// is taken by `--target-language` ([`Language::is_of_spool`]).
+pub const TARGET_CONFIDENCE: f64 = 0.5;
+
+/// Whatlang's best guess at the language of `text` (its first [`SAMPLE_BYTES`]).
+fn guess(text: &[u8]) -> Option<whatlang::Info> {
+    let sample = &text[..text.len().min(SAMPLE_BYTES)];
+    whatlang::detect(&String::from_utf8_lossy(sample))
+}
+
+/// The text a [`Spool`] holds in memory, trimmed.
+fn held(text: &Spool) -> &[u8] {
+    let held = text.held();
+    &held[..held.len().min(text.trimmed_len() as usize)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_target_language_takes_a_guess_whatlang_is_fairly_sure_of() {
+        // Norwegian with a Danish sentence: whatlang guesses Norwegian, with a confidence
+        // under its own "reliable".
+        let text = "Det var en fin dag i byen, og mange folk var ute for å nyte sola. Barna \
+                    lekte i parken mens foreldrene satt på benkene og snakket sammen. \
+                    Statsministeren siger, at ændringerne vil gøre det lettere.";
+        let mut spool = Spool::new(SAMPLE_BYTES);
+        spool.write(text.as_bytes()).unwrap();
+        let norwegian = Language::of_name("no").unwrap();
+        assert_eq!(Language::of_spool(&spool), None);
+        assert!(norwegian.is_of_spool(&spool));
+        assert!(!Language::of_name("da").unwrap().is_of_spool(&spool));
+        assert_eq!(norwegian.two_letter_code(), "no");
+    }
 
     #[test]
     fn languages_are_named_by_either_code_or_english_name() {

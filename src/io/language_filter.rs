@@ -1,5 +1,5 @@
 //! `--target-language`: [`LanguageFilter`], the sink that passes on only the documents whose
-//! text is in one language ([`Language::of_spool`] tells it).
+//! text is in one language ([`Language::is_of_spool`] tells it).
 
 use std::io;
 
@@ -68,7 +68,7 @@ impl Sink for LanguageFilter<'_> {
         let Some((index, meta)) = self.current.take() else {
             return Ok(());
         };
-        if stats.failure.is_none() && Language::of_spool(&self.text) != Some(self.language) {
+        if stats.failure.is_none() && !self.language.is_of_spool(&self.text) {
             self.left_out.documents += 1;
             self.left_out.sentences += stats.sentences;
             self.left_out.kept += stats.kept;
