@@ -63,8 +63,6 @@ impl PageInfo {
 /// digits), or after a first part that names it; when no name is known, a last part of at
 /// most three words after a longer headline is cut off. Never cut to nothing.
 fn without_site_name<'a>(title: &'a str, site: Option<&str>, url: Option<&str>) -> &'a str {
-    // The site's name, its host, and the host's labels but the last ("news", "orf" of
-    // news.orf.at), by their letters and digits.
     let names = site_names(site, url);
     let is_site = |part: &str| names_site(&names, part);
     let title = title.trim();

@@ -1,7 +1,8 @@
 //! What a page says about itself beyond its title: who wrote it, when, on which site, and its
 //! summary, from `<meta>` tags (Open Graph, Dublin Core, plain names, microdata) and from
 //! JSON-LD. A field keeps the first value found; JSON-LD only fills the fields the tags left
-//! empty (it comes later in most pages, and the tags are what most sites fill).
+//! empty (it comes later in most pages, and the tags are what most sites fill), but for its
+//! authors and publisher, kept apart (`PageInfo::authors` joins them with the tags' author).
 
 use crate::block::PageInfo;
 
