@@ -83,6 +83,18 @@ const PAGE_WITH_METADATA: &str = r#"<html><head><title>Storm reaches the coast</
 of homes, officials said on Saturday.</p></article></body></html>"#;
 
 #[test]
+fn json_names_the_authors_of_the_byline_when_the_tags_name_no_one() {
+    let page = PAGE.replace(
+        "<h1>The new budget</h1>",
+        "<h1>The new budget</h1><p class=\"byline\">By <a rel=\"author\" href=/ann>Ann Lee</a> \
+         and Bo Chen | 3 May 2024</p>",
+    );
+    assert_eq!(json_record(&page)["author"], "Ann Lee; Bo Chen");
+    let tagged = page.replace("<head>", "<head><meta name=\"author\" content=\"Cy Dunn\">");
+    assert_eq!(json_record(&tagged)["author"], "Cy Dunn");
+}
+
+#[test]
 fn json_reports_the_author_date_site_and_description_a_page_gives() {
     let object = &json_record(PAGE_WITH_METADATA);
     assert_eq!(object["author"], "Jane Reporter; Someone Else");

@@ -302,6 +302,7 @@ fn options(
             max_block_bytes: args.max_block_bytes.max(1),
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
+            read_byline: records.is_some_and(|r| r.format == RecordFormat::JsonlObjects),
         },
         decide,
         render,

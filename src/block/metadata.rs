@@ -25,22 +25,22 @@ impl PageInfo {
     }
 
     /// Who wrote the page: the names its `<meta>` tags give, then those of its JSON-LD, each
-    /// once (compared by their letters), joined by `; `. A value that names several people is
-    /// split ("Ann Lee and Bo Chen", "Ann Lee, Bo Chen"), a "By " before a name is dropped, and
-    /// a name that is the site's or its publisher's ("Condé Nast" beside a reporter) is left
-    /// out when a person's is given too.
+    /// once (compared by their letters), joined by `; `; when they name no one but the site,
+    /// the people its byline names. A value that names several people is split ("Ann Lee and
+    /// Bo Chen", "Ann Lee, Bo Chen"), a "By " before a name is dropped, and a name that is the
+    /// site's or its publisher's ("Condé Nast" beside a reporter) is left out when a person's
+    /// is given too.
     pub fn authors(&self) -> Option<String> {
         let mut all: Vec<&str> = Vec::new();
         for value in [&self.author, &self.ld_author].into_iter().flatten() {
-            for name in people(value) {
-                if !all.iter().any(|seen| letters(seen) == letters(name)) {
-                    all.push(name);
-                }
-            }
+            add_unseen(&mut all, people(value));
         }
         let site = site_names(self.site_name(), self.url());
         let publisher: Vec<String> = self.publisher.iter().map(|p| letters(p)).collect();
         let is_site = |name: &&str| names_site(&site, name) || names_site(&publisher, name);
+        if all.iter().all(is_site) {
+            add_unseen(&mut all, self.byline.as_deref().map_or_else(Vec::new, byline_people));
+        }
         if all.iter().any(|name| !is_site(name)) {
             all.retain(|name| !is_site(name));
         }
@@ -111,10 +111,18 @@ fn names_site(names: &[String], text: &str) -> bool {
     })
 }
 
-/// What stands before an author's name in a byline, lower-cased ("By Ann Lee", "Von Eva
-/// Kirchner").
-const BYLINE_WORDS: [&str; 8] = [
-    "by ", "von ", "par ", "por ", "av ", "door ", "author: ", "autor: ",
+/// Words that stand before an author's name in a byline, lower-cased, a colon after them
+/// left out ("By Ann Lee", "Written by: Ann Lee", "Von Eva Kirchner", "Author Ann Lee").
+const BYLINE_WORDS: [&str; 16] = [
+    "by", "von", "par", "por", "av", "door", "author", "authors", "autor", "autoren", "written",
+    "posted", "post", "published", "words", "story",
+];
+
+/// Words that make a byline's name a role or a desk, not a person ("Staff Writer",
+/// "Contributing Editor", "Newsdesk"), lower-cased.
+const ROLE_WORDS: [&str; 11] = [
+    "writer", "editor", "editors", "staff", "contributor", "contributing", "director", "desk",
+    "newsdesk", "correspondent", "reporter",
 ];
 
 /// Between the names of several people: a comma, or a conjunction with a space each side.
@@ -131,7 +139,12 @@ fn people(value: &str) -> Vec<&str> {
         let part = without_byline_word(part);
         let mut names = vec![part];
         for between in BETWEEN_NAMES {
-            names = names.iter().flat_map(|n| n.split(between)).map(str::trim).collect();
+            names = names
+                .iter()
+                .flat_map(|n| n.split(between))
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .collect();
         }
         let is_a_name = |name: &&str| (2..=4).contains(&name.split_whitespace().count());
         if names.len() > 1 && names.iter().all(is_a_name) {
@@ -143,20 +156,51 @@ fn people(value: &str) -> Vec<&str> {
     out
 }
 
-/// `name` without a byline's first word ([`BYLINE_WORDS`]) when a name of two words or more,
-/// capitalised, follows it (so "von der Leyen" keeps its "von").
-fn without_byline_word(name: &str) -> &str {
-    for word in BYLINE_WORDS {
-        let Some(head) = name.get(..word.len()) else {
-            continue;
-        };
-        let rest = name[word.len()..].trim_start();
-        if head.eq_ignore_ascii_case(word)
-            && rest.chars().next().is_some_and(char::is_uppercase)
-            && rest.split_whitespace().count() >= 2
-        {
-            return rest;
+/// Adds to `all` each of `names` whose letters none of `all` has.
+fn add_unseen<'a>(all: &mut Vec<&'a str>, names: Vec<&'a str>) {
+    for name in names {
+        if !all.iter().any(|seen| letters(seen) == letters(name)) {
+            all.push(name);
         }
+    }
+}
+
+/// The people a byline names: [`people`] of its parts between [`SEPARATORS`] ("By Ann Lee |
+/// 3 May 2024" → "Ann Lee"), those of two to five words, capitalised, with no digit, address
+/// or bracket, no byline word left ("Post by ann") and no role ("Staff Writer").
+pub(crate) fn byline_people(byline: &str) -> Vec<&str> {
+    parts(byline)
+        .into_iter()
+        .flat_map(|part| people(&byline[part]))
+        .filter(|name| {
+            let mut words = name.split_whitespace().map(str::to_lowercase);
+            (2..=5).contains(&name.split_whitespace().count())
+                && name.chars().next().is_some_and(char::is_uppercase)
+                && !name.chars().any(|c| c.is_ascii_digit() || matches!(c, '@' | '(' | ')'))
+                && !words.any(|w| {
+                    BYLINE_WORDS.contains(&w.trim_end_matches(':')) || ROLE_WORDS.contains(&w.as_str())
+                })
+        })
+        .collect()
+}
+
+/// `name` without the byline's words before it ([`BYLINE_WORDS`]) when a name of two words or
+/// more, capitalised, follows them (so "von der Leyen" keeps its "von").
+fn without_byline_word(name: &str) -> &str {
+    let mut rest = name;
+    loop {
+        let word_end = rest.find(|c: char| c.is_whitespace() || c == ':').unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        if !BYLINE_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+            break;
+        }
+        rest = rest[word_end..].trim_start().trim_start_matches(':').trim_start();
+    }
+    if rest.len() < name.len()
+        && rest.chars().next().is_some_and(char::is_uppercase)
+        && rest.split_whitespace().count() >= 2
+    {
+        return rest;
     }
     name
 }
@@ -400,6 +444,27 @@ mod tests {
         ];
         for (author, ld, want) in cases {
             assert_eq!(page(author, ld).authors().as_deref(), want, "{author:?} {ld:?}");
+        }
+        // The byline, when the tags name no one but the site.
+        let with_byline = |author: Option<&str>| PageInfo {
+            byline: Some("By Ann Lee and Bo Chen | 3 May 2024 | 14:07".into()),
+            ..page(author, None)
+        };
+        assert_eq!(with_byline(None).authors().as_deref(), Some("Ann Lee; Bo Chen"));
+        assert_eq!(with_byline(Some("Condé Nast")).authors().as_deref(), Some("Ann Lee; Bo Chen"));
+        assert_eq!(with_byline(Some("Cy Dunn")).authors().as_deref(), Some("Cy Dunn"));
+        for (byline, want) in [
+            ("amw", &[][..]),
+            ("Von Eva Kirchner-Rätsch", &["Eva Kirchner-Rätsch"][..]),
+            ("Written By: Tom May", &["Tom May"]),
+            ("Posted by:Idle Cartulary", &["Idle Cartulary"]),
+            ("Author Isaiah Shelton", &["Isaiah Shelton"]),
+            ("Post by galitsyn", &[]),
+            ("Newsdesk news@example.co.uk", &[]),
+            ("James Clear (Author)", &[]),
+            ("Linda Lee Contributing Writer", &[]),
+        ] {
+            assert_eq!(byline_people(byline), want, "{byline}");
         }
     }
 

@@ -16,6 +16,7 @@ use std::ops::Range;
 
 pub use evidence::{Evidence, PageEvidence, EVIDENCE_VALUES, PAGE_EVIDENCE_VALUES};
 pub use hints::ContainerHints;
+pub(crate) use metadata::byline_people;
 pub use page::{PageInfo, PageKind, SchemaTypes};
 pub(crate) use page::split_url;
 

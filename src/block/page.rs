@@ -27,6 +27,10 @@ pub struct PageInfo {
     pub ld_author: Option<String>,
     /// The name of the page's publisher, as its JSON-LD says.
     pub publisher: Option<String>,
+    /// The first byline of the page's markup that names someone: the text of an element marked
+    /// `rel=author` or `itemprop=author`, or whose class names a byline or an author, outside
+    /// menus, the periphery and readers' comments ("By Ann Lee | 3 May").
+    pub byline: Option<String>,
     /// When the page was published, as its metadata writes it (see [`PageInfo::published`]).
     pub date: Option<String>,
     /// The name of the site the page belongs to: `og:site_name`, else the publisher JSON-LD

@@ -52,6 +52,9 @@ pub struct HtmlSettings {
     pub max_parser_memory: usize,
     /// Emit the page `<title>` as a heading block.
     pub keep_title: bool,
+    /// Look for the page's byline ([`PageInfo::byline`]): only a record that names the
+    /// authors needs it (`--format json`), and the looking costs every start tag a glance.
+    pub read_byline: bool,
 }
 
 impl Default for HtmlSettings {
@@ -60,6 +63,7 @@ impl Default for HtmlSettings {
             max_block_bytes: 64 * 1024,
             max_parser_memory: 8 * 1024 * 1024,
             keep_title: false,
+            read_byline: false,
         }
     }
 }

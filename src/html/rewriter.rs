@@ -11,7 +11,7 @@ use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, S
 
 use super::meta;
 use super::state::State;
-use super::tags::{tag_id, BlockAttributes, Role, Tag};
+use super::tags::{is_byline, tag_id, BlockAttributes, Role, Tag};
 use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
@@ -72,17 +72,40 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
             if el.can_have_content() {
                 s.open += 1;
             }
-            Some(s.tag_id_from_source(at))
+            Some(s.tag_id_from_source(at.clone()))
         }
     };
     let Some(known) = known else {
         return on_replayed_element(state, el);
     };
+    watch_for_byline(state, el, at)?;
     match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
         Some(id) => on_element(state, el, id),
         None if is_custom_link(el) => on_element(state, el, Tag::A),
         None => count_end_tag(state, el),
     }
+}
+
+/// Starts reading an element as the page's byline ([`State::byline`]) when none was found yet
+/// and it is marked as one ([`is_byline`]), its source looked at first; its end tag ends it.
+fn watch_for_byline(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    at: std::ops::Range<usize>,
+) -> lol_html::HandlerResult {
+    let may_be = {
+        let s = state.borrow();
+        s.may_start_byline() && s.may_be_byline(at)
+    };
+    if may_be && el.can_have_content() && is_byline(el) {
+        state.borrow_mut().byline = Some(String::new());
+        let end_state = Rc::clone(state);
+        el.on_end_tag(Box::new(move |_end| {
+            end_state.borrow_mut().end_byline();
+            Ok(())
+        }))?;
+    }
+    Ok(())
 }
 
 /// An element of no known name carrying an `href` (a script's `<dropdown-item href=…>`, a
@@ -311,6 +334,36 @@ mod tests {
             let (result, page) = parser.end_page(&mut blocks);
             assert!(result.is_ok());
             assert_eq!(page.title, None, "{svg}");
+        }
+    }
+
+    #[test]
+    fn the_first_byline_naming_someone_is_read_when_asked_for() {
+        let byline = |html: &str, read_byline: bool| {
+            let settings = crate::html::HtmlSettings {
+                read_byline,
+                ..Default::default()
+            };
+            let mut parser = crate::html::BlockParser::new(settings);
+            let mut blocks = Vec::new();
+            parser.write(html, &mut blocks).unwrap();
+            parser.end_page(&mut blocks).1.byline
+        };
+        let cases = [
+            (r#"<p>Von <span class="authorname">Eva Kirchner-R&auml;tsch </span></p>"#, Some("Eva Kirchner-Rätsch")),
+            (r#"<p>by <a href="/u/1" rel="author">Ann Lee</a> | 3 May</p>"#, Some("Ann Lee")),
+            (r#"<div class="c-byline__author">By Ann Lee and Bo Chen</div>"#, Some("By Ann Lee and Bo Chen")),
+            (r#"<span itemprop="author"><span itemprop="name">Ann Lee</span></span>"#, Some("Ann Lee")),
+            // The first that names no one, a box, a menu's or a comment's author are passed by.
+            (r#"<span class="author">amw</span><p class="byline">By Ann Lee</p>"#, Some("By Ann Lee")),
+            (r#"<div class="author-bio">Ann Lee</div><nav><a class="author">Bo Chen</a></nav>"#, None),
+            (r#"<div class="comment-author">Bo Chen</div>"#, None),
+            (r#"<div id="comments"><p class="author">Bo Chen</p></div>"#, None),
+            (r#"<script class="byline">Bo Chen</script><p>Ann Lee</p>"#, None),
+        ];
+        for (html, want) in cases {
+            assert_eq!(byline(html, true).as_deref(), want, "{html}");
+            assert_eq!(byline(html, false), None, "{html}");
         }
     }
 

@@ -10,7 +10,7 @@ use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
 use super::tags::{tag_id_ascii, Role, Tag};
 use super::{last_sentence_end, soft_cut_start, word_piece};
 use super::{max_open_elements, BlockParser, HtmlSettings};
-use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
+use crate::block::{byline_people, Block, BlockKind, ContainerHints, PageInfo};
 
 /// The most block elements kept open at once; deeper nesting is treated as flat.
 const MAX_STACK_DEPTH: usize = 256;
@@ -98,7 +98,14 @@ pub(super) struct State {
     json_ld: Option<String>,
     /// False in a nested parser, and once one failed in this document.
     may_nest: bool,
+    /// The raw text of the byline being read ([`PageInfo::byline`]), up to
+    /// [`MAX_BYLINE_BYTES`], until its element ends.
+    pub(super) byline: Option<String>,
 }
+
+/// A byline is at most this long ([`PageInfo::byline`]): a longer element is an author's box
+/// or a biography.
+const MAX_BYLINE_BYTES: usize = 200;
 
 /// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::nested`]).
 const MAX_TITLE_BYTES: usize = 1024;
@@ -156,6 +163,7 @@ impl State {
             in_annotation: false,
             json_ld: None,
             may_nest: true,
+            byline: None,
         }
     }
 
@@ -417,11 +425,7 @@ impl State {
     /// letters and digits (then lol_html's `tag_name()` decides). lol_html ends a tag name at
     /// ASCII white space, `/` or `>` and lower-cases it, as done here.
     pub(super) fn tag_id_from_source(&self, at: std::ops::Range<usize>) -> Option<Option<Tag>> {
-        let start = at.start.checked_sub(self.input_start)?;
-        let tag = self
-            .input
-            .get(start..at.end.checked_sub(self.input_start)?)?;
-        let rest = tag.strip_prefix(b"<")?;
+        let rest = self.tag_source(at)?.strip_prefix(b"<")?;
         let len = rest
             .iter()
             .position(|&b| matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0c | b'/' | b'>'))?;
@@ -430,6 +434,27 @@ impl State {
             return None;
         }
         Some(tag_id_ascii(name))
+    }
+
+    /// The source of the start tag at `at` (source offsets), when it is all in the current
+    /// piece.
+    fn tag_source(&self, at: std::ops::Range<usize>) -> Option<&[u8]> {
+        let start = at.start.checked_sub(self.input_start)?;
+        self.input.get(start..at.end.checked_sub(self.input_start)?)
+    }
+
+    /// Whether the start tag at `at` may mark a byline: its source holds `uth`, `uto`, `ute`
+    /// (`author`, `autor`, `auteur`) or `byl` in any case. A quick look at the bytes before [`super::tags::is_byline`]
+    /// reads lol_html's attributes (which allocates); true when the source is not at hand.
+    pub(super) fn may_be_byline(&self, at: std::ops::Range<usize>) -> bool {
+        let Some(tag) = self.tag_source(at) else {
+            return true;
+        };
+        // A tag is short: one pass over its bytes, lower-cased, three at a time.
+        tag.windows(3).any(|w| {
+            let w = [w[0] | 0x20, w[1] | 0x20, w[2] | 0x20];
+            matches!(&w, b"uth" | b"uto" | b"ute" | b"byl")
+        })
     }
 
     fn text_allowed(&self) -> bool {
@@ -469,6 +494,11 @@ impl State {
             // Held even when the node may be whole: lol_html sends a text node's content with
             // `last_in_text_node() == false`, then an empty last chunk.
             self.pending_raw.push_str(chunk.as_str());
+            if let Some(byline) = &mut self.byline {
+                let text = chunk.as_str();
+                let room = (MAX_BYLINE_BYTES + 1).saturating_sub(byline.len());
+                byline.push_str(&text[..floor_char_boundary(text, room)]);
+            }
             if self.pending_raw.len() > MAX_PENDING_RAW {
                 self.decode_pending(false);
             }
@@ -633,6 +663,32 @@ impl State {
     /// What the open block elements suggest, all together.
     fn open_hints(&self) -> ContainerHints {
         ContainerHints(self.hints.iter().fold(0, |all, &h| all | h))
+    }
+
+    /// Whether an element starting now may be the page's byline: it is looked for
+    /// ([`HtmlSettings::read_byline`]), none was found yet nor is being read, and the element is in no menu, periphery, comment or hidden part.
+    pub(super) fn may_start_byline(&self) -> bool {
+        const ELSEWHERE: u8 = ContainerHints::NAVIGATION
+            | ContainerHints::PERIPHERY
+            | ContainerHints::COMMENTS
+            | ContainerHints::HIDDEN;
+        self.settings.read_byline
+            && self.page.byline.is_none()
+            && self.byline.is_none()
+            && self.skip_depth == 0
+            && !self.open_hints().has(ELSEWHERE)
+    }
+
+    /// At the end of the byline's element: its text is the page's byline when it is short and
+    /// names someone ([`byline_people`]); else the next one may be.
+    pub(super) fn end_byline(&mut self) {
+        let Some(raw) = self.byline.take() else {
+            return;
+        };
+        let text = PageInfo::clean(&super::meta::decoded(&raw));
+        self.page.byline = text.filter(|text| {
+            raw.len() <= MAX_BYLINE_BYTES && !byline_people(text).is_empty()
+        });
     }
 
     /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.

@@ -198,6 +198,41 @@ pub(super) fn tag_id_ascii(name: &[u8]) -> Option<Tag> {
         .map(|i| sorted[i].1)
 }
 
+/// Parts of a class name (between `-`, `_` and the like) that name a byline or an author.
+const BYLINE_PARTS: [&str; 8] = [
+    "byline", "byl", "author", "authors", "authorname", "autor", "autoren", "auteur",
+];
+
+/// Parts of a class name that make an author's class something else: the author's box,
+/// picture, biography or title, a list of authors, a comment's author.
+const NOT_BYLINE_PARTS: [&str; 17] = [
+    "bio", "box", "avatar", "image", "img", "photo", "pic", "about", "description", "desc",
+    "title", "social", "follow", "more", "list", "comment", "reply",
+];
+
+/// Whether an element that can have content is marked as a byline or its author: `rel` or
+/// `itemprop` `author`, or a class name with a part naming a byline or an author
+/// ([`BYLINE_PARTS`]: `byline`, `author-name`, `c-byline__author`) and none that makes it
+/// something else ([`NOT_BYLINE_PARTS`]: `author-bio`, `comment-author`).
+pub(super) fn is_byline(el: &Element<'_, '_>) -> bool {
+    let has_word = |name: &str, word: &str| {
+        el.get_attribute(name)
+            .is_some_and(|v| v.split_ascii_whitespace().any(|w| w.eq_ignore_ascii_case(word)))
+    };
+    if has_word("rel", "author") || has_word("itemprop", "author") {
+        return true;
+    }
+    el.get_attribute("class").is_some_and(|class| {
+        class.split_ascii_whitespace().any(|name| {
+            let name = name.to_ascii_lowercase();
+            let mut parts = name.split(|c: char| !c.is_ascii_alphanumeric());
+            let parts: Vec<&str> = parts.by_ref().filter(|p| !p.is_empty()).collect();
+            parts.iter().any(|p| BYLINE_PARTS.contains(p))
+                && !parts.iter().any(|p| NOT_BYLINE_PARTS.contains(p))
+        })
+    })
+}
+
 /// The attributes of a block element that say something about its text, read in one pass
 /// over the element's attributes (looking each name up would scan them, and allocate, once a
 /// name). As in lol_html's `get_attribute`, the first of two attributes of one name counts.

@@ -383,6 +383,7 @@ impl Request {
         let json = layout == Layout::Json;
         let mut options = self.decision.options()?.with_layout(layout);
         options.render.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
+        options.html.read_byline = json;
         Ok(PageOptions {
             options,
             json,
