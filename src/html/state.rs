@@ -444,8 +444,9 @@ impl State {
     }
 
     /// Whether the start tag at `at` may mark a byline: its source holds `uth`, `uto`, `ute`
-    /// (`author`, `autor`, `auteur`) or `byl` in any case. A quick look at the bytes before [`super::tags::is_byline`]
-    /// reads lol_html's attributes (which allocates); true when the source is not at hand.
+    /// (`author`, `autor`, `auteur`) or `byl` in any case. A quick look at the bytes before
+    /// [`super::tags::is_byline`] reads lol_html's attributes (which allocates); true when
+    /// the source is not at hand.
     pub(super) fn may_be_byline(&self, at: std::ops::Range<usize>) -> bool {
         let Some(tag) = self.tag_source(at) else {
             return true;
@@ -666,7 +667,8 @@ impl State {
     }
 
     /// Whether an element starting now may be the page's byline: it is looked for
-    /// ([`HtmlSettings::read_byline`]), none was found yet nor is being read, and the element is in no menu, periphery, comment or hidden part.
+    /// ([`HtmlSettings::read_byline`]), none was found yet nor is being read, and the element
+    /// is in no menu, periphery, comment or hidden part.
     pub(super) fn may_start_byline(&self) -> bool {
         const ELSEWHERE: u8 = ContainerHints::NAVIGATION
             | ContainerHints::PERIPHERY

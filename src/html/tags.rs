@@ -225,8 +225,10 @@ pub(super) fn is_byline(el: &Element<'_, '_>) -> bool {
     el.get_attribute("class").is_some_and(|class| {
         class.split_ascii_whitespace().any(|name| {
             let name = name.to_ascii_lowercase();
-            let mut parts = name.split(|c: char| !c.is_ascii_alphanumeric());
-            let parts: Vec<&str> = parts.by_ref().filter(|p| !p.is_empty()).collect();
+            let parts: Vec<&str> = name
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|p| !p.is_empty())
+                .collect();
             parts.iter().any(|p| BYLINE_PARTS.contains(p))
                 && !parts.iter().any(|p| NOT_BYLINE_PARTS.contains(p))
         })
