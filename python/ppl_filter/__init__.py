@@ -10,9 +10,10 @@ content. This package calls the Rust library that the ``ppl-filter`` command run
 
 Functions: :func:`clean` (one page), :func:`clean_many` (many pages on several threads),
 :func:`blocks` (a page's blocks with their decision and evidence), :func:`perplexity` (one
-sentence's perplexity), :func:`language_code` (a language's two-letter code). Classes: :class:`Model` and :class:`Classifier` (files to use instead
-of the embedded ones), :class:`Block` and :class:`Sentence`. Exceptions: :class:`Error` and
-its subclasses :class:`InputError`, :class:`ModelError`, :class:`OptionError`. The submodule
+sentence's perplexity), :func:`language_code` (a language's two-letter code). Classes:
+:class:`Model` and :class:`Classifier` (files to use instead of the embedded ones),
+:class:`Block` and :class:`Sentence`. Exceptions: :class:`Error` and its subclasses
+:class:`InputError`, :class:`ModelError`, :class:`OptionError`. The submodule
 :mod:`ppl_filter.datatrove` is a datatrove extractor step (it needs datatrove; importing
 ``ppl_filter`` does not).
 """
