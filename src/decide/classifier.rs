@@ -21,8 +21,9 @@ pub struct PageView<'a> {
     pub declared: PageKind,
     /// The kind it is decided as: the declared one, else the one told from the whole page.
     pub kind: PageKind,
-    /// The page's title, which names its headline.
-    pub title: Option<&'a str>,
+    /// The page's `<title>` and the title it declares for sharing (`og:title` and such),
+    /// which name its headline.
+    pub titles: [Option<&'a str>; 2],
 }
 
 /// Blocks on each side whose evidence enters a block's decision.
@@ -304,7 +305,8 @@ impl Classifier {
             let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
             keep_the_likeliest(blocks, &log_odds, cards, &mut keep);
         }
-        let headlines = page.title.map(Headlines::of);
+        let mut titles = page.titles.iter().flatten().copied().peekable();
+        let headlines = titles.peek().is_some().then(|| Headlines::of(titles));
         crate::evidence::keep_headline(blocks, &mut keep, headlines.as_ref());
         crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
         crate::evidence::drop_repeats(blocks, &mut keep, page.kind);

@@ -122,7 +122,10 @@ impl<'a> Decider<'a> {
             analysis: &analysis,
             declared,
             kind,
-            title: page.and_then(PageInfo::title),
+            titles: [
+                page.and_then(PageInfo::title),
+                page.and_then(|page| page.declared_title.as_deref()),
+            ],
         };
         let keep = classifier.decide(&mut blocks, &view, &choices);
         // No threshold by default (and then not every sentence is measured: see

@@ -608,13 +608,16 @@ pub struct Headlines {
 }
 
 impl Headlines {
-    /// The headlines `title` names.
-    pub fn of(title: &str) -> Headlines {
-        let mut names = vec![words_of(title)];
-        for sep in TITLE_SEPARATORS {
-            for (at, _) in title.match_indices(sep) {
-                names.push(words_of(&title[..at]));
-                names.push(words_of(&title[at + sep.len()..]));
+    /// The headlines `titles` name (the page's `<title>`, the title it declares for sharing).
+    pub fn of<'a>(titles: impl IntoIterator<Item = &'a str>) -> Headlines {
+        let mut names = Vec::new();
+        for title in titles {
+            names.push(words_of(title));
+            for sep in TITLE_SEPARATORS {
+                for (at, _) in title.match_indices(sep) {
+                    names.push(words_of(&title[..at]));
+                    names.push(words_of(&title[at + sep.len()..]));
+                }
             }
         }
         names.retain(|h| !h.is_empty());
@@ -632,18 +635,24 @@ impl Headlines {
 }
 
 /// Keeps the page's headline: the last block before the main run (or, without one, before
-/// the first block kept) that is one of the `headlines` its title names, mostly outside links
-/// and shown. Articles' gold keeps the headline, and the classifier, which sees it among the
-/// menus above the text, dropped it on 53 of the 118 shared Fundus pages.
+/// the first block kept) that is one of the `headlines` its titles name, shown, and mostly
+/// outside links but for a heading (a blog's links to the post itself), unless the first block
+/// kept is one already. Articles' gold keeps the headline, and the classifier, which sees it
+/// among the menus above the text, dropped it on 53 of the 118 shared Fundus pages.
 pub fn keep_headline(blocks: &[Block], keep: &mut [bool], headlines: Option<&Headlines>) {
     let Some(headlines) = headlines else { return };
     let first_main = blocks.iter().position(|b| b.evidence.in_main > 0.0);
-    let Some(before) = first_main.or_else(|| keep.iter().position(|&k| k)) else {
+    let first_kept = keep.iter().position(|&k| k);
+    let Some(before) = first_main.or(first_kept) else {
         return;
     };
+    // A headline the classifier kept opens the text already.
+    if first_kept.is_some_and(|i| i <= before && headlines.name(&blocks[i])) {
+        return;
+    }
     let headline = (0..before).rev().find(|&i| {
         let b = &blocks[i];
-        b.link_density() <= PROSE_LINK_DENSITY
+        (b.link_density() <= PROSE_LINK_DENSITY || b.kind == BlockKind::Heading)
             && !b.hints.has(ContainerHints::HIDDEN | ContainerHints::TITLE)
             && headlines.name(b)
     });
@@ -652,15 +661,19 @@ pub fn keep_headline(blocks: &[Block], keep: &mut [bool], headlines: Option<&Hea
     }
 }
 
-/// Drops every kept copy of one of the `headlines` the page's title names after the first: a
-/// hidden copy, a sharing widget's, a sticky header's (other repeats: [`drop_repeats`]).
+/// Drops every kept copy of the first kept headline (one of the `headlines` the page's titles
+/// name): a hidden copy, a sharing widget's, a sticky header's (other repeats:
+/// [`drop_repeats`]). Another headline, the `<title>`'s beside `og:title`'s, is no copy.
 pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], headlines: Option<&Headlines>) {
     let Some(headlines) = headlines else { return };
-    let mut seen = false;
+    let mut first = None;
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if *keep && headlines.name(block) {
-            *keep = !seen;
-            seen = true;
+            let words = words_of(&block.text);
+            match &first {
+                None => first = Some(words),
+                Some(first) => *keep = words != *first,
+            }
         }
     }
 }
@@ -961,7 +974,7 @@ mod tests {
         ];
         annotate(&mut blocks, PageKind::Other);
         let mut keep = vec![false, false, false, true, true];
-        let headlines = Headlines::of("Council backs the coast road plan | The Valley Courier");
+        let headlines = Headlines::of(["Council backs the coast road plan | The Valley Courier"]);
         let title = Some(&headlines);
         keep_headline(&blocks, &mut keep, title);
         assert_eq!(
@@ -975,13 +988,54 @@ mod tests {
         assert_eq!(keep, [false, true, false, true, true]);
         // Quotes and case aside, a site's name first; no title or another title: nothing.
         assert_eq!(
-            Headlines::of("Valley Courier – Council backs the coast road plan").names[2],
+            Headlines::of(["Valley Courier – Council backs the coast road plan"]).names[2],
             words_of("council BACKS the coast road plan")
         );
         let mut keep = vec![false, false, false, true, true];
         keep_headline(&blocks, &mut keep, None);
-        let weather = Headlines::of("Weather | The Valley Courier");
+        let weather = Headlines::of(["Weather | The Valley Courier"]);
         keep_headline(&blocks, &mut keep, Some(&weather));
         assert_eq!(keep, [false, false, false, true, true]);
+    }
+
+    #[test]
+    fn the_title_declared_for_sharing_names_the_headline_too() {
+        // The <title> shortens the headline; og:title gives it whole.
+        let prose = "The council met on Monday to vote on the plan for the coast road, which has been closed since the storm.";
+        let mut blocks = vec![
+            block(0, &[0, 1], "Council backs road plan", 0),
+            block(1, &[0, 2], "Council backs the coast road plan after a long debate", 0),
+            block(2, &[0, 3], prose, 0),
+            block(3, &[0, 3], prose, 0),
+        ];
+        annotate(&mut blocks, PageKind::Other);
+        let title = "Council backs road plan | The Valley Courier";
+        let shared = "Council backs the coast road plan after a long debate";
+        let mut keep = vec![false, false, true, true];
+        keep_headline(&blocks, &mut keep, Some(&Headlines::of([title])));
+        assert_eq!(keep, [true, false, true, true], "the <title> alone names block 0");
+        let both = Headlines::of([title, shared]);
+        let mut keep = vec![false, false, true, true];
+        keep_headline(&blocks, &mut keep, Some(&both));
+        assert_eq!(keep, [false, true, true, true], "the nearest headline either names");
+        // Kept by the classifier already: no second one above it; and two different headlines
+        // kept are not copies of each other.
+        let mut keep = vec![false, true, true, true];
+        keep_headline(&blocks, &mut keep, Some(&both));
+        assert_eq!(keep, [false, true, true, true]);
+        let mut keep = vec![true, true, true, true];
+        drop_repeated_headline(&blocks, &mut keep, Some(&both));
+        assert_eq!(keep, [true, true, true, true]);
+        // A blog's headline is a link to the post itself: a heading may be one, a paragraph
+        // (a menu's item, a teaser) not.
+        let linked = blocks[1].text.len();
+        blocks[1].link_bytes = linked;
+        let mut keep = vec![false, false, true, true];
+        keep_headline(&blocks, &mut keep, Some(&both));
+        assert_eq!(keep, [true, false, true, true]);
+        blocks[1].kind = BlockKind::Heading;
+        let mut keep = vec![false, false, true, true];
+        keep_headline(&blocks, &mut keep, Some(&both));
+        assert_eq!(keep, [false, true, true, true]);
     }
 }
