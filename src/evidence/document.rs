@@ -625,12 +625,19 @@ impl Headlines {
         Headlines { names, shortest }
     }
 
-    /// Whether the block's text is one of the headlines (a block's words are never longer than
-    /// its text, so a text shorter than every headline is none).
+    /// Whether the block's text is one of the headlines.
     fn name(&self, block: &Block) -> bool {
-        block.text.len() >= self.shortest
-            && block.words() <= HEADLINE_MAX_WORDS
-            && self.names.contains(&words_of(&block.text))
+        self.named(block).is_some()
+    }
+
+    /// The block's words (`words_of`) when its text is one of the headlines (a block's words
+    /// are never longer than its text, so a text shorter than every headline is none).
+    fn named(&self, block: &Block) -> Option<String> {
+        if block.text.len() < self.shortest || block.words() > HEADLINE_MAX_WORDS {
+            return None;
+        }
+        let words = words_of(&block.text);
+        self.names.contains(&words).then_some(words)
     }
 }
 
@@ -668,8 +675,10 @@ pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], headlines: Op
     let Some(headlines) = headlines else { return };
     let mut first = None;
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
-        if *keep && headlines.name(block) {
-            let words = words_of(&block.text);
+        if !*keep {
+            continue;
+        }
+        if let Some(words) = headlines.named(block) {
             match &first {
                 None => first = Some(words),
                 Some(first) => *keep = words != *first,
