@@ -88,10 +88,7 @@ fn baseline(args: BaselineArgs) -> anyhow::Result<()> {
 /// `ppl-eval compare`: every method side by side.
 fn compare(args: CompareArgs) -> anyhow::Result<()> {
     let model = ppl_filter::lm::load_model(args.model.as_deref())?;
-    let options = Options {
-        decide: args.policy.decide()?,
-        ..Options::default()
-    };
+    let options = Options::with_decision(args.policy.decide()?);
     let work_dir = args.work_dir.unwrap_or_else(|| {
         std::env::temp_dir().join(format!("ppl-eval-compare-{}", std::process::id()))
     });

@@ -285,6 +285,7 @@ fn options(
     render.report_perplexity = records.is_some_and(|r| r.format.reports_perplexity());
     let mut decide = args.policy.decide()?;
     decide.choices.max_document_bytes = args.max_document_bytes;
+    let defaults = Options::with_decision(decide);
     Ok(Options {
         read: ReadSettings {
             input_format: kind,
@@ -303,10 +304,11 @@ fn options(
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
             read_byline: records.is_some_and(|r| r.format == RecordFormat::JsonlObjects),
+            ..defaults.html
         },
-        decide,
         render,
         threads,
+        ..defaults
     })
 }
 

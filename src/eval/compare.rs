@@ -94,9 +94,9 @@ pub fn clean_dir(
     let params = JustextParams::default();
     let mut options = options.clone();
     match (method, &options.decide.method) {
-        (Cleaner::PplFilterPerplexity, _) => options.decide.method = decide::Method::Perplexity,
+        (Cleaner::PplFilterPerplexity, _) => options.set_method(decide::Method::Perplexity),
         (Cleaner::PplFilterCombined, decide::Method::Perplexity) => {
-            options.decide.method = decide::Method::Combined(decide::embedded());
+            options.set_method(decide::Method::Combined(decide::embedded()));
         }
         _ => {}
     }

@@ -55,6 +55,11 @@ pub struct HtmlSettings {
     /// Look for the page's byline ([`PageInfo::byline`]): only a record that names the
     /// authors needs it (`--format json`), and the looking costs every start tag a glance.
     pub read_byline: bool,
+    /// Keep the text only screen readers read: an element whose class puts it out of sight
+    /// (`sr-only`, `visually-hidden`, `screen-reader-text`…: "(opens in a new window)", "Skip
+    /// to content", a form's labels). The combined method drops it; the perplexity method
+    /// keeps it, as it always has.
+    pub screen_reader_text: bool,
 }
 
 impl Default for HtmlSettings {
@@ -64,6 +69,7 @@ impl Default for HtmlSettings {
             max_parser_memory: 8 * 1024 * 1024,
             keep_title: false,
             read_byline: false,
+            screen_reader_text: false,
         }
     }
 }

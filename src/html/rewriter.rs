@@ -11,7 +11,7 @@ use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, S
 
 use super::meta;
 use super::state::State;
-use super::tags::{is_byline, tag_id, BlockAttributes, Role, Tag};
+use super::tags::{is_byline, is_screen_reader_text, tag_id, BlockAttributes, Role, Tag};
 use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
@@ -78,12 +78,40 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
     let Some(known) = known else {
         return on_replayed_element(state, el);
     };
-    watch_for_byline(state, el, at)?;
+    watch_for_byline(state, el, at.clone())?;
     match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
-        Some(id) => on_element(state, el, id),
-        None if is_custom_link(el) => on_element(state, el, Tag::A),
-        None => count_end_tag(state, el),
+        Some(id) => on_element(state, el, id)?,
+        None if is_custom_link(el) => on_element(state, el, Tag::A)?,
+        None => count_end_tag(state, el)?,
     }
+    watch_for_screen_reader_text(state, el, at)
+}
+
+/// Stops reading text at an element only screen readers read ([`is_screen_reader_text`]),
+/// when the settings drop such text and none is open already, up to its end tag
+/// ([`State::start_unread`]); after the element's own handling, so that a block is open.
+fn watch_for_screen_reader_text(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    at: std::ops::Range<usize>,
+) -> lol_html::HandlerResult {
+    let may_be = el.can_have_content() && {
+        let s = state.borrow();
+        s.watches_screen_reader_text() && s.may_be_screen_reader_text(at)
+    };
+    if may_be
+        && el
+            .get_attribute("class")
+            .is_some_and(|class| is_screen_reader_text(class.as_bytes()))
+    {
+        let number = state.borrow_mut().start_unread();
+        let end_state = Rc::clone(state);
+        el.on_end_tag(Box::new(move |_end| {
+            end_state.borrow_mut().end_unread(number);
+            Ok(())
+        }))?;
+    }
+    Ok(())
 }
 
 /// Starts reading an element as the page's byline ([`State::byline`]) when none was found yet
@@ -335,6 +363,56 @@ mod tests {
             assert!(result.is_ok());
             assert_eq!(page.title, None, "{svg}");
         }
+    }
+
+    #[test]
+    fn text_only_screen_readers_read_is_dropped_unless_asked_for() {
+        let blocks = |html: &str, screen_reader_text: bool| {
+            let settings = crate::html::HtmlSettings {
+                screen_reader_text,
+                ..Default::default()
+            };
+            let blocks = crate::html::blocks_from_str(html, &settings).unwrap();
+            blocks.into_iter().map(|b| b.text).collect::<Vec<_>>()
+        };
+        let cases: [(&str, &[&str]); 7] = [
+            (
+                r#"<p>Tesla used <a href="/x">cells<span class="go-vh">(opens in a new window)</span></a> then.</p>"#,
+                &["Tesla used cells then."],
+            ),
+            (
+                r#"<h2 class="screen-reader-text">Post navigation</h2><p>Next <span class="sr-only">post:</span></p>"#,
+                &["Next"],
+            ),
+            // Nested, and another after the first ends.
+            (
+                r#"<p>A<span class="sr-only">b<span class="visually-hidden">c</span>d</span>e<span class="sr-only">f</span>g</p>"#,
+                &["Aeg"],
+            ),
+            // Closed with the block around it (no end tag reported): the next block is read.
+            (
+                r#"<div><p>One<span class="sr-only">hidden</div><p>Two</p>"#,
+                &["One", "Two"],
+            ),
+            // A condition, a field whose label is hidden, a height: shown.
+            (
+                r#"<p class="md:sr-only">A</p><div class="field--label-visually_hidden"><p>B</p></div><p class="min-vh-100 h-100vh">C</p>"#,
+                &["A", "B", "C"],
+            ),
+            (r#"<p class="⚙vh">D</p><p class="vh⚙">E</p>"#, &["E"]),
+            // The class as lol_html reads it, whatever the source's spelling.
+            (
+                r#"<p>A<span CLASS = "sr-only">b</span><i title="x class=y" class='sr-only'>c</i></p>"#,
+                &["A"],
+            ),
+        ];
+        for (html, want) in cases {
+            assert_eq!(blocks(html, false), want, "{html}");
+        }
+        assert_eq!(
+            blocks(cases[1].0, true),
+            ["Post navigation", "Next post:"]
+        );
     }
 
     #[test]

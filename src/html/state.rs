@@ -93,6 +93,13 @@ pub(super) struct State {
     pub(super) in_noscript: bool,
     /// Inside a ruby annotation (`<rt>`, `<rp>`) of the current block: its text is dropped.
     pub(super) in_annotation: bool,
+    /// Inside an element only screen readers read ([`super::tags::is_screen_reader_text`]),
+    /// when the settings drop such text: its text is dropped up to its end tag, or until the
+    /// block around it ends without one (lol_html does not report the end of an element closed
+    /// implicitly).
+    unread: Option<Unread>,
+    /// The number of the next element whose text is dropped so, told to its end tag.
+    next_unread: u32,
     /// Inside a `<script type="application/ld+json">`: its text so far, up to
     /// [`MAX_JSON_LD_BYTES`], read for schema.org types at its end.
     json_ld: Option<String>,
@@ -113,6 +120,16 @@ const MAX_TITLE_BYTES: usize = 1024;
 /// A `<title>` whose raw text grows past this with no `<` in it is no longer held to be parsed
 /// as the start of the page: its text so far is the title's, whatever follows.
 const MAX_TITLE_HELD_BYTES: usize = 64 * 1024;
+
+/// An open element whose text only screen readers read ([`State::unread`]).
+#[derive(Clone, Copy, Debug)]
+struct Unread {
+    /// Its number, which its end tag's handler carries.
+    number: u32,
+    /// The length of the stack of blocks once it opened: a shorter stack has closed it (or the
+    /// block around it).
+    depth: usize,
+}
 
 /// A place where the block being filled may be cut: the space after a sentence.
 #[derive(Clone, Copy, Debug)]
@@ -161,6 +178,8 @@ impl State {
             nested_base: 0,
             in_noscript: false,
             in_annotation: false,
+            unread: None,
+            next_unread: 0,
             json_ld: None,
             may_nest: true,
             byline: None,
@@ -458,8 +477,68 @@ impl State {
         })
     }
 
+    /// Whether the start tag at `at` may mark text only screen readers read: a quick look at
+    /// its source before lol_html's attributes are read (which allocates). True when the source
+    /// is not at hand, or when a `class` value in it (any `class=` after a space, in any case,
+    /// even one inside another attribute's value, its value up to its quote, or to a space or
+    /// `>` when unquoted) is such a class ([`super::tags::is_screen_reader_text`]); so never
+    /// false where lol_html's value (as written: entities are not decoded) is one.
+    pub(super) fn may_be_screen_reader_text(&self, at: std::ops::Range<usize>) -> bool {
+        let Some(tag) = self.tag_source(at) else {
+            return true;
+        };
+        memchr::memchr_iter(b'=', tag).any(|equals| {
+            let name = tag[..equals].trim_ascii_end();
+            let is_class = name.len() > b"class".len()
+                && name[name.len() - b"class".len()..].eq_ignore_ascii_case(b"class")
+                && name[name.len() - b"class".len() - 1].is_ascii_whitespace();
+            if !is_class {
+                return false;
+            }
+            let value = tag[equals + 1..].trim_ascii_start();
+            let (value, quote) = match value.first() {
+                Some(&quote @ (b'"' | b'\'')) => (&value[1..], Some(quote)),
+                _ => (value, None),
+            };
+            let end = value
+                .iter()
+                .position(|&b| match quote {
+                    Some(quote) => b == quote,
+                    None => b.is_ascii_whitespace() || b == b'>',
+                })
+                .unwrap_or(value.len());
+            super::tags::is_screen_reader_text(&value[..end])
+        })
+    }
+
+    /// Whether a start tag is looked at for text only screen readers read: the settings drop
+    /// such text, and no such element is open already.
+    pub(super) fn watches_screen_reader_text(&self) -> bool {
+        !self.settings.screen_reader_text && self.unread.is_none()
+    }
+
+    /// At the start of an element whose text only screen readers read, after its block (if it
+    /// is one) was opened: its text is dropped until [`State::end_unread`] with the number
+    /// returned, or until the stack of blocks is shorter than now.
+    pub(super) fn start_unread(&mut self) -> u32 {
+        let number = self.next_unread;
+        self.next_unread = self.next_unread.wrapping_add(1);
+        self.unread = Some(Unread {
+            number,
+            depth: self.stack.len(),
+        });
+        number
+    }
+
+    /// At the end tag of the element [`State::start_unread`] numbered `number`.
+    pub(super) fn end_unread(&mut self, number: u32) {
+        if self.unread.is_some_and(|u| u.number == number) {
+            self.unread = None;
+        }
+    }
+
     fn text_allowed(&self) -> bool {
-        self.skip_depth == 0 && !self.in_annotation
+        self.skip_depth == 0 && !self.in_annotation && self.unread.is_none()
     }
 
     pub(super) fn on_text(&mut self, chunk: &TextChunk) {
@@ -751,6 +830,8 @@ impl State {
             // Only the outermost skipped element is replayed: its end tag ends the skipping.
             self.skip_depth = 1;
         }
+        // Not replayed: the rest of an element only screen readers read is read.
+        self.unread = None;
         self.open = 0;
         self.input.clear();
         self.input_start = tags.len();
@@ -761,6 +842,9 @@ impl State {
 
     /// Closes the open elements from `pos` on.
     fn truncate_stack(&mut self, pos: usize) {
+        if self.unread.is_some_and(|u| pos < u.depth) {
+            self.unread = None;
+        }
         self.stack.truncate(pos);
         self.hints.truncate(pos);
         self.numbers.truncate(pos);

@@ -235,6 +235,62 @@ pub(super) fn is_byline(el: &Element<'_, '_>) -> bool {
     })
 }
 
+/// Whether a `class` value marks text that only screen readers read: a name such as `sr-only`,
+/// `visually-hidden`, `screen-reader-text`, `u-hiddenVisually`, `element-invisible`,
+/// `show-for-sr` or `vh` (in any case and with any separators, with a site's prefix or suffix:
+/// `usa-sr-only`, `go-vh`, `visually-hidden-focusable`). The conventional CSS puts such an
+/// element out of sight ("(opens in a new window)", "Skip to content", a form's labels). Not
+/// such a name: one with a condition (`md:sr-only`, `sr-only-mobile`), its opposite
+/// (`not-sr-only`), or Drupal's `field--label-visually_hidden` (a field whose label is hidden).
+pub(super) fn is_screen_reader_text(class: &[u8]) -> bool {
+    const MARKS: &[&[u8]] = &[
+        b"sronly",
+        b"visuallyhidden",
+        b"hiddenvisually",
+        b"screenreader",
+        b"elementinvisible",
+        b"showforsr",
+    ];
+    // A quick look first (each part found by memchr's SIMD search): most classes hold none of
+    // `nly`, `ally`, `eader`, `isible`, `how`, `vh` (`srOnly`, `visually`, `reader`,
+    // `invisible`, `show-for-sr`, `go-vh`).
+    static PARTS: OnceLock<Vec<memchr::memmem::Finder<'static>>> = OnceLock::new();
+    let parts = PARTS.get_or_init(|| {
+        [&b"nly"[..], b"ally", b"eader", b"isible", b"how", b"vh"]
+            .into_iter()
+            .map(memchr::memmem::Finder::new)
+            .collect()
+    });
+    let may_be = parts.iter().any(|part| part.find(class).is_some());
+    if !may_be {
+        return false;
+    }
+    let contains = |letters: &[u8], part: &[u8]| letters.windows(part.len()).any(|w| w == part);
+    class.split(u8::is_ascii_whitespace).any(|name| {
+        // A name's letters and digits, lowercase, up to a bound no such name reaches.
+        let mut letters = [0u8; 48];
+        let mut len = 0;
+        for &b in name.iter().filter(|b| b.is_ascii_alphanumeric()) {
+            if len == letters.len() {
+                break;
+            }
+            letters[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
+        let letters = &letters[..len];
+        let vh = name.len() >= 2
+            && name[name.len() - 2..].eq_ignore_ascii_case(b"vh")
+            && !name[..name.len() - 2]
+                .last()
+                .is_some_and(u8::is_ascii_alphanumeric);
+        let conditional = name.contains(&b':')
+            || letters.starts_with(b"not")
+            || letters.ends_with(b"mobile")
+            || contains(letters, b"fieldlabel");
+        !conditional && (vh || MARKS.iter().any(|mark| contains(letters, mark)))
+    })
+}
+
 /// The attributes of a block element that say something about its text, read in one pass
 /// over the element's attributes (looking each name up would scan them, and allocate, once a
 /// name). As in lol_html's `get_attribute`, the first of two attributes of one name counts.

@@ -76,17 +76,35 @@ impl Default for Options {
 impl Options {
     /// The defaults with the given decision method.
     pub fn with_method(method: Method) -> Options {
+        Options::with_decision(DecideSettings {
+            method,
+            policy: Policy::default(),
+            choices: Choices::default(),
+        })
+    }
+
+    /// The defaults with the given decision, the HTML stage reading pages as its method does
+    /// ([`Options::set_method`]).
+    pub fn with_decision(decide: DecideSettings) -> Options {
+        let html = HtmlSettings {
+            screen_reader_text: reads_screen_reader_text(&decide.method),
+            ..HtmlSettings::default()
+        };
         Options {
             read: ReadSettings::default(),
-            html: HtmlSettings::default(),
-            decide: DecideSettings {
-                method,
-                policy: Policy::default(),
-                choices: Choices::default(),
-            },
+            html,
+            decide,
             render: RenderSettings::default(),
             threads: 1,
         }
+    }
+
+    /// Decides with `method`, the HTML stage reading pages as that method does: the text only
+    /// screen readers read ([`HtmlSettings::screen_reader_text`]) is kept for the perplexity
+    /// method, as it always was, and dropped for the combined one.
+    pub fn set_method(&mut self, method: Method) {
+        self.html.screen_reader_text = reads_screen_reader_text(&method);
+        self.decide.method = method;
     }
 
     /// These options writing in `layout` ([`RenderSettings::of`]).
@@ -104,5 +122,26 @@ impl Options {
         self.render.report_perplexity
             || self.render.mode != OutputMode::Clean
             || self.decide.policy.max_perplexity.is_some()
+    }
+}
+
+/// Whether pages are read with the text only screen readers read, for `method`.
+fn reads_screen_reader_text(method: &Method) -> bool {
+    matches!(method, Method::Perplexity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_perplexity_method_reads_text_only_screen_readers_read() {
+        let mut options = Options::default();
+        assert!(!options.html.screen_reader_text);
+        options.set_method(Method::Perplexity);
+        assert!(options.html.screen_reader_text);
+        assert!(Options::with_method(Method::Perplexity).html.screen_reader_text);
+        options.set_method(Method::Combined(decide::embedded()));
+        assert!(!options.html.screen_reader_text);
     }
 }

@@ -316,10 +316,7 @@ impl Decision {
 
     /// The run's options for this decision, with every other setting its default.
     pub fn options(&self) -> Result<Options, RequestError> {
-        Ok(Options {
-            decide: self.settings()?,
-            ..Options::with_method(Method::Perplexity)
-        })
+        Ok(Options::with_decision(self.settings()?))
     }
 }
 
