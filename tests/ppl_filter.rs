@@ -85,6 +85,42 @@ fn every_format_has_one_name_and_the_older_spellings_mean_the_same() {
 }
 
 #[test]
+fn text_only_screen_readers_read_is_left_out_by_the_combined_method_only() {
+    let page = std::fs::read(fixture("pages/screen-reader.html")).unwrap();
+    let hidden = [
+        "Skip to content",
+        "Main menu",
+        "(opens in a new window)",
+        "Footnote for screen readers.",
+        "Contact:",
+    ];
+    let out = ppl_filter(&[], &page);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("The timetable lists a boat every hour until nine in the evening."),
+        "{text}"
+    );
+    // A condition, and a field whose label (not the field) is hidden: shown.
+    assert!(
+        text.contains("the line would make it easier to reach"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The line will run through the winter"),
+        "{text}"
+    );
+    for words in hidden {
+        assert!(!text.contains(words), "kept {words:?}:\n{text}");
+    }
+    let out = ppl_filter_keeping_all(&["--max-link-density", "1"], &page);
+    let text = stdout(&out);
+    for words in hidden {
+        assert!(text.contains(words), "{words:?} left out:\n{text}");
+    }
+}
+
+#[test]
 fn decodes_entities() {
     let out = ppl_filter_keeping_all(&[fixture("pages/entities.html").to_str().unwrap()], b"");
     assert_eq!(

@@ -140,7 +140,11 @@ mod tests {
         assert!(!options.html.screen_reader_text);
         options.set_method(Method::Perplexity);
         assert!(options.html.screen_reader_text);
-        assert!(Options::with_method(Method::Perplexity).html.screen_reader_text);
+        assert!(
+            Options::with_method(Method::Perplexity)
+                .html
+                .screen_reader_text
+        );
         options.set_method(Method::Combined(decide::embedded()));
         assert!(!options.html.screen_reader_text);
     }
