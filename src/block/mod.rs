@@ -84,6 +84,11 @@ pub struct Block {
     /// (the order its start tag came in, from 0): blocks that share a number sit in the same
     /// element. Empty for plain text.
     pub containers: Vec<u32>,
+    /// The innermost `<article>` element around the block, by its number in the document (as
+    /// in `containers`): the story the block belongs to, where the page marks its stories.
+    pub story: Option<u32>,
+    /// The block is a top-level heading (`<h1>`): the page's headline, or another story's.
+    pub top_heading: bool,
     /// What the combined method knows of the block, filled by the evidence stage.
     pub evidence: Evidence,
 }

@@ -309,6 +309,7 @@ impl Classifier {
         let headlines = titles.peek().is_some().then(|| Headlines::of(titles));
         crate::evidence::keep_headline(blocks, &mut keep, headlines.as_ref());
         crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
+        crate::evidence::drop_other_stories(blocks, &mut keep, headlines.as_ref(), page.kind);
         crate::evidence::drop_repeats(blocks, &mut keep, page.kind);
         keep
     }

@@ -687,6 +687,56 @@ pub fn drop_repeated_headline(blocks: &[Block], keep: &mut [bool], headlines: Op
     }
 }
 
+/// A story follows the page's own ([`drop_other_stories`]) after this many bytes of the own
+/// story's text kept...
+const OWN_STORY_MIN_BYTES: usize = 500;
+
+/// Drops the stories that follow the page's own on an endless page (a news site that loads the
+/// next story below the first): after the headline (the first `<h1>` its titles name) and
+/// [`OWN_STORY_MIN_BYTES`] of its story's text kept, every block of another `<article>` that
+/// has an `<h1>` of its own which the titles do not name. Only an `<h1>` marks a story (an
+/// article's sections have lesser headings, or `<h1>`s inside its own body, which may sit in
+/// an `<article>` apart from its headline: its text comes before any other story's). Not on a
+/// listing or a collection, whose stories are its content.
+pub fn drop_other_stories(
+    blocks: &[Block],
+    keep: &mut [bool],
+    headlines: Option<&Headlines>,
+    kind: PageKind,
+) {
+    let Some(headlines) = headlines else { return };
+    if matches!(kind, PageKind::Listing | PageKind::Collection) {
+        return;
+    }
+    let Some(first) = blocks
+        .iter()
+        .position(|b| b.top_heading && headlines.name(b))
+    else {
+        return;
+    };
+    let own = blocks[first].story;
+    let mut own_bytes = 0;
+    let mut others = FxHashSet::default();
+    for (block, &kept) in blocks.iter().zip(keep.iter()).skip(first + 1) {
+        if block.story == own {
+            own_bytes += if kept { block.text.len() } else { 0 };
+        } else if block.top_heading
+            && own_bytes >= OWN_STORY_MIN_BYTES
+            && !headlines.name(block)
+        {
+            others.extend(block.story);
+        }
+    }
+    if others.is_empty() {
+        return;
+    }
+    for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
+        if block.story.is_some_and(|story| others.contains(&story)) {
+            *keep = false;
+        }
+    }
+}
+
 /// A repeat holds at least this many words (shorter ones, "Reply" or "Read more", are the
 /// classifier's to judge).
 const REPEAT_MIN_WORDS: usize = 3;
@@ -1046,5 +1096,44 @@ mod tests {
         let mut keep = vec![false, false, true, true];
         keep_headline(&blocks, &mut keep, Some(&both));
         assert_eq!(keep, [false, true, true, true]);
+    }
+
+    #[test]
+    fn the_next_story_of_an_endless_page_is_dropped() {
+        let prose = "The council met on Monday to vote on the plan for the coast road, which has been closed since the storm. The vote was close, and the road will open in the spring if the weather holds. ";
+        let story = |index: u32, story: Option<u32>, top: bool, text: &str| {
+            let mut b = block(index, &[0], text, 0);
+            b.story = story;
+            b.top_heading = top;
+            b
+        };
+        // The headline and its story (in no <article>), then the next story in one of its own.
+        let blocks = vec![
+            story(0, None, true, "Council backs the coast road plan"),
+            story(1, None, false, &prose.repeat(3)),
+            story(2, Some(7), true, "Solskjaer returns to Manchester"),
+            story(3, Some(7), false, prose),
+        ];
+        let headlines = Headlines::of(["Council backs the coast road plan | The Valley Courier"]);
+        let dropped = |blocks: &[Block], kind: PageKind| {
+            let mut keep = vec![true; blocks.len()];
+            drop_other_stories(blocks, &mut keep, Some(&headlines), kind);
+            keep
+        };
+        assert_eq!(dropped(&blocks, PageKind::Article), [true, true, false, false]);
+        // A listing's stories are its content; without a headline named, nothing is known.
+        assert_eq!(dropped(&blocks, PageKind::Listing), [true; 4]);
+        let mut keep = vec![true; 4];
+        drop_other_stories(&blocks, &mut keep, None, PageKind::Article);
+        assert_eq!(keep, [true; 4]);
+        // An <h1> of the article's own body, in an <article> apart from its headline, comes
+        // before any of the story's text: kept.
+        let mut body = blocks.clone();
+        body[1].story = Some(7);
+        assert_eq!(dropped(&body, PageKind::Article), [true; 4]);
+        // A lesser heading marks no story.
+        let mut section = blocks.clone();
+        section[2].top_heading = false;
+        assert_eq!(dropped(&section, PageKind::Article), [true; 4]);
     }
 }

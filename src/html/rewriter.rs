@@ -366,6 +366,30 @@ mod tests {
     }
 
     #[test]
+    fn a_block_knows_its_story_and_whether_it_is_a_top_heading() {
+        let html = "<h1>Site</h1><main><article><h1>One <b>story</b></h1><p>Text</p>\
+            <section><h2>Part</h2></section></article><article><h1>Next</h1></article></main>";
+        let blocks = crate::html::blocks_from_str(html, &Default::default()).unwrap();
+        let got: Vec<(&str, Option<u32>, bool)> = blocks
+            .iter()
+            .map(|b| (b.text.as_str(), b.story, b.top_heading))
+            .collect();
+        let first = blocks[1].story.expect("in an <article>");
+        let next = blocks[4].story.expect("in an <article>");
+        assert_ne!(first, next);
+        assert_eq!(
+            got,
+            [
+                ("Site", None, true),
+                ("One story", Some(first), true),
+                ("Text", Some(first), false),
+                ("Part", Some(first), false),
+                ("Next", Some(next), true),
+            ]
+        );
+    }
+
+    #[test]
     fn text_only_screen_readers_read_is_dropped_unless_asked_for() {
         let blocks = |html: &str, screen_reader_text: bool| {
             let settings = crate::html::HtmlSettings {

@@ -209,6 +209,11 @@ impl State {
         BlockKind::Paragraph
     }
 
+    /// The place in the stack of the innermost open element that `is`.
+    fn innermost(&self, is: impl Fn(Tag) -> bool) -> Option<usize> {
+        self.stack.iter().rposition(|&id| is(id))
+    }
+
     /// Ends the current block, if it holds any text.
     pub(super) fn flush_block(&mut self) {
         self.decode_pending(true);
@@ -240,6 +245,10 @@ impl State {
                 self.open_hints()
             },
             containers: self.numbers.clone(),
+            story: self.innermost(|id| id == Tag::Article).map(|at| self.numbers[at]),
+            top_heading: self
+                .innermost(Tag::is_heading)
+                .is_some_and(|at| self.stack[at] == Tag::H1),
         };
         self.text.clear();
         self.last_end = None;
