@@ -37,35 +37,20 @@ impl ContainerHints {
     /// against [`name_prefixes`].
     pub fn of_names(value: &str) -> u8 {
         let mut bits = 0;
-        let bytes = value.as_bytes();
-        let mut start = 0;
-        for i in 0..=bytes.len() {
-            // A word ends before a non-alphanumeric byte, at the end, or at a camelCase hump.
-            let ends = i == bytes.len()
-                || !bytes[i].is_ascii_alphanumeric()
-                || (i > start
-                    && bytes[i].is_ascii_uppercase()
-                    && bytes[i - 1].is_ascii_lowercase());
-            if !ends {
-                continue;
-            }
-            let word = &bytes[start..i];
-            if let Some(first) = word.first() {
-                for &(prefix, bit) in name_prefixes(first.to_ascii_lowercase()) {
-                    if word.len() >= prefix.len()
-                        && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-                    {
-                        bits |= bit;
-                    }
+        for word in name_words(value) {
+            for &(prefix, bit) in name_prefixes(word[0].to_ascii_lowercase()) {
+                if starts_with_ignoring_case(word, prefix) {
+                    bits |= bit;
                 }
             }
-            start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-                i
-            } else {
-                i + 1
-            };
         }
         bits
+    }
+
+    /// Whether a word of a `class` or `id` value (split as [`ContainerHints::of_names`] splits
+    /// them) begins with `prefix`, ignoring case.
+    pub fn names_word_starting(value: &str, prefix: &str) -> bool {
+        name_words(value).any(|word| starts_with_ignoring_case(word, prefix))
     }
 
     /// The bits suggested by an ARIA `role` value: `navigation`, `menu`, `menubar`, `banner`,
@@ -86,6 +71,33 @@ impl ContainerHints {
     pub fn has(self, bits: u8) -> bool {
         self.0 & bits != 0
     }
+}
+
+/// The words of a `class` or `id` value, none empty: split at anything not an ASCII letter or
+/// digit and at camelCase humps.
+fn name_words(value: &str) -> impl Iterator<Item = &[u8]> {
+    let bytes = value.as_bytes();
+    let mut start = 0;
+    (0..=bytes.len()).filter_map(move |i| {
+        // A word ends before a non-alphanumeric byte, at the end, or at a camelCase hump.
+        let ends = i == bytes.len()
+            || !bytes[i].is_ascii_alphanumeric()
+            || (i > start && bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase());
+        if !ends {
+            return None;
+        }
+        let word = &bytes[start..i];
+        start = if i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+            i
+        } else {
+            i + 1
+        };
+        (!word.is_empty()).then_some(word)
+    })
+}
+
+fn starts_with_ignoring_case(word: &[u8], prefix: &str) -> bool {
+    word.len() >= prefix.len() && word[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
 }
 
 /// The beginnings of `class` and `id` words that suggest what a container holds, and what each

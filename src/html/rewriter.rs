@@ -167,7 +167,12 @@ fn on_element(
                         .split_ascii_whitespace()
                         .fold(0, |bits, name| bits | SchemaTypes::of_name(name));
                 }
-                s.on_block_start(id, attributes.container_hints(id));
+                // A product on sale (with an offer), not an article about products.
+                let types = s.page.schema.0;
+                let product = types & SchemaTypes::PRODUCT != 0
+                    && types & SchemaTypes::OFFER != 0
+                    && types & SchemaTypes::ARTICLE == 0;
+                s.on_block_start(id, attributes.container_hints(id, product));
             }
             Role::Break => s.flush_block(),
             Role::Skip => {
@@ -362,6 +367,24 @@ mod tests {
             let (result, page) = parser.end_page(&mut blocks);
             assert!(result.is_ok());
             assert_eq!(page.title, None, "{svg}");
+        }
+    }
+
+    #[test]
+    fn a_products_reviews_are_its_readers_comments() {
+        let hints = |types: &str| {
+            let html = format!(
+                r#"<script type="application/ld+json">{{"@type": [{types}]}}</script>
+                <div class="product-reviews"><p>Great</p></div><p class="reviewed">Text</p>"#
+            );
+            let blocks = crate::html::blocks_from_str(&html, &Default::default()).unwrap();
+            blocks.iter().map(|b| b.hints.0).collect::<Vec<_>>()
+        };
+        let comments = crate::block::ContainerHints::COMMENTS;
+        assert_eq!(hints(r#""Product", "Offer""#), [comments, comments]);
+        // Not a product on sale, or an article about products: a review is its text.
+        for types in [r#""Product""#, r#""Product", "Offer", "NewsArticle""#, r#""Offer""#] {
+            assert_eq!(hints(types), [0, 0], "{types}");
         }
     }
 

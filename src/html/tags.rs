@@ -340,8 +340,9 @@ impl BlockAttributes {
         found
     }
 
-    /// What the element's tag name and these attributes suggest about the text inside it.
-    pub(super) fn container_hints(&self, tag: Tag) -> u8 {
+    /// What the element's tag name and these attributes suggest about the text inside it, on
+    /// a page that has declared a `product` before it or not.
+    pub(super) fn container_hints(&self, tag: Tag, product: bool) -> u8 {
         let mut hints = match tag {
             Tag::Nav => ContainerHints::NAVIGATION,
             Tag::Footer => ContainerHints::PERIPHERY,
@@ -354,6 +355,10 @@ impl BlockAttributes {
         let mut names = 0;
         for value in [&self.class, &self.id].into_iter().flatten() {
             names |= ContainerHints::of_names(value);
+            // A product's reviews are its readers' comments (an article's "review" is its text).
+            if product && ContainerHints::names_word_starting(value, "review") {
+                names |= ContainerHints::COMMENTS;
+            }
         }
         // A comment word on the page itself or on an article or main element names the page's
         // state (`has-comments`, `comments-open`, `not-showing-comments`), not a thread: the
