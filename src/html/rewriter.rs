@@ -449,7 +449,7 @@ mod tests {
             (r#"<p class="⚙vh">D</p><p class="vh⚙">E</p>"#, &["E"]),
             // The class as lol_html reads it, whatever the source's spelling.
             (
-                r#"<p>A<span CLASS = "sr-only">b</span><i title="x class=y" class='sr-only'>c</i></p>"#,
+                r#"<p>A<span CLASS = "sr-only">b</span><i title="x class=y" class='sr-only'>c</i><b/class=sr-only>d</b><b id="x"class="sr-only">e</b></p>"#,
                 &["A"],
             ),
         ];

@@ -488,10 +488,11 @@ impl State {
 
     /// Whether the start tag at `at` may mark text only screen readers read: a quick look at
     /// its source before lol_html's attributes are read (which allocates). True when the source
-    /// is not at hand, or when a `class` value in it (any `class=` after a space, in any case,
-    /// even one inside another attribute's value, its value up to its quote, or to a space or
-    /// `>` when unquoted) is such a class ([`super::tags::is_screen_reader_text`]); so never
-    /// false where lol_html's value (as written: entities are not decoded) is one.
+    /// is not at hand, or when a `class` value in it (any `class=` after a space, a `/` or a
+    /// quote, in any case, even one inside another attribute's value; its value up to its
+    /// quote, or to a space or `>` when unquoted) is such a class
+    /// ([`super::tags::is_screen_reader_text`]); so never false where lol_html's value (as
+    /// written: entities are not decoded) is one.
     pub(super) fn may_be_screen_reader_text(&self, at: std::ops::Range<usize>) -> bool {
         let Some(tag) = self.tag_source(at) else {
             return true;
@@ -500,7 +501,10 @@ impl State {
             let name = tag[..equals].trim_ascii_end();
             let is_class = name.len() > b"class".len()
                 && name[name.len() - b"class".len()..].eq_ignore_ascii_case(b"class")
-                && name[name.len() - b"class".len() - 1].is_ascii_whitespace();
+                && matches!(
+                    name[name.len() - b"class".len() - 1],
+                    b' ' | b'\t' | b'\n' | b'\x0c' | b'\r' | b'/' | b'"' | b'\''
+                );
             if !is_class {
                 return false;
             }
