@@ -145,6 +145,11 @@ impl SchemaTypes {
     pub fn has(self, bits: u8) -> bool {
         self.0 & bits != 0
     }
+
+    /// A product on sale: a `Product` with an `Offer`.
+    pub fn product_on_sale(self) -> bool {
+        self.has(Self::PRODUCT) && self.has(Self::OFFER)
+    }
 }
 
 /// The kind of page a document holds, which sets what its main content is: the post on an

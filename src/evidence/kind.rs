@@ -30,9 +30,7 @@ pub fn page_kind(page: &PageInfo) -> PageKind {
     if og.eq_ignore_ascii_case("product.group") {
         return PageKind::Collection;
     }
-    if og.eq_ignore_ascii_case("product")
-        || (schema.has(SchemaTypes::PRODUCT) && schema.has(SchemaTypes::OFFER))
-    {
+    if og.eq_ignore_ascii_case("product") || schema.product_on_sale() {
         return PageKind::Product;
     }
     if schema.has(SchemaTypes::ARTICLE) {

@@ -167,11 +167,9 @@ fn on_element(
                         .split_ascii_whitespace()
                         .fold(0, |bits, name| bits | SchemaTypes::of_name(name));
                 }
-                // A product on sale (with an offer), not an article about products.
-                let types = s.page.schema.0;
-                let product = types & SchemaTypes::PRODUCT != 0
-                    && types & SchemaTypes::OFFER != 0
-                    && types & SchemaTypes::ARTICLE == 0;
+                // A product on sale, not an article about products.
+                let types = s.page.schema;
+                let product = types.product_on_sale() && !types.has(SchemaTypes::ARTICLE);
                 s.on_block_start(id, attributes.container_hints(id, product));
             }
             Role::Break => s.flush_block(),

@@ -265,7 +265,7 @@ pub(super) fn is_screen_reader_text(class: &[u8]) -> bool {
     if !may_be {
         return false;
     }
-    let contains = |letters: &[u8], part: &[u8]| letters.windows(part.len()).any(|w| w == part);
+    let contains = |letters: &[u8], part: &[u8]| memchr::memmem::find(letters, part).is_some();
     class.split(u8::is_ascii_whitespace).any(|name| {
         // A name's letters and digits, lowercase, up to a bound no such name reaches.
         let mut letters = [0u8; 48];
