@@ -85,12 +85,24 @@ def probabilities(model, x):
     return p / p.sum(axis=1, keepdims=True)
 
 
-def to_json(model, evidence, min_probability, provenance):
+def to_json(model, evidence, a, provenance):
     mean, scale, W, b = model
-    r = lambda v: [round(float(a), 6) for a in v]
+    r = lambda v: [round(float(v), 6) for v in v]
     return {"evidence": evidence, "kinds": KINDS, "mean": r(mean), "scale": r(scale),
-            "weights": [r(row) for row in W], "bias": r(b), "min_probability": min_probability,
-            "provenance": provenance}
+            "weights": [r(row) for row in W], "bias": r(b), "min_probability": a.min_probability,
+            "declared_overruled_at": a.declared_overruled_at, "provenance": provenance}
+
+
+def told_kind(declared, p, a):
+    """The kind the decider tells (src/evidence/kind.rs, tell_kind): the declared one, unless
+    it is an article or a home page's service and the model is sure enough of another; else
+    the model's likeliest if likely enough."""
+    likeliest = KINDS[p.argmax()]
+    if declared in ("article", "service") and a.declared_overruled_at is not None and p.max() >= a.declared_overruled_at:
+        return likeliest
+    if declared != "other":
+        return declared
+    return likeliest if p.max() >= a.min_probability else "other"
 
 
 def main():
@@ -101,6 +113,8 @@ def main():
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--min-probability", type=float, default=0.5)
+    ap.add_argument("--declared-overruled-at", type=float, default=0.5,
+                    help="a page declared an article or a service is told another kind this sure (above 1: never)")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "../../shared/data"))
     a = ap.parse_args()
     pages, evidence = [], None
@@ -116,11 +130,10 @@ def main():
         held = np.where(~train)[0]
         prob = probabilities(model, x[held])
         for i, p in zip(held, prob):
-            d = pages[i]["declared"]
-            told[i] = d if d != "other" else (KINDS[p.argmax()] if p.max() >= a.min_probability else "other")
+            told[i] = told_kind(pages[i]["declared"], p, a)
         if a.folds_out:
             os.makedirs(a.folds_out, exist_ok=True)
-            json.dump(to_json(model, evidence, a.min_probability, f"fold {k} of {a.folds}"),
+            json.dump(to_json(model, evidence, a, f"fold {k} of {a.folds}"),
                       open(f"{a.folds_out}/fold{k}.json", "w"))
     cols = KINDS + ["other"]
     for name in sorted({p["set"] for p in pages}):
@@ -138,7 +151,7 @@ def main():
     if a.output:
         model = fit(x, y, w, a.l2)
         sets = ", ".join(f"{s} {sum(1 for p in pages if p['set'] == s)}" for s in dict.fromkeys(p["set"] for p in pages))
-        json.dump(to_json(model, evidence, a.min_probability,
+        json.dump(to_json(model, evidence, a,
                           f"scripts/learn-page-kinds.py: multinomial logistic regression, l2 {a.l2}; pages: {sets}"),
                   open(a.output, "w"), indent=None)
 

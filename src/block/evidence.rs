@@ -181,6 +181,16 @@ named_values! {
     ln_headings,
     /// Share of the blocks that are teasers: four words or more, nearly all inside links.
     teaser_share,
+    /// ln(1 + teasers).
+    ln_teasers,
+    /// Share of the headings nearly all inside links (a card's or a teaser's title).
+    linked_heading_share,
+    /// ln(1 + headings nearly all inside links).
+    ln_linked_headings,
+    /// ln(1 + `<article>` elements holding text: one per story or card).
+    ln_stories,
+    /// ln(1 + bytes of prose of the block that holds the most).
+    ln_longest_prose,
     /// Share of the text in list items nearly all inside links (menus, link lists).
     link_list_share,
     /// Share of the text in list items.

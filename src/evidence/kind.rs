@@ -5,7 +5,8 @@
 //! 113 collections and 37 of 162 service pages (11, 16, 9 and 20 pages of other kinds taken
 //! for them). A page that declares nothing is told a kind from what the whole page shows
 //! ([`tell_kind`], [`KindModel`] over [`PageEvidence`]), or stays [`PageKind::Other`],
-//! decided as before kinds were told.
+//! decided as before kinds were told; the model also overrules a declared article or a home
+//! page's service when it is sure of another kind.
 
 use std::sync::OnceLock;
 
@@ -54,9 +55,9 @@ pub fn page_kind(page: &PageInfo) -> PageKind {
 }
 
 /// The kind of the page whose blocks are `blocks`: `declared` (what it declares,
-/// [`page_kind`], or the kind chosen for it) if it is a kind, else the likeliest kind of `model`
-/// over what the whole page shows ([`PageEvidence`]) if it is likely enough, else
-/// [`PageKind::Other`].
+/// [`page_kind`]) if it is a kind and `model` does not overrule it
+/// ([`KindModel::declared_overruled_at`]), else the likeliest kind of `model` over what the
+/// whole page shows ([`PageEvidence`]) if it is likely enough, else [`PageKind::Other`].
 pub fn tell_kind(
     declared: PageKind,
     blocks: &[Block],
@@ -64,9 +65,12 @@ pub fn tell_kind(
     analysis: &Analysis,
     model: &KindModel,
 ) -> PageKind {
-    match declared {
-        PageKind::Other => model.kind(&page_evidence(blocks, page, analysis)),
-        declared => declared,
+    match (declared, model.declared_overruled_at) {
+        (PageKind::Other, _) => model.kind(&page_evidence(blocks, page, analysis)),
+        (PageKind::Article | PageKind::Service, Some(sure)) => model
+            .likeliest(&page_evidence(blocks, page, analysis), sure)
+            .unwrap_or(declared),
+        (declared, _) => declared,
     }
 }
 
@@ -92,6 +96,14 @@ pub struct KindModel {
     /// The likeliest kind is told only when its probability reaches this; else the page is
     /// [`PageKind::Other`].
     pub min_probability: f32,
+    /// A page declared an article, or a service page for being a site's home page
+    /// ([`page_kind`]), is told another kind when the model gives that kind at least this
+    /// probability; `None`: never. These two mislead: many sites call every page an article,
+    /// their home and section pages too, and a home page may be a blog's list of posts
+    /// rather than what the site offers. The others (a forum's or a product's types, a URL
+    /// under `docs/` or `collections/`) are kept.
+    #[serde(default)]
+    pub declared_overruled_at: Option<f32>,
     /// How it was made.
     pub provenance: String,
 }
@@ -157,6 +169,7 @@ impl KindModel {
             || values.chain(&self.scale).any(|v| !v.is_finite())
             || self.scale.iter().any(|&s| s <= 0.0)
             || !self.min_probability.is_finite()
+            || self.declared_overruled_at.is_some_and(|p| !p.is_finite())
         {
             return Err("a value is missing, not finite, or a scale not positive".into());
         }
@@ -186,13 +199,18 @@ impl KindModel {
     /// The likeliest kind for a page showing `evidence`, if its probability reaches
     /// [`KindModel::min_probability`], else [`PageKind::Other`].
     pub fn kind(&self, evidence: &PageEvidence) -> PageKind {
+        self.likeliest(evidence, self.min_probability)
+            .unwrap_or(PageKind::Other)
+    }
+
+    /// The likeliest kind for a page showing `evidence`, if its probability reaches `least`.
+    fn likeliest(&self, evidence: &PageEvidence, least: f32) -> Option<PageKind> {
         let p = self.probabilities(evidence);
         p.iter()
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(b.1))
-            .filter(|(_, &best)| best >= self.min_probability)
+            .filter(|(_, &best)| best >= least)
             .and_then(|(i, _)| PageKind::of_name(&self.kinds[i]))
-            .unwrap_or(PageKind::Other)
     }
 }
 
@@ -321,9 +339,25 @@ mod tests {
             .map(|k| if k == "listing" { 9.0 } else { 0.0 })
             .collect();
         let analysis = Analysis::of(&[]);
-        let told = |page: &PageInfo| tell_kind(page_kind(page), &[], page, &analysis, &model);
-        assert_eq!(told(&PageInfo::default()), PageKind::Listing);
-        assert_eq!(told(&page(0, Some("article"), None)), PageKind::Article);
+        let told = |page: &PageInfo, model: &KindModel| {
+            tell_kind(page_kind(page), &[], page, &analysis, model)
+        };
+        let article = page(0, Some("article"), None);
+        let home = page(0, None, Some("https://example.org/"));
+        let forum = page(SchemaTypes::FORUM, None, None);
+        assert_eq!(told(&PageInfo::default(), &model), PageKind::Listing);
+        // A declared article and a home page are told what the model is sure of; a forum's
+        // types are kept.
+        model.declared_overruled_at = Some(0.9);
+        assert_eq!(told(&article, &model), PageKind::Listing);
+        assert_eq!(told(&home, &model), PageKind::Listing);
+        assert_eq!(told(&forum, &model), PageKind::Forum);
+        // Not sure enough, or never: what the page declares.
+        model.declared_overruled_at = Some(1.5);
+        assert_eq!(told(&article, &model), PageKind::Article);
+        model.declared_overruled_at = None;
+        assert_eq!(told(&article, &model), PageKind::Article);
+        assert_eq!(told(&home, &model), PageKind::Service);
         // Not sure enough: no kind.
         model.min_probability = 1.5;
         assert_eq!(

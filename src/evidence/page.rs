@@ -2,6 +2,10 @@
 //! records, its prices, what it declares and its URL. Read by the page-kind model
 //! ([`super::tell_kind`]) when the page does not declare its kind.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 use super::document::{prose_bytes, Analysis};
 use super::url::kind_of_url;
 use crate::block::split_url;
@@ -55,7 +59,23 @@ fn text_evidence(e: &mut PageEvidence, blocks: &[Block]) {
         .filter(|b| b.kind == BlockKind::Heading)
         .count() as f32)
         .ln_1p();
-    e.teaser_share = share_of_blocks(&|b| b.words() >= 4 && b.link_density() >= LINKED);
+    let teaser = |b: &Block| b.words() >= 4 && b.link_density() >= LINKED;
+    let teasers = blocks.iter().filter(|b| teaser(b)).count();
+    e.teaser_share = teasers as f32 / count;
+    e.ln_teasers = (teasers as f32).ln_1p();
+    let headings = blocks.iter().filter(|b| b.kind == BlockKind::Heading);
+    let linked_headings = headings
+        .clone()
+        .filter(|b| b.link_density() >= LINKED)
+        .count();
+    e.linked_heading_share = linked_headings as f32 / headings.count().max(1) as f32;
+    e.ln_linked_headings = (linked_headings as f32).ln_1p();
+    let mut stories: Vec<u32> = blocks.iter().filter_map(|b| b.story).collect();
+    stories.sort_unstable();
+    stories.dedup();
+    e.ln_stories = (stories.len() as f32).ln_1p();
+    let longest = blocks.iter().map(prose_bytes).fold(0.0, f64::max);
+    e.ln_longest_prose = (longest as f32).ln_1p();
     e.link_list_share =
         share_of_text(&|b| b.kind == BlockKind::ListItem && b.link_density() >= LINKED);
     e.list_item_share = share_of_text(&|b| b.kind == BlockKind::ListItem);
@@ -139,18 +159,37 @@ fn flag(on: bool) -> f32 {
 /// `EUR 5`).
 fn holds_price(text: &str) -> bool {
     const SIGNS: [char; 7] = ['$', '€', '£', '¥', '₹', '₽', '₩'];
-    const CODES: [&str; 5] = ["USD", "EUR", "GBP", "CHF", "AUD"];
     let digit_near = |at: usize, len: usize| {
         let before = text[..at].trim_end().chars().next_back();
         let after = text[at + len..].trim_start().chars().next();
         before.is_some_and(|c| c.is_ascii_digit()) || after.is_some_and(|c| c.is_ascii_digit())
     };
-    text.char_indices()
-        .any(|(at, c)| SIGNS.contains(&c) && digit_near(at, c.len_utf8()))
-        || CODES.iter().any(|code| {
-            text.match_indices(code)
-                .any(|(at, _)| digit_near(at, code.len()))
-        })
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(u8::is_ascii_digit) {
+        return false;
+    }
+    // The signs' first bytes: `$`, 0xC2 (`£`, `¥`) and 0xE2 (`€`, `₹`, `₽`, `₩`), never inside
+    // a character.
+    memchr::memchr3_iter(b'$', 0xC2, 0xE2, bytes).any(|at| {
+        text[at..]
+            .chars()
+            .next()
+            .is_some_and(|c| SIGNS.contains(&c) && digit_near(at, c.len_utf8()))
+    }) || codes().iter().any(|code| {
+        code.find_iter(bytes)
+            .any(|at| digit_near(at, code.needle().len()))
+    })
+}
+
+/// The searchers of the currency codes a price may be written with, made once.
+fn codes() -> &'static [Finder<'static>] {
+    static CODES: LazyLock<Vec<Finder<'static>>> = LazyLock::new(|| {
+        ["USD", "EUR", "GBP", "CHF", "AUD"]
+            .iter()
+            .map(|code| Finder::new(code.as_bytes()))
+            .collect()
+    });
+    &CODES
 }
 
 /// Words of path segments that name a kind of page ([`Url::words`]).
