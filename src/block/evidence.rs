@@ -138,7 +138,9 @@ named_values! {
     /// Share of the document's text in blocks of repeated records (four or more siblings):
     /// high on listings, collections and threads.
     record_share,
-    /// 1 on a page declared an article ([`crate::block::PageKind`]), else 0.
+    /// 1 on an article ([`crate::block::PageKind`]), else 0. Learned from the kind each
+    /// training page declares; read, when deciding, from the kind told (`--kind`, else what
+    /// the page declares unless the page-kind model overrules it, else the model's).
     kind_article,
     /// 1 on a forum thread or Q&A page.
     kind_forum,

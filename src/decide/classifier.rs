@@ -17,9 +17,10 @@ use crate::lm::model::LanguageModel;
 pub struct PageView<'a> {
     /// What only the whole document shows, made of its blocks.
     pub analysis: &'a Analysis,
-    /// The kind the page declares (or `--kind`): the classifier's evidence, as it learned it.
-    pub declared: PageKind,
-    /// The kind it is decided as: the declared one, else the one told from the whole page.
+    /// The kind it is decided as (`--kind`, else told by `crate::evidence::tell_kind`): the
+    /// classifier's evidence. It learned the kinds pages declare (`ppl-filter learn`), which
+    /// a page of no known kind and a declared article may not say: told, a news page that
+    /// declares nothing is decided as the articles that do.
     pub kind: PageKind,
     /// The page's `<title>` and the title it declares for sharing (`og:title` and such),
     /// which name its headline.
@@ -283,7 +284,7 @@ impl Classifier {
     /// dropped); `page` says what the whole page is, and `choices` may lean the decision
     /// either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
-        page.analysis.annotate(blocks, page.declared);
+        page.analysis.annotate(blocks, page.kind);
         let evidence = evidence_values(blocks);
         let w = &self.weights;
         let shift = choices.shift() - w.threshold;
@@ -407,5 +408,20 @@ mod tests {
         let mut keep = vec![false; 1];
         keep_the_likeliest(&blocks[..1], &[3.0], false, &mut keep);
         assert_eq!(keep, [false]);
+    }
+
+    #[test]
+    fn the_classifier_reads_the_kind_the_page_is_decided_as() {
+        let mut blocks = vec![Block::new(0, BlockKind::Paragraph, "A story told.")];
+        let analysis = Analysis::of(&blocks);
+        for (kind, article) in [(PageKind::Article, 1.0), (PageKind::Other, 0.0)] {
+            let page = PageView {
+                analysis: &analysis,
+                kind,
+                titles: [None, None],
+            };
+            embedded().decide(&mut blocks, &page, &Choices::default());
+            assert_eq!(blocks[0].evidence.kind_article, article, "{kind:?}");
+        }
     }
 }

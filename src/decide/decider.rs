@@ -104,8 +104,6 @@ impl<'a> Decider<'a> {
         let mut blocks = std::mem::take(&mut self.held);
         self.held_bytes = 0;
         let analysis = Analysis::of(&blocks);
-        // The classifier reads the kind the page declares (as it learned), the decision leans
-        // as the kind told from the whole page calls for.
         let declared = self.declared(page);
         let kind = match (self.choices.kind, page) {
             (None, Some(page)) => crate::evidence::tell_kind(
@@ -120,7 +118,6 @@ impl<'a> Decider<'a> {
         let choices = self.choices.for_page(kind, page);
         let view = PageView {
             analysis: &analysis,
-            declared,
             kind,
             titles: [
                 page.and_then(PageInfo::title),

@@ -261,7 +261,9 @@ pub fn learn(
 
 /// Measures every block of a page and fills the document evidence the decider adds, with the
 /// kind the page declares (the page is one piece: training pages are far below
-/// `--max-document-bytes`).
+/// `--max-document-bytes`). The decider reads the kind it tells instead, the page-kind
+/// model's where the page declares none: a label a page gives itself is the surer one to
+/// learn from, and so measured (docs/measurements.md, "The page-kind model").
 fn measure_page(page: &mut LabelledPage, general: &LanguageModel, boilerplate: &LanguageModel) {
     let mut document = DocumentContext::default();
     for block in &mut page.blocks {
