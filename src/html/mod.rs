@@ -55,11 +55,14 @@ pub struct HtmlSettings {
     /// Look for the page's byline ([`PageInfo::byline`]): only a record that names the
     /// authors needs it (`--format json`), and the looking costs every start tag a glance.
     pub read_byline: bool,
-    /// Keep the text only screen readers read: an element whose class puts it out of sight
-    /// (`sr-only`, `visually-hidden`, `screen-reader-text`…: "(opens in a new window)", "Skip
-    /// to content", a form's labels). The combined method drops it; the perplexity method
-    /// keeps it, as it always has.
-    pub screen_reader_text: bool,
+    /// Read the page as readers see it (the combined method): the text only screen readers
+    /// read is left out (an element whose class puts it out of sight, `sr-only`,
+    /// `visually-hidden`, `screen-reader-text`…: "(opens in a new window)", "Skip to content",
+    /// a form's labels), and the words of two elements that would run together, a lower-case
+    /// letter then a capital with nothing between (`Nationale Demo</span><span>Der 9. Juli`,
+    /// a name then a date), are set apart as a stylesheet sets them. Off, the page is read as
+    /// the perplexity method always read it.
+    pub as_seen: bool,
 }
 
 impl Default for HtmlSettings {
@@ -69,7 +72,7 @@ impl Default for HtmlSettings {
             max_parser_memory: 8 * 1024 * 1024,
             keep_title: false,
             read_byline: false,
-            screen_reader_text: false,
+            as_seen: true,
         }
     }
 }

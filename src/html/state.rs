@@ -50,6 +50,8 @@ pub(super) struct State {
     /// if it grows past its bound.
     last_end: Option<SentenceEnd>,
     pending_space: bool,
+    /// A tag (start or end) came since the last text appended.
+    pub(super) at_element_edge: bool,
     /// The kind fixed by the element the block's text started in.
     next_index: u32,
     /// Blocks finished and not yet taken by the caller.
@@ -161,6 +163,7 @@ impl State {
             link_bytes: 0,
             truncated: false,
             last_end: None,
+            at_element_edge: false,
             pending_space: false,
             next_index: 0,
             done: Vec::new(),
@@ -331,6 +334,12 @@ impl State {
                 continue;
             }
             let start = i;
+            if self.at_element_edge {
+                self.at_element_edge = false;
+                if !self.pending_space && self.words_run_together(&text[i..]) {
+                    self.pending_space = true;
+                }
+            }
             loop {
                 // Byte steps are fine: UTF-8 continuation bytes never start white space.
                 i = skip_plain_bytes(bytes, i);
@@ -347,6 +356,16 @@ impl State {
             }
             self.push_run(&text[start..i], in_link);
         }
+    }
+
+    /// Whether `next`, the text after a tag, would run into the block's last word as readers
+    /// never see it ([`HtmlSettings::as_seen`]): a lower-case letter then a capital; not in
+    /// `<pre>`.
+    fn words_run_together(&self, next: &str) -> bool {
+        self.settings.as_seen
+            && self.text.chars().next_back().is_some_and(char::is_lowercase)
+            && next.chars().next().is_some_and(char::is_uppercase)
+            && !self.stack.contains(&Tag::Pre)
     }
 
     /// Appends `run`, words separated by single spaces (and the pending space before it); when it
@@ -527,7 +546,7 @@ impl State {
     /// Whether a start tag is looked at for text only screen readers read: the settings drop
     /// such text, and no such element is open already.
     pub(super) fn watches_screen_reader_text(&self) -> bool {
-        !self.settings.screen_reader_text && self.unread.is_none()
+        self.settings.as_seen && self.unread.is_none()
     }
 
     /// At the start of an element whose text only screen readers read, after its block (if it
@@ -1105,6 +1124,30 @@ mod tests {
             two.windows(2).all(|w| w[0] < w[1]),
             "numbered in document order"
         );
+    }
+
+    #[test]
+    fn words_of_two_elements_are_not_run_together() {
+        let read = |html: &str, as_seen: bool| {
+            let settings = HtmlSettings {
+                as_seen,
+                ..HtmlSettings::default()
+            };
+            let blocks = crate::html::blocks_from_str(html, &settings).unwrap();
+            blocks.into_iter().map(|b| b.text).collect::<Vec<_>>()
+        };
+        let html = "<h1><span>Nationale Demo</span><span>Der 9. Juli naht</span></h1>\
+                    <p><a>Lawrence Ulrich</a><time>Mar 7</time> H<sub>2</sub>O \
+                    <b>T</b>he state<i>ment</i></p><pre><b>new</b><i>Todo</i></pre>";
+        assert_eq!(
+            read(html, true),
+            [
+                "Nationale Demo Der 9. Juli naht",
+                "Lawrence Ulrich Mar 7 H2O The statement",
+                "newTodo"
+            ]
+        );
+        assert_eq!(read(html, false)[0], "Nationale DemoDer 9. Juli naht");
     }
 
     #[test]

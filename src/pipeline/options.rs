@@ -87,7 +87,7 @@ impl Options {
     /// ([`Options::set_method`]).
     pub fn with_decision(decide: DecideSettings) -> Options {
         let html = HtmlSettings {
-            screen_reader_text: reads_screen_reader_text(&decide.method),
+            as_seen: reads_as_seen(&decide.method),
             ..HtmlSettings::default()
         };
         Options {
@@ -99,11 +99,11 @@ impl Options {
         }
     }
 
-    /// Decides with `method`, the HTML stage reading pages as that method does: the text only
-    /// screen readers read ([`HtmlSettings::screen_reader_text`]) is kept for the perplexity
-    /// method, as it always was, and dropped for the combined one.
+    /// Decides with `method`, the HTML stage reading pages as that method does: as readers see
+    /// them for the combined one ([`HtmlSettings::as_seen`]), as it always read them for the
+    /// perplexity method.
     pub fn set_method(&mut self, method: Method) {
-        self.html.screen_reader_text = reads_screen_reader_text(&method);
+        self.html.as_seen = reads_as_seen(&method);
         self.decide.method = method;
     }
 
@@ -125,9 +125,9 @@ impl Options {
     }
 }
 
-/// Whether pages are read with the text only screen readers read, for `method`.
-fn reads_screen_reader_text(method: &Method) -> bool {
-    matches!(method, Method::Perplexity)
+/// Whether pages are read as readers see them ([`HtmlSettings::as_seen`]) for `method`.
+fn reads_as_seen(method: &Method) -> bool {
+    !matches!(method, Method::Perplexity)
 }
 
 #[cfg(test)]
@@ -135,17 +135,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_perplexity_method_reads_text_only_screen_readers_read() {
+    fn only_the_perplexity_method_reads_pages_as_it_always_did() {
         let mut options = Options::default();
-        assert!(!options.html.screen_reader_text);
+        assert!(options.html.as_seen);
         options.set_method(Method::Perplexity);
-        assert!(options.html.screen_reader_text);
-        assert!(
-            Options::with_method(Method::Perplexity)
-                .html
-                .screen_reader_text
-        );
+        assert!(!options.html.as_seen);
+        assert!(!Options::with_method(Method::Perplexity).html.as_seen);
         options.set_method(Method::Combined(decide::embedded()));
-        assert!(!options.html.screen_reader_text);
+        assert!(options.html.as_seen);
     }
 }
