@@ -41,6 +41,9 @@ pub struct PageInfo {
     /// The title the page declares for sharing: `og:title`, `twitter:title`, else JSON-LD's
     /// `headline` (see [`PageInfo::headline`]).
     pub declared_title: Option<String>,
+    /// JSON-LD's first `headline`, which a site may word as its `<h1>` where its `og:title`
+    /// words it otherwise: a third name of the headline (`crate::evidence::Headlines`).
+    pub ld_headline: Option<String>,
     /// The page's own summary of itself.
     pub description: Option<String>,
 }

@@ -22,9 +22,9 @@ pub struct PageView<'a> {
     /// a page of no known kind and a declared article may not say: told, a news page that
     /// declares nothing is decided as the articles that do.
     pub kind: PageKind,
-    /// The page's `<title>` and the title it declares for sharing (`og:title` and such),
-    /// which name its headline.
-    pub titles: [Option<&'a str>; 2],
+    /// The page's `<title>`, the title it declares for sharing (`og:title` and such) and
+    /// JSON-LD's `headline`, which name its headline.
+    pub titles: [Option<&'a str>; 3],
 }
 
 /// Blocks on each side whose evidence enters a block's decision.
@@ -418,7 +418,7 @@ mod tests {
             let page = PageView {
                 analysis: &analysis,
                 kind,
-                titles: [None, None],
+                titles: [None, None, None],
             };
             embedded().decide(&mut blocks, &page, &Choices::default());
             assert_eq!(blocks[0].evidence.kind_article, article, "{kind:?}");

@@ -122,6 +122,7 @@ impl<'a> Decider<'a> {
             titles: [
                 page.and_then(PageInfo::title),
                 page.and_then(|page| page.declared_title.as_deref()),
+                page.and_then(|page| page.ld_headline.as_deref()),
             ],
         };
         let keep = classifier.decide(&mut blocks, &view, &choices);

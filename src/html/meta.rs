@@ -141,8 +141,11 @@ pub(super) fn fill_from_json_ld(page: &mut PageInfo, text: &str) {
     if page.ld_author.is_none() {
         page.ld_author = first(&|o| o.get("author").and_then(names));
     }
+    if page.ld_headline.is_none() {
+        page.ld_headline = first(&|o| o.get("headline").and_then(string));
+    }
     if page.declared_title.is_none() {
-        page.declared_title = first(&|o| o.get("headline").and_then(string));
+        page.declared_title.clone_from(&page.ld_headline);
     }
     if page.date.is_none() {
         page.date = first(&|o| o.get("datePublished").and_then(string));
@@ -330,6 +333,7 @@ mod tests {
     fn json_ld_fills_only_what_the_tags_left_empty() {
         let mut page = PageInfo {
             description: Some("From the tags.".into()),
+            declared_title: Some("From og:title".into()),
             ..PageInfo::default()
         };
         let script = r#"{"@context":"https://schema.org","@graph":[
@@ -343,6 +347,9 @@ mod tests {
         assert_eq!(page.sitename.as_deref(), Some("Example Media"));
         assert_eq!(page.publisher.as_deref(), Some("Example Media"));
         assert_eq!(page.description.as_deref(), Some("From the tags."));
+        // Its headline names the page's headline beside `og:title`.
+        assert_eq!(page.declared_title.as_deref(), Some("From og:title"));
+        assert_eq!(page.ld_headline.as_deref(), Some("H"));
         // A website's name when no publisher is named; broken JSON changes nothing.
         let mut page = PageInfo::default();
         fill_from_json_ld(&mut page, r#"[{"@type":"WebSite","name":"Site"}]"#);
