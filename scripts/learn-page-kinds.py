@@ -112,7 +112,7 @@ def main():
     ap.add_argument("--folds-out")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--l2", type=float, default=1.0)
-    ap.add_argument("--min-probability", type=float, default=0.5)
+    ap.add_argument("--min-probability", type=float, default=0.4)
     ap.add_argument("--declared-overruled-at", type=float, default=0.5,
                     help="a page declared an article or a service is told another kind this sure (above 1: never)")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "../../shared/data"))
