@@ -1,6 +1,7 @@
 //! What a whole page shows of its kind ([`PageEvidence`]): the shape of its text, its repeated
 //! records, its prices, what it declares and its URL. Read by the page-kind model
-//! ([`super::tell_kind`]) when the page does not declare its kind.
+//! ([`super::tell_kind`]) when the page does not declare its kind, or declares one the model
+//! may overrule.
 
 use std::sync::LazyLock;
 
