@@ -54,23 +54,24 @@ fn text_evidence(e: &mut PageEvidence, blocks: &[Block]) {
     e.ln_text_bytes = (text as f32).ln_1p();
     e.ln_prose_bytes = (prose as f32).ln_1p();
     e.link_density = links as f32 / text.max(1) as f32;
-    e.heading_share = share_of_blocks(&|b| b.kind == BlockKind::Heading);
-    e.ln_headings = (blocks
+    let headings = blocks
         .iter()
         .filter(|b| b.kind == BlockKind::Heading)
-        .count() as f32)
-        .ln_1p();
-    let teaser = |b: &Block| b.words() >= 4 && b.link_density() >= LINKED;
-    let teasers = blocks.iter().filter(|b| teaser(b)).count();
+        .count();
+    let linked_headings = blocks
+        .iter()
+        .filter(|b| b.kind == BlockKind::Heading && b.link_density() >= LINKED)
+        .count();
+    e.heading_share = headings as f32 / count;
+    e.ln_headings = (headings as f32).ln_1p();
+    e.linked_heading_share = linked_headings as f32 / headings.max(1) as f32;
+    e.ln_linked_headings = (linked_headings as f32).ln_1p();
+    let teasers = blocks
+        .iter()
+        .filter(|b| b.words() >= 4 && b.link_density() >= LINKED)
+        .count();
     e.teaser_share = teasers as f32 / count;
     e.ln_teasers = (teasers as f32).ln_1p();
-    let headings = blocks.iter().filter(|b| b.kind == BlockKind::Heading);
-    let linked_headings = headings
-        .clone()
-        .filter(|b| b.link_density() >= LINKED)
-        .count();
-    e.linked_heading_share = linked_headings as f32 / headings.count().max(1) as f32;
-    e.ln_linked_headings = (linked_headings as f32).ln_1p();
     let mut stories: Vec<u32> = blocks.iter().filter_map(|b| b.story).collect();
     stories.sort_unstable();
     stories.dedup();
