@@ -18,7 +18,9 @@ impl ContainerHints {
     pub const TITLE: u8 = 16;
     /// Not shown when the page opens: a modal dialog (ARIA `dialog` or `alertdialog`,
     /// `aria-modal="true"`), a `<dialog>` without `open`, or an ARIA `alert` (the message a
-    /// form or a script shows when something happens: "We couldn't find that order"). Never
+    /// form or a script shows when something happens: "We couldn't find that order"), or
+    /// styled `display: none !important` (which no script or style sheet overrides: data
+    /// for search engines, such as a reviews widget's "bvseo_sdk, dw_cartridge…"). Never
     /// main content: the combined method drops it (a cookie notice, a privacy policy or a
     /// sign-up form shown on demand, an error message waiting for its error).
     pub const HIDDEN: u8 = 32;

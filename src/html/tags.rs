@@ -383,6 +383,9 @@ impl BlockAttributes {
         if self.hidden || is_true(&self.aria_hidden) || self.style.as_deref().is_some_and(hides) {
             hints |= ContainerHints::COLLAPSED;
         }
+        if self.style.as_deref().is_some_and(hides_for_good) {
+            hints |= ContainerHints::HIDDEN;
+        }
         if self.itemprop.as_deref().is_some_and(|v| {
             v.split_ascii_whitespace()
                 .any(|w| w.eq_ignore_ascii_case("articleBody"))
@@ -393,17 +396,40 @@ impl BlockAttributes {
     }
 }
 
+/// Whether a `style` attribute hides its element whatever a script or a style sheet says:
+/// `display: none !important`.
+fn hides_for_good(style: &str) -> bool {
+    declarations(style).any(|(property, value, important)| {
+        important && property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none")
+    })
+}
+
 /// Whether a `style` attribute hides its element: `display: none` or `visibility: hidden`,
 /// in any case and spacing.
 fn hides(style: &str) -> bool {
-    style.split(';').any(|declaration| {
-        let Some((property, value)) = declaration.split_once(':') else {
-            return false;
-        };
-        let (property, value) = (property.trim(), value.trim());
-        let value = value.trim_end_matches("!important").trim_end();
+    declarations(style).any(|(property, value, _)| {
         (property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
             || (property.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
+    })
+}
+
+/// The declarations of a `style` attribute: property, value and whether it is `!important`
+/// (in any case and spacing), trimmed.
+fn declarations(style: &str) -> impl Iterator<Item = (&str, &str, bool)> {
+    style.split(';').filter_map(|declaration| {
+        let (property, value) = declaration.split_once(':')?;
+        let value = value.trim();
+        let important = value
+            .len()
+            .checked_sub("important".len())
+            .filter(|&at| value.is_char_boundary(at))
+            .map(|at| value.split_at(at))
+            .filter(|(_, word)| word.eq_ignore_ascii_case("important"))
+            .and_then(|(rest, _)| rest.trim_end().strip_suffix('!'));
+        Some(match important {
+            Some(rest) => (property.trim(), rest.trim_end(), true),
+            None => (property.trim(), value, false),
+        })
     })
 }
 
@@ -489,9 +515,10 @@ mod tests {
     }
 
     #[test]
-    fn hidden_attributes_and_styles_collapse_what_they_hold() {
+    fn hidden_attributes_and_styles_collapse_what_they_hold_and_important_hides_it() {
         let html = r#"<div hidden><p>Tab two</p></div><div aria-hidden="true"><p>Icon</p></div>
             <div style="color: red; DISPLAY : none !important"><p>More</p></div>
+            <div style="display:none! IMPORTANT;"><p>Meta</p></div><div style="display:none"><p>Tab</p></div>
             <div style="visibility:hidden"><p>Later</p></div><div aria-hidden="false" style="display: block">
             <p>Shown</p></div><div style="display:nonesuch"><p>Odd</p></div>"#;
         let got = texts_and_hints(html);
@@ -499,7 +526,10 @@ mod tests {
         let want = [
             ("Tab two", collapsed),
             ("Icon", collapsed),
-            ("More", collapsed),
+            // `!important` hides it whatever a script does: never shown.
+            ("More", collapsed | ContainerHints::HIDDEN),
+            ("Meta", collapsed | ContainerHints::HIDDEN),
+            ("Tab", collapsed),
             ("Later", collapsed),
             ("Shown", 0),
             ("Odd", 0),
