@@ -380,10 +380,11 @@ impl BlockAttributes {
         if is_true(&self.aria_modal) {
             hints |= ContainerHints::HIDDEN;
         }
-        if self.hidden || is_true(&self.aria_hidden) || self.style.as_deref().is_some_and(hides) {
+        let style = self.style.as_deref().map_or(StyleHides::No, StyleHides::of);
+        if self.hidden || is_true(&self.aria_hidden) || style != StyleHides::No {
             hints |= ContainerHints::COLLAPSED;
         }
-        if self.style.as_deref().is_some_and(hides_for_good) {
+        if style == StyleHides::ForGood {
             hints |= ContainerHints::HIDDEN;
         }
         if self.itemprop.as_deref().is_some_and(|v| {
@@ -396,39 +397,48 @@ impl BlockAttributes {
     }
 }
 
-/// Whether a `style` attribute hides its element whatever a script or a style sheet says:
-/// `display: none !important`.
-fn hides_for_good(style: &str) -> bool {
-    declarations(style).any(|(property, value, important)| {
-        important && property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none")
-    })
+/// Whether a `style` attribute hides its element, in any case and spacing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum StyleHides {
+    /// It does not.
+    No,
+    /// Until a script shows it: `display: none` or `visibility: hidden`.
+    UntilShown,
+    /// Whatever a script or a style sheet says: `display: none !important`.
+    ForGood,
 }
 
-/// Whether a `style` attribute hides its element: `display: none` or `visibility: hidden`,
-/// in any case and spacing.
-fn hides(style: &str) -> bool {
-    declarations(style).any(|(property, value, _)| {
-        (property.eq_ignore_ascii_case("display") && value.eq_ignore_ascii_case("none"))
-            || (property.eq_ignore_ascii_case("visibility") && value.eq_ignore_ascii_case("hidden"))
-    })
+impl StyleHides {
+    /// How `style`, the attribute's value, hides its element: the most any declaration does.
+    fn of(style: &str) -> StyleHides {
+        declarations(style)
+            .map(|(property, value, important)| {
+                let is = |p: &str, v: &str| {
+                    property.eq_ignore_ascii_case(p) && value.eq_ignore_ascii_case(v)
+                };
+                match is("display", "none") {
+                    true if important => StyleHides::ForGood,
+                    true => StyleHides::UntilShown,
+                    false if is("visibility", "hidden") => StyleHides::UntilShown,
+                    false => StyleHides::No,
+                }
+            })
+            .max()
+            .unwrap_or(StyleHides::No)
+    }
 }
 
-/// The declarations of a `style` attribute: property, value and whether it is `!important`
-/// (in any case and spacing), trimmed.
+/// The declarations of a `style` attribute: property and value, trimmed, and whether it is
+/// `!important` (in any case and spacing).
 fn declarations(style: &str) -> impl Iterator<Item = (&str, &str, bool)> {
     style.split(';').filter_map(|declaration| {
         let (property, value) = declaration.split_once(':')?;
         let value = value.trim();
-        let important = value
-            .len()
-            .checked_sub("important".len())
-            .filter(|&at| value.is_char_boundary(at))
-            .map(|at| value.split_at(at))
-            .filter(|(_, word)| word.eq_ignore_ascii_case("important"))
-            .and_then(|(rest, _)| rest.trim_end().strip_suffix('!'));
-        Some(match important {
-            Some(rest) => (property.trim(), rest.trim_end(), true),
-            None => (property.trim(), value, false),
+        Some(match value.rsplit_once('!') {
+            Some((rest, flag)) if flag.trim_start().eq_ignore_ascii_case("important") => {
+                (property.trim(), rest.trim_end(), true)
+            }
+            _ => (property.trim(), value, false),
         })
     })
 }
