@@ -14,28 +14,21 @@ Usage: scripts/block-oracle.py INPUT_DIR GOLD_DIR [PAGES_TSV]
 import collections
 import concurrent.futures
 import gzip
+import importlib.util
 import os
 import re
 import shlex
 import subprocess
 import sys
 
-WORD = re.compile(r"\w+")
+# WCXB's measure, from scripts/score-wcxb.py: bag(text) and f1(gold_bag, out_bag).
+_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "score-wcxb.py")
+_spec = importlib.util.spec_from_file_location("score_wcxb", _path)
+_wcxb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_wcxb)
+bag, f1 = _wcxb.bag, _wcxb.f1
+
 DROPPED = re.compile(r'<ppl score="[^"]*">(.*?)</ppl>')
-
-
-def bag(text):
-    return collections.Counter(w.lower() for w in WORD.findall(text))
-
-
-def f1(gold, out):
-    if not gold and not out:
-        return 1.0
-    common = sum((gold & out).values())
-    if common == 0:
-        return 0.0
-    p, r = common / sum(out.values()), common / sum(gold.values())
-    return 2 * p * r / (p + r)
 
 
 def blocks(path, command):
