@@ -21,12 +21,13 @@ import shlex
 import subprocess
 import sys
 
-# WCXB's measure, from scripts/score-wcxb.py: bag(text) and f1(gold_bag, out_bag).
+# WCXB's measure and files, from scripts/score-wcxb.py: bag(text), f1(gold_bag, out_bag),
+# read(path) and kinds_of(pages_tsv).
 _path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "score-wcxb.py")
 _spec = importlib.util.spec_from_file_location("score_wcxb", _path)
 _wcxb = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_wcxb)
-bag, f1 = _wcxb.bag, _wcxb.f1
+bag, f1, read, kinds_of = _wcxb.bag, _wcxb.f1, _wcxb.read, _wcxb.kinds_of
 
 DROPPED = re.compile(r'<ppl score="[^"]*">(.*?)</ppl>')
 
@@ -42,8 +43,7 @@ def blocks(path, command):
 
 
 def score(path, gold_path, command, share):
-    with open(gold_path, encoding="utf-8", errors="replace") as f:
-        gold = bag(f.read())
+    gold = bag(read(gold_path))
     left, chosen, kept = gold.copy(), collections.Counter(), collections.Counter()
     for words, kept_words in blocks(path, command):
         kept += kept_words
@@ -56,13 +56,7 @@ def score(path, gold_path, command, share):
 
 def main():
     input_dir, gold_dir = sys.argv[1:3]
-    kinds = {}
-    if len(sys.argv) > 3:
-        with open(sys.argv[3]) as f:
-            for line in f:
-                cols = line.rstrip("\n").split("\t")
-                if cols[0] != "id":
-                    kinds[cols[0]] = cols[1]
+    kinds = kinds_of(sys.argv[3]) if len(sys.argv) > 3 else {}
     share = float(os.environ.get("SHARE", "0.7"))
     command = [os.environ.get("BIN", "target/release/ppl-filter"), "-q", "-j1", "--format", "mark"]
     command += shlex.split(os.environ.get("FLAGS", ""))

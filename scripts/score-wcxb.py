@@ -35,16 +35,21 @@ def f1(gold, out):
     return 2 * p * r / (p + r)
 
 
-def main():
-    out_dir, gold_dir, tsv = sys.argv[1:4]
+def kinds_of(tsv):
+    """Each page's kind, by id, from a pages.tsv (id, page_type, url; a header line "id…")."""
     kinds = {}
     with open(tsv) as f:
         for line in f:
             cols = line.rstrip("\n").split("\t")
             if cols[0] != "id":
                 kinds[cols[0]] = cols[1]
+    return kinds
+
+
+def main():
+    out_dir, gold_dir, tsv = sys.argv[1:4]
     per, rows = collections.defaultdict(list), []
-    for pid, kind in sorted(kinds.items()):
+    for pid, kind in sorted(kinds_of(tsv).items()):
         gold_path = os.path.join(gold_dir, pid + ".txt")
         if not os.path.exists(gold_path):
             continue
