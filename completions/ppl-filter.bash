@@ -295,7 +295,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__learn)
-            opts="-o -m -q -h --set --sets --set-weight --set-balance --gold-format --output --learner --trees --depth --learning-rate --l2 --decision-threshold --smoothing --min-count --min-unigram-count --model --quiet --help"
+            opts="-o -j -m -q -h --set --sets --set-weight --set-balance --gold-format --output --learner --trees --depth --threads --learning-rate --l2 --decision-threshold --smoothing --min-count --min-unigram-count --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -338,6 +338,14 @@ _ppl__filter() {
                     return 0
                     ;;
                 --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -120,6 +120,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learner 
 trees\t'Gradient-boosted shallow trees'"
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l trees -d 'Boosted trees: how many' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l depth -d 'Boosted trees: their depth (1 to 10)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -s j -l threads -d 'Boosted trees: threads searching their splits, 1 to 256 (default: the number of cores, at most 256). The classifier is the same for any number' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l learning-rate -d 'Boosted trees: the learning rate (shrinkage)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l l2 -d 'Logistic regression: the L2 penalty' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand learn" -l decision-threshold -d 'Log-odds a block needs above 0 to be kept (positive: stricter)' -r

@@ -148,6 +148,8 @@ plain\:"Plain text, one block per line, no markers and no URL line\: every line 
 trees\:"Gradient-boosted shallow trees"))' \
 '--trees=[Boosted trees\: how many]:N:_default' \
 '--depth=[Boosted trees\: their depth (1 to 10)]:N:_default' \
+'-j+[Boosted trees\: threads searching their splits, 1 to 256 (default\: the number of cores, at most 256). The classifier is the same for any number]:N:_default' \
+'--threads=[Boosted trees\: threads searching their splits, 1 to 256 (default\: the number of cores, at most 256). The classifier is the same for any number]:N:_default' \
 '--learning-rate=[Boosted trees\: the learning rate (shrinkage)]:X:_default' \
 '--l2=[Logistic regression\: the L2 penalty]:X:_default' \
 '--decision-threshold=[Log-odds a block needs above 0 to be kept (positive\: stricter)]:X:_default' \

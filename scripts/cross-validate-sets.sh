@@ -91,14 +91,16 @@ learn_fold() {
   read -r -a learn_flags <<< "$learn_list"
   for name in "${names[@]}"; do args+=(--set "$dir/train/$name/input" "$dir/train/$name/gold"); done
   t0=$(date +%s.%N)
-  if ! "$bin/ppl-filter" learn "${args[@]}" -o "$dir/classifier" "${learn_flags[@]}" 2> "$dir/learn.log"; then
+  if ! "$bin/ppl-filter" learn -j "$learn_threads" "${args[@]}" -o "$dir/classifier" "${learn_flags[@]}" 2> "$dir/learn.log"; then
     cat "$dir/learn.log" >&2; return 255
   fi
   awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }' > "$dir/learn.seconds"
 }
 export -f learn_fold
 # Arrays do not cross `bash -c`: set names and learn flags travel as words (no spaces in them).
-export work bin FILTER_FLAGS="${FILTER_FLAGS:-}" names_list="${names[*]}" learn_list="${learn_flags[*]}"
+# Each learn searches its trees' splits on its share of the cores (the classifier is the same).
+learn_threads=$(( $(nproc) / jobs > 1 ? $(nproc) / jobs : 1 ))
+export work bin learn_threads FILTER_FLAGS="${FILTER_FLAGS:-}" names_list="${names[*]}" learn_list="${learn_flags[*]}"
 if [ -n "${REUSE:-}" ]; then
   for ((k = 0; k < folds; k++)); do
     cp "$REUSE/fold$k/classifier" "$REUSE/fold$k/learn.seconds" "$work/fold$k/"

@@ -379,6 +379,8 @@ pub struct BoostOptions {
     pub min_child_weight: f64,
     /// Most quantile bins per input.
     pub bins: usize,
+    /// Threads searching a split (the forest is the same for any number).
+    pub threads: usize,
 }
 
 impl Default for BoostOptions {
@@ -390,6 +392,7 @@ impl Default for BoostOptions {
             lambda: 1.0,
             min_child_weight: 1.0,
             bins: 32,
+            threads: 1,
         }
     }
 }
@@ -402,7 +405,7 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
         return Forest::default();
     }
     let cuts: Vec<Vec<f32>> = (0..inputs)
-        .map(|j| quantile_cuts(x.iter().map(|r| r[j]), opts.bins))
+        .map(|j| quantile_cuts(x.iter().map(|r| r[j]), opts.bins.min(256)))
         .collect();
     // bin[i * inputs + j]: number of cuts of input j at or below x[i][j]; NaN (not measured)
     // is above every cut, as evaluation sends it right at every split.
@@ -418,6 +421,7 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
             })
         })
         .collect();
+    let width = cuts.iter().map(Vec::len).max().unwrap_or(0) + 1;
     let total_w: f64 = w.iter().sum::<f64>().max(1e-12);
     let positive: f64 = y.iter().zip(w).filter(|(&l, _)| l).map(|(_, &w)| w).sum();
     let prior = (positive / total_w).clamp(1e-6, 1.0 - 1e-6);
@@ -440,6 +444,7 @@ pub fn train(x: &[Vec<f32>], y: &[bool], w: &[f64], opts: &BoostOptions) -> Fore
             bin: &bin,
             inputs,
             cuts: &cuts,
+            width,
             g: &g,
             h: &h,
             opts,
@@ -473,10 +478,16 @@ struct Grower<'a> {
     bin: &'a [u8],
     inputs: usize,
     cuts: &'a [Vec<f32>],
+    /// Cells of one input's histogram: its most cuts plus one.
+    width: usize,
     g: &'a [f64],
     h: &'a [f64],
     opts: &'a BoostOptions,
 }
+
+/// Rows times inputs below which a split is searched on one thread (a thread costs more than
+/// the search).
+const PARALLEL_WORK: usize = 1 << 18;
 
 impl Grower<'_> {
     /// Appends the subtree for `rows` to `tree`; returns its root's index.
@@ -504,25 +515,89 @@ impl Grower<'_> {
         at as u16
     }
 
-    /// The (input, bin) split with the largest gain, if any gains.
+    /// The (input, bin) split with the largest gain, if any gains. The inputs are cut into
+    /// contiguous ranges searched on up to `opts.threads` threads; each range keeps its first
+    /// best and the ranges are compared in order, so the answer is the sequential one.
     fn best_split(&self, rows: &[u32], gs: f64, hs: f64) -> Option<(usize, usize)> {
+        let threads = if rows.len() * self.inputs < PARALLEL_WORK {
+            1
+        } else {
+            self.opts.threads.clamp(1, self.inputs.max(1))
+        };
+        let chunk = self.inputs.div_ceil(threads).max(1);
+        let ranges: Vec<(usize, usize)> = (0..self.inputs)
+            .step_by(chunk)
+            .map(|lo| (lo, (lo + chunk).min(self.inputs)))
+            .collect();
+        let bests: Vec<Option<(f64, usize, usize)>> = if ranges.len() < 2 {
+            ranges
+                .iter()
+                .map(|&r| self.best_split_of(rows, gs, hs, r))
+                .collect()
+        } else {
+            // A range whose thread the system refuses is searched on this one.
+            std::thread::scope(|scope| {
+                let search = move |r| self.best_split_of(rows, gs, hs, r);
+                let handles: Vec<_> = ranges
+                    .iter()
+                    .map(|&r| {
+                        std::thread::Builder::new()
+                            .spawn_scoped(scope, move || search(r))
+                            .map_err(|_| r)
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| match h {
+                        Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                        Err(r) => search(r),
+                    })
+                    .collect()
+            })
+        };
+        bests
+            .into_iter()
+            .flatten()
+            .fold(None, |best: Option<(f64, usize, usize)>, b| {
+                if best.is_none_or(|(g, _, _)| b.0 > g) {
+                    Some(b)
+                } else {
+                    best
+                }
+            })
+            .map(|(_, j, cut)| (j, cut))
+    }
+
+    /// The best split on inputs `lo..hi`: (gain, input, bin), the first of equal gains. The
+    /// histograms of all these inputs are filled in one pass over the rows (each row's bins
+    /// are adjacent in memory), in row order, so every sum is added in the same order as one
+    /// input at a time would add it.
+    fn best_split_of(
+        &self,
+        rows: &[u32],
+        gs: f64,
+        hs: f64,
+        (lo, hi): (usize, usize),
+    ) -> Option<(f64, usize, usize)> {
         let lambda = self.opts.lambda;
         let parent = gs * gs / (hs + lambda);
+        let width = self.width;
+        let mut hist = vec![(0.0f64, 0.0f64); (hi - lo) * width];
+        for &i in rows {
+            let i = i as usize;
+            let (g, h) = (self.g[i], self.h[i]);
+            let row = &self.bin[i * self.inputs + lo..i * self.inputs + hi];
+            for (cells, &b) in hist.chunks_exact_mut(width).zip(row) {
+                let cell = &mut cells[usize::from(b)];
+                cell.0 += g;
+                cell.1 += h;
+            }
+        }
         let mut best: Option<(f64, usize, usize)> = None;
-        let mut hist = vec![(0.0f64, 0.0f64); 256];
-        for j in 0..self.inputs {
+        for (j, cells) in (lo..hi).zip(hist.chunks_exact(width)) {
             let cuts = self.cuts[j].len();
-            if cuts == 0 {
-                continue;
-            }
-            hist[..=cuts].fill((0.0, 0.0));
-            for &i in rows {
-                let b = usize::from(self.bin[i as usize * self.inputs + j]);
-                hist[b].0 += self.g[i as usize];
-                hist[b].1 += self.h[i as usize];
-            }
             let (mut gl, mut hl) = (0.0, 0.0);
-            for (cut, &(gb, hb)) in hist[..cuts].iter().enumerate() {
+            for (cut, &(gb, hb)) in cells[..cuts].iter().enumerate() {
                 gl += gb;
                 hl += hb;
                 let (gr, hr) = (gs - gl, hs - hl);
@@ -535,13 +610,50 @@ impl Grower<'_> {
                 }
             }
         }
-        best.map(|(_, j, cut)| (j, cut))
+        best
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_forest_is_the_same_for_any_number_of_threads() {
+        // Enough rows × inputs for the search to use threads; inputs 0 and 20 are copies, so
+        // their splits tie across the threads' ranges and the first input must win.
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for _ in 0..12_000 {
+            let mut row: Vec<f32> = (0..30).map(|_| next()).collect();
+            row[20] = row[0];
+            if row[5] < 0.1 {
+                row[5] = f32::NAN;
+            }
+            y.push(row[0] + 0.5 * row[1] * row[2] > 0.6 + 0.2 * next());
+            x.push(row);
+        }
+        let w: Vec<f64> = (0..x.len()).map(|i| 1.0 + (i % 3) as f64).collect();
+        let forest = |threads| {
+            let options = BoostOptions {
+                trees: 8,
+                depth: 4,
+                threads,
+                ..BoostOptions::default()
+            };
+            train(&x, &y, &w, &options)
+        };
+        let one = forest(1);
+        assert!(one.trees.iter().flatten().any(|n| n.feature == 0));
+        assert!(one.trees.iter().flatten().all(|n| n.feature != 20));
+        for threads in [2, 3, 7] {
+            assert_eq!(forest(threads), one, "{threads} threads");
+        }
+    }
 
     #[test]
     fn learns_an_interaction_a_linear_model_cannot() {

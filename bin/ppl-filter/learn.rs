@@ -76,6 +76,9 @@ fn learn_options(args: &LearnArgs, sets: &[TrainingSet]) -> LearnOptions {
             trees: args.trees,
             depth: args.depth,
             learning_rate: args.learning_rate,
+            threads: args
+                .threads
+                .unwrap_or_else(ppl_filter::pipeline::default_threads),
             ..Default::default()
         },
         set_balance: args.set_balance,

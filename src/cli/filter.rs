@@ -381,6 +381,12 @@ pub struct LearnArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::boost::MAX_DEPTH as u64))]
     pub depth: usize,
 
+    /// Boosted trees: threads searching their splits, 1 to 256 (default: the number of cores,
+    /// at most 256). The classifier is the same for any number.
+    #[arg(short = 'j', long, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
+    pub threads: Option<usize>,
+
     /// Boosted trees: the learning rate (shrinkage).
     #[arg(long, value_name = "X", default_value_t = crate::boost::BoostOptions::default().learning_rate,
           value_parser = parse_number::<f64, 1>)]
