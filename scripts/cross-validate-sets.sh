@@ -16,7 +16,8 @@
 #   SETS="NAME=DIR ..."  the sets; default: every set of ../shared/data (tune=cleaneval/tune
 #                        l3s-gn1=articles/l3s-gn1 dragnet=articles/dragnet wcxb=wcxb-dev
 #                        fundus=fundus; the embedded classifier learns all five)
-#   FOLDS=5  JOBS=$(nproc) (learns, then cleanings, run JOBS at a time)
+#   FOLDS=5  JOBS=$(nproc) (learns, then cleanings, run JOBS at a time; a learn searches its
+#                        trees' splits on nproc / JOBS threads)
 #   THRESHOLDS="-0.5 -1"  also scores each of these decision thresholds (log-odds), without
 #                        learning again: the threshold plays no part in training, so the folds'
 #                        classifiers are copied with it rewritten (same as learning with

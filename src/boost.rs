@@ -246,11 +246,30 @@ impl CompiledForest {
         }
     }
 
+    /// For each split of a tree 4 deep, in breadth-first order, the leaves under its left and
+    /// under its right child, one bit a leaf from the left. A shallower tree's splits are the
+    /// first ones in the same order, and each of its leaves the bits of the `2^(4 - depth)`
+    /// leaves below it.
+    const SIDES: [(u32, u32); 15] = {
+        let mut sides = [(0, 0); 15];
+        let mut n: usize = 0;
+        while n < 15 {
+            // Level and place in it of split n; its subtree's leaves in a tree 4 deep.
+            let level = (n + 1).ilog2();
+            let place = n + 1 - (1 << level);
+            let width = 16 >> (level + 1);
+            let left = ((1u32 << width) - 1) << (2 * place * width);
+            sides[n] = (left, left << width);
+            n += 1;
+        }
+        sides
+    };
+
     /// [`CompiledForest::log_odds_of_lanes`] of a forest `DEPTH` deep (1 to 4), with `SPLITS`
-    /// splits and `LEAVES` leaves a tree: every split of a tree is compared for all lanes, one
-    /// input's column against one threshold (a few vector instructions), then each lane's leaf
-    /// is found level by level from those comparisons (held in registers or on the stack: no
-    /// load from the forest waits on another).
+    /// splits and `LEAVES` leaves a tree: every split of a tree is compared for four lanes at
+    /// once, one input's column against one threshold, and takes away from each lane the
+    /// leaves on the side it does not go (a few vector instructions, no load waiting on
+    /// another); the one leaf left is each lane's.
     fn sum_shallow<const DEPTH: usize, const SPLITS: usize, const LEAVES: usize>(
         &self,
         columns: &[[f32; LANES]],
@@ -262,30 +281,22 @@ impl CompiledForest {
             .zip(self.thresholds.chunks_exact(SPLITS))
             .zip(self.leaves.chunks_exact(LEAVES));
         for ((features, thresholds), values) in trees {
-            // Four lanes at a time: a split's comparisons fill one SSE register, and a tree's
-            // fit in the sixteen.
+            // Four lanes at a time: a split's comparisons fill one SSE register.
             for half in 0..LANES / 4 {
-                // Every split's comparison for each of the four lanes.
-                let mut right = [[0u32; 4]; SPLITS];
+                // Each lane's leaves still reachable ([`CompiledForest::SIDES`]). The splits
+                // off a lane's path only take away leaves already off it, so one stays.
+                let mut reachable = [0xffff_u32; 4];
                 for n in 0..SPLITS {
                     let column = &columns[usize::from(features[n])][4 * half..4 * half + 4];
+                    let (left, right) = Self::SIDES[n];
                     for k in 0..4 {
-                        right[n][k] = goes_right(column[k], thresholds[n]);
-                    }
-                }
-                // Level by level, each lane's place in the level (0..2^level) picks its
-                // split's answer (picking it by index, not by masking every split of the
-                // level, is 4 % faster for trees 4 deep).
-                let mut place = [0u32; 4];
-                for level in 0..DEPTH {
-                    let first = (1usize << level) - 1;
-                    for k in 0..4 {
-                        let go = right[(first + place[k] as usize) % SPLITS][k];
-                        place[k] = 2 * place[k] + (go & 1);
+                        let goes = 0u32.wrapping_sub(goes_right(column[k], thresholds[n]));
+                        reachable[k] &= !((goes & left) | (!goes & right));
                     }
                 }
                 for k in 0..4 {
-                    z[4 * half + k] += values[place[k] as usize % LEAVES];
+                    let leaf = reachable[k].trailing_zeros() >> (4 - DEPTH);
+                    z[4 * half + k] += values[leaf as usize % LEAVES];
                 }
             }
         }
