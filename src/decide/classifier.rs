@@ -281,7 +281,7 @@ impl Classifier {
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
     /// empty rescued, comments kept on request, the cards of a listing kept, a last resort
     /// against an empty page, the headline kept once, other repeats outside the main run
-    /// dropped); `page` says what the whole page is, and `choices` may lean the decision
+    /// and hidden copies of text kept dropped); `page` says what the whole page is, and `choices` may lean the decision
     /// either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.kind);
@@ -312,6 +312,7 @@ impl Classifier {
         crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
         crate::evidence::drop_other_stories(blocks, &mut keep, headlines.as_ref(), page.kind);
         crate::evidence::drop_repeats(blocks, &mut keep, page.kind);
+        crate::evidence::drop_copies(blocks, &mut keep);
         keep
     }
 }

@@ -763,6 +763,73 @@ pub fn drop_repeats(blocks: &[Block], keep: &mut [bool], kind: PageKind) {
     }
 }
 
+/// A copy ([`drop_copies`]) holds at least this many words...
+const COPY_MIN_WORDS: usize = 10;
+
+/// ...and at least this share of its runs of [`COPY_RUN_WORDS`] words came in the blocks kept
+/// before it.
+const COPY_SHARE: f64 = 0.8;
+
+/// The words of a run that copies are compared by.
+const COPY_RUN_WORDS: usize = 4;
+
+/// The runs of [`COPY_RUN_WORDS`] words of `text` (lowercase, each run of letters and digits
+/// one word), hashed.
+fn word_runs(text: &str) -> Vec<u64> {
+    use std::hash::{Hash, Hasher};
+    let mut last = [0u64; COPY_RUN_WORDS];
+    let mut runs = Vec::new();
+    for (n, word) in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        let mut hasher = rustc_hash::FxHasher::default();
+        for c in word.chars().flat_map(char::to_lowercase) {
+            c.hash(&mut hasher);
+        }
+        last.rotate_left(1);
+        last[COPY_RUN_WORDS - 1] = hasher.finish();
+        if n + 1 >= COPY_RUN_WORDS {
+            let mut run = rustc_hash::FxHasher::default();
+            last.hash(&mut run);
+            runs.push(run.finish());
+        }
+    }
+    runs
+}
+
+/// Drops every kept block hidden until opened ([`ContainerHints::COLLAPSED`]) whose text
+/// mostly came in the blocks kept before it: the hidden copy of an article a paywall holds
+/// for its subscribers, a "read more" box that gives the paragraphs again. Only hidden ones:
+/// dropping every such copy cost CleanEval's pages 0.6 Lev (a page printed twice, whose gold
+/// keeps both), where hidden ones alone gain Fundus 0.4 Lev and 0.9 word F and change no other
+/// set by 0.01 (cross-validated).
+pub fn drop_copies(blocks: &[Block], keep: &mut [bool]) {
+    let hidden = |(block, &kept): (&Block, &bool)| {
+        kept && block.hints.has(ContainerHints::COLLAPSED) && block.words() >= COPY_MIN_WORDS
+    };
+    // Most pages keep no hidden text: nothing to compare.
+    let Some(last) = blocks.iter().zip(keep.iter()).rposition(hidden) else {
+        return;
+    };
+    let mut seen = FxHashSet::default();
+    for i in 0..=last {
+        if !keep[i] {
+            continue;
+        }
+        let runs = word_runs(&blocks[i].text);
+        if hidden((&blocks[i], &keep[i])) && !runs.is_empty() {
+            let old = runs.iter().filter(|r| seen.contains(*r)).count();
+            if old as f64 >= COPY_SHARE * runs.len() as f64 {
+                keep[i] = false;
+                continue;
+            }
+        }
+        seen.extend(runs);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -856,6 +923,30 @@ mod tests {
             decided(PageKind::Service),
             [true, true, true, false, true, true]
         );
+    }
+
+    #[test]
+    fn a_hidden_copy_of_text_kept_before_comes_out_once() {
+        let first = "The council met on Monday to vote on the plan for the coast road.";
+        let second = "Work on the new sea wall starts in May, officials said on Tuesday.";
+        let both = format!("{first} {second}");
+        let texts = [first, second, both.as_str(), both.as_str(), "A hidden box with words of its own that no block before holds."];
+        let mut blocks: Vec<Block> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| block(i as u32, &[0], t, 0))
+            .collect();
+        for i in [2, 4] {
+            blocks[i].hints = ContainerHints(ContainerHints::COLLAPSED);
+        }
+        let mut keep = vec![true; blocks.len()];
+        drop_copies(&blocks, &mut keep);
+        // The hidden copy goes; a shown copy and a hidden box of new text stay.
+        assert_eq!(keep, [true, true, false, true, true]);
+        // A copy of text dropped before is no copy of text kept.
+        let mut keep = vec![false, false, true, true, true];
+        drop_copies(&blocks, &mut keep);
+        assert_eq!(keep, [false, false, true, true, true]);
     }
 
     fn value(block: &Block, name: &str) -> f32 {
