@@ -86,6 +86,16 @@ impl PageInfo {
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref().or(self.wrapper_title.as_deref())
     }
+
+    /// The names the page gives its headline: its [`PageInfo::title`], the title it declares
+    /// for sharing and JSON-LD's `headline`.
+    pub fn titles(&self) -> [Option<&str>; 3] {
+        [
+            self.title(),
+            self.declared_title.as_deref(),
+            self.ld_headline.as_deref(),
+        ]
+    }
 }
 
 /// The host of `url` (scheme left off), its path in lowercase without query or fragment, and

@@ -119,11 +119,7 @@ impl<'a> Decider<'a> {
         let view = PageView {
             analysis: &analysis,
             kind,
-            titles: [
-                page.and_then(PageInfo::title),
-                page.and_then(|page| page.declared_title.as_deref()),
-                page.and_then(|page| page.ld_headline.as_deref()),
-            ],
+            titles: page.map_or([None; 3], PageInfo::titles),
         };
         let keep = classifier.decide(&mut blocks, &view, &choices);
         // No threshold by default (and then not every sentence is measured: see
