@@ -529,8 +529,9 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 /// the page shows one at a time), which no reader reads as text.
 pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
-        if block
-            .hints
+        if *keep
+            && block
+                .hints
             .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
             || is_image_address(&block.text)
             || is_repeated_label(&block.text)
@@ -568,8 +569,16 @@ const REPEATED_LABEL_MIN_BYTES: usize = 5;
 fn is_repeated_label(text: &str) -> bool {
     let bytes = text.as_bytes();
     let n = bytes.len();
-    n <= REPEATED_LABEL_MAX_BYTES
-        && (REPEATED_LABEL_MIN_BYTES..=n / 2).any(|unit| {
+    if !(2 * REPEATED_LABEL_MIN_BYTES..=REPEATED_LABEL_MAX_BYTES).contains(&n) {
+        return false;
+    }
+    // Every copy of the label starts as the first does: no second start, no label written
+    // over (most texts end here, without trying each length).
+    let head = &bytes[..REPEATED_LABEL_MIN_BYTES];
+    let Some(second) = memchr::memmem::find(&bytes[REPEATED_LABEL_MIN_BYTES..], head) else {
+        return false;
+    };
+    (REPEATED_LABEL_MIN_BYTES + second..=n / 2).any(|unit| {
             n.is_multiple_of(unit)
                 && text.is_char_boundary(unit)
                 && bytes.chunks_exact(unit).all(|chunk| chunk == &bytes[..unit])
@@ -585,17 +594,21 @@ const HEADLINE_MAX_WORDS: usize = 40;
 /// The words of `text`, lowercase, each run of letters and digits one word: what headlines
 /// are compared by (a title's `&#039;` and a heading's `’` are the same headline).
 fn words_of(text: &str) -> String {
-    let mut words = String::with_capacity(text.len());
-    for word in text
-        .split(|c: char| !c.is_alphanumeric())
+    word_chars(text).collect()
+}
+
+/// The characters of [`words_of`], one at a time (a block is compared with the headlines
+/// without making its words).
+fn word_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-    {
-        if !words.is_empty() {
-            words.push(' ');
-        }
-        words.extend(word.chars().flat_map(char::to_lowercase));
-    }
-    words
+        .enumerate()
+        .flat_map(|(i, word)| {
+            (i > 0)
+                .then_some(' ')
+                .into_iter()
+                .chain(word.chars().flat_map(char::to_lowercase))
+        })
 }
 
 /// The headlines a page's title may name (`words_of` each): the title itself, and what lies
@@ -630,14 +643,16 @@ impl Headlines {
         self.named(block).is_some()
     }
 
-    /// The block's words (`words_of`) when its text is one of the headlines (a block's words
-    /// are never longer than its text, so a text shorter than every headline is none).
-    fn named(&self, block: &Block) -> Option<String> {
+    /// The headline the block's text is (compared by `words_of`; a block's words are never
+    /// longer than its text, so a text shorter than every headline is none).
+    fn named(&self, block: &Block) -> Option<&str> {
         if block.text.len() < self.shortest || block.words() > HEADLINE_MAX_WORDS {
             return None;
         }
-        let words = words_of(&block.text);
-        self.names.contains(&words).then_some(words)
+        self.names
+            .iter()
+            .find(|name| name.chars().eq(word_chars(&block.text)))
+            .map(String::as_str)
     }
 }
 
