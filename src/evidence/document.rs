@@ -857,6 +857,15 @@ mod tests {
         b
     }
 
+    /// Paragraphs of `texts`, outside links, all under one element.
+    fn siblings(texts: &[&str]) -> Vec<Block> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| block(i as u32, &[0], t, 0))
+            .collect()
+    }
+
     #[test]
     fn image_addresses_and_labels_written_over_and_over_are_never_text() {
         type Rule = fn(&str) -> bool;
@@ -914,11 +923,7 @@ mod tests {
             "Yes",
             "The council voted on Tuesday.",
         ];
-        let mut blocks: Vec<Block> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| block(i as u32, &[0], t, 0))
-            .collect();
+        let mut blocks = siblings(&texts);
         // The second block and its copy are in the main run (a text given twice there stays).
         for i in [1, 5] {
             blocks[i].evidence.in_main = 1.0;
@@ -946,11 +951,7 @@ mod tests {
         let second = "Work on the new sea wall starts in May, officials said on Tuesday.";
         let both = format!("{first} {second}");
         let texts = [first, second, both.as_str(), both.as_str(), "A hidden box with words of its own that no block before holds."];
-        let mut blocks: Vec<Block> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| block(i as u32, &[0], t, 0))
-            .collect();
+        let mut blocks = siblings(&texts);
         for i in [2, 4] {
             blocks[i].hints = ContainerHints(ContainerHints::COLLAPSED);
         }
