@@ -280,9 +280,9 @@ impl Classifier {
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
     /// empty rescued, comments kept on request, the cards of a listing kept, a last resort
-    /// against an empty page, the headline kept once, other repeats outside the main run
-    /// and hidden copies of text kept dropped); `page` says what the whole page is, and `choices` may lean the decision
-    /// either way and keep comments.
+    /// against an empty page, the headline kept once, other repeats outside the main run and
+    /// hidden copies of text kept dropped); `page` says what the whole page is, and `choices`
+    /// may lean the decision either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.kind);
         let evidence = evidence_values(blocks);

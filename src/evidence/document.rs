@@ -530,11 +530,11 @@ pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
 pub fn drop_never_kept(blocks: &[Block], keep: &mut [bool]) {
     for (block, keep) in blocks.iter().zip(keep.iter_mut()) {
         if *keep
-            && block
+            && (block
                 .hints
-            .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
-            || is_image_address(&block.text)
-            || is_repeated_label(&block.text)
+                .has(ContainerHints::HIDDEN | ContainerHints::ASIDE)
+                || is_image_address(&block.text)
+                || is_repeated_label(&block.text))
         {
             *keep = false;
         }
@@ -579,10 +579,10 @@ fn is_repeated_label(text: &str) -> bool {
         return false;
     };
     (REPEATED_LABEL_MIN_BYTES + second..=n / 2).any(|unit| {
-            n.is_multiple_of(unit)
-                && text.is_char_boundary(unit)
-                && bytes.chunks_exact(unit).all(|chunk| chunk == &bytes[..unit])
-        })
+        n.is_multiple_of(unit)
+            && text.is_char_boundary(unit)
+            && bytes.chunks_exact(unit).all(|chunk| chunk == &bytes[..unit])
+    })
 }
 
 /// The separators between a page title's headline and its site's name ("Headline | Site").
@@ -950,7 +950,8 @@ mod tests {
         let first = "The council met on Monday to vote on the plan for the coast road.";
         let second = "Work on the new sea wall starts in May, officials said on Tuesday.";
         let both = format!("{first} {second}");
-        let texts = [first, second, both.as_str(), both.as_str(), "A hidden box with words of its own that no block before holds."];
+        let other = "A hidden box with words of its own that no block before holds.";
+        let texts = [first, second, both.as_str(), both.as_str(), other];
         let mut blocks = siblings(&texts);
         for i in [2, 4] {
             blocks[i].hints = ContainerHints(ContainerHints::COLLAPSED);
