@@ -597,11 +597,17 @@ fn words_of(text: &str) -> String {
     word_chars(text).collect()
 }
 
+/// The words of `text` as headlines and copies are compared by: each run of letters and
+/// digits one word (as written; [`words_of`] and [`word_runs`] lowercase them).
+fn alphanumeric_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
 /// The characters of [`words_of`], one at a time (a block is compared with the headlines
 /// without making its words).
 fn word_chars(text: &str) -> impl Iterator<Item = char> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
+    alphanumeric_words(text)
         .enumerate()
         .flat_map(|(i, word)| {
             (i > 0)
@@ -794,11 +800,7 @@ fn word_runs(text: &str) -> Vec<u64> {
     use std::hash::{Hash, Hasher};
     let mut last = [0u64; COPY_RUN_WORDS];
     let mut runs = Vec::new();
-    for (n, word) in text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .enumerate()
-    {
+    for (n, word) in alphanumeric_words(text).enumerate() {
         let mut hasher = rustc_hash::FxHasher::default();
         for c in word.chars().flat_map(char::to_lowercase) {
             c.hash(&mut hasher);
