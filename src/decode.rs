@@ -201,10 +201,15 @@ pub fn choose_encoding(
             return (encoding, EncodingSource::Meta, 0);
         }
     }
-    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    detector.feed(head, whole);
-    let guess = detector.guess(None, chardetng::Utf8Detection::Allow);
-    // chardetng answers windows-1252 for pure ASCII too, which is the fallback we want anyway.
+    // chardetng answers UTF-8 whenever the bytes are UTF-8 (ASCII too: its UTF-8 candidate is
+    // ruled out only by a malformed sequence), so such a window skips its 27 candidates.
+    let guess = if utf8_prefix(head, whole).is_some() {
+        UTF_8
+    } else {
+        let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        detector.feed(head, whole);
+        detector.guess(None, chardetng::Utf8Detection::Allow)
+    };
     (
         if guess == UTF_8 || guess.is_ascii_compatible() {
             guess
@@ -216,15 +221,20 @@ pub fn choose_encoding(
     )
 }
 
+/// The bytes of `head` that are UTF-8, if all are: all of `head`, or all but a character cut
+/// at its end when it is not the whole document.
+fn utf8_prefix(head: &[u8], whole: bool) -> Option<&[u8]> {
+    match std::str::from_utf8(head) {
+        Ok(text) => Some(text.as_bytes()),
+        Err(e) if !whole && e.error_len().is_none() => Some(&head[..e.valid_up_to()]),
+        Err(_) => None,
+    }
+}
+
 /// Whether `head` is UTF-8 with some characters beyond ASCII: valid, but for a character cut
 /// at its end when it is not the whole document.
 fn is_utf8_text(head: &[u8], whole: bool) -> bool {
-    let valid = match std::str::from_utf8(head) {
-        Ok(text) => text.as_bytes(),
-        Err(e) if !whole && e.error_len().is_none() => &head[..e.valid_up_to()],
-        Err(_) => return false,
-    };
-    !valid.is_ascii()
+    utf8_prefix(head, whole).is_some_and(|valid| !valid.is_ascii())
 }
 
 /// Finds a charset declared in a `<meta>` tag, as the HTML prescan does (simplified: the first
@@ -402,6 +412,27 @@ mod tests {
         );
         assert_eq!(meta_charset(b"<meta charset=bogus>"), None);
         assert_eq!(meta_charset(b"<p>charset=utf-8</p>"), None);
+    }
+
+    #[test]
+    fn the_utf8_shortcut_answers_as_chardetng_does() {
+        let cases: [(&[u8], bool); 7] = [
+            (b"<p>plain ASCII</p>", true),
+            ("<p>Café crème</p>".as_bytes(), true),
+            (b"<p>cut \xc3", false),
+            (b"<p>cut \xc3", true),
+            (b"<p>Caf\xe9 cr\xe8me</p>", true),
+            (b"<p>\xd0\xbf\xd1\x80\xd0\xb8 \xff</p>", true),
+            (b"", true),
+        ];
+        for (head, whole) in cases {
+            let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            detector.feed(head, whole);
+            let expected = detector.guess(None, chardetng::Utf8Detection::Allow);
+            let (chosen, source, _) = choose_encoding(head, None, Markup::Html, whole);
+            assert_eq!(source, EncodingSource::Sniffed);
+            assert_eq!(chosen, expected, "{:?} (whole: {whole})", String::from_utf8_lossy(head));
+        }
     }
 
     #[test]
