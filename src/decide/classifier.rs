@@ -279,10 +279,10 @@ impl Classifier {
     /// `DocumentContext`): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
     /// and the rules after the labels apply (dialogs and captions dropped, an article left
-    /// empty rescued, comments kept on request, the cards of a listing kept, a last resort
-    /// against an empty page, the headline kept once, other repeats outside the main run and
-    /// hidden copies of text kept dropped); `page` says what the whole page is, and `choices`
-    /// may lean the decision either way and keep comments.
+    /// empty rescued, comments kept on request, a forum's posts and a listing's cards kept, a
+    /// last resort against an empty page, the headline kept once, other repeats outside the
+    /// main run and hidden copies of text kept dropped); `page` says what the whole page is,
+    /// and `choices` may lean the decision either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.kind);
         let evidence = evidence_values(blocks);
@@ -298,6 +298,9 @@ impl Classifier {
         crate::evidence::rescue(blocks, &mut keep);
         if choices.comments {
             crate::evidence::keep_comments(blocks, &mut keep);
+        }
+        if page.kind == PageKind::Forum {
+            crate::evidence::keep_posts(blocks, &mut keep, page.analysis);
         }
         if page.kind == PageKind::Listing {
             crate::evidence::keep_cards(blocks, &mut keep, page.analysis.article_prose());

@@ -505,6 +505,32 @@ pub fn keep_cards(blocks: &[Block], keep: &mut [bool], article_prose: f64) {
     }
 }
 
+/// A forum's post ([`keep_posts`]) holds at least this many bytes of text outside links (a
+/// line such as "I have my answer: 72 posts.")...
+const POST_MIN_BYTES: usize = 40;
+
+/// Keeps a forum thread's posts, which are its content: every block of [`POST_MIN_BYTES`] or
+/// more outside links, mostly outside links, in a repeated record ([`RECORD_SIBLINGS`]) and not
+/// under a menu, the page's periphery, a dialog not shown or an aside. The classifier, which
+/// learned that prose among repeated records is mostly readers' comments or teasers, drops
+/// some of a thread's posts where no element is named like a comment thread for
+/// [`keep_comments`] (a vBulletin page's `post_message_…`).
+pub fn keep_posts(blocks: &[Block], keep: &mut [bool], analysis: &Analysis) {
+    for ((block, keep), &siblings) in blocks
+        .iter()
+        .zip(keep.iter_mut())
+        .zip(&analysis.page.record_siblings)
+    {
+        if siblings >= RECORD_SIBLINGS
+            && block.text.len().saturating_sub(block.link_bytes) >= POST_MIN_BYTES
+            && block.link_density() <= PROSE_LINK_DENSITY
+            && !block.hints.has(NOT_CARDS | ContainerHints::ASIDE)
+        {
+            *keep = true;
+        }
+    }
+}
+
 /// Keeps the prose blocks of readers' comments: under an element named like a comment thread
 /// ([`ContainerHints::COMMENTS`]) and mostly outside links.
 pub fn keep_comments(blocks: &[Block], keep: &mut [bool]) {
@@ -1098,6 +1124,43 @@ mod tests {
         // Three cards are no grid.
         blocks.truncate(4 + 3 * 3);
         assert_eq!(decided(&blocks, 0.0), vec![false; blocks.len()]);
+    }
+
+    #[test]
+    fn a_threads_posts_are_kept_but_its_names_dates_links_and_menus() {
+        // body(0) > nav(1) > 4 links; body > thread(2) > 5 posts(3..8), each a name, a date,
+        // a message and a link to the poster's site.
+        let mut blocks: Vec<Block> = ["Home", "Forums", "Search", "Members"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| block(i as u32, &[0, 1], t, t.len()))
+            .collect();
+        for b in &mut blocks {
+            b.hints = ContainerHints(ContainerHints::NAVIGATION);
+        }
+        for post in 0..5u32 {
+            let message = format!("I have my answer: {post} posts. That's how long.");
+            let site = format!("Visit my homepage number {post} for more");
+            let n = blocks.len() as u32;
+            blocks.push(block(n, &[0, 2, 3 + post], "Ahoatam", 0));
+            blocks.push(block(n + 1, &[0, 2, 3 + post], "05-06-2005, 05:48 PM", 0));
+            blocks.push(block(n + 2, &[0, 2, 3 + post], &message, 0));
+            blocks.push(block(n + 3, &[0, 2, 3 + post], &site, site.len()));
+        }
+        let decided = |blocks: &[Block]| {
+            let mut keep = vec![false; blocks.len()];
+            keep_posts(blocks, &mut keep, &Analysis::of(blocks));
+            keep
+        };
+        let keep = decided(&blocks);
+        assert!(keep[..4].iter().all(|k| !k), "menus");
+        for post in 0..5 {
+            let at = 4 + 4 * post;
+            assert_eq!(keep[at..at + 4], [false, false, true, false], "post {post}");
+        }
+        // Three posts are no repeated record: the classifier decides alone.
+        blocks.truncate(4 + 4 * 3);
+        assert_eq!(decided(&blocks), vec![false; blocks.len()]);
     }
 
     #[test]

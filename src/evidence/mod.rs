@@ -24,7 +24,7 @@ mod url;
 pub use context::DocumentContext;
 pub use document::{
     annotate, drop_copies, drop_never_kept, drop_other_stories, drop_repeated_headline, drop_repeats,
-    keep_cards, keep_comments, keep_headline, rescue, Analysis, Headlines,
+    keep_cards, keep_comments, keep_posts, keep_headline, rescue, Analysis, Headlines,
 };
 pub use kind::{page_kind, tell_kind, KindModel};
 pub use measure::{measure, score};
