@@ -885,6 +885,34 @@ mod tests {
         b
     }
 
+    /// A menu of the links `items`: body(0) > nav(1) > one link each.
+    fn menu(items: &[&str]) -> Vec<Block> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut link = block(i as u32, &[0, 1], t, t.len());
+                link.hints = ContainerHints(ContainerHints::NAVIGATION);
+                link
+            })
+            .collect()
+    }
+
+    /// Appends `count` records to `blocks`: body(0) > parent(2) > record(3 + r), each holding
+    /// the blocks `fields(r)` lists, as text and bytes in links.
+    fn push_records(
+        blocks: &mut Vec<Block>,
+        count: u32,
+        fields: impl Fn(u32) -> Vec<(String, usize)>,
+    ) {
+        for r in 0..count {
+            for (text, link_bytes) in fields(r) {
+                let n = blocks.len() as u32;
+                blocks.push(block(n, &[0, 2, 3 + r], &text, link_bytes));
+            }
+        }
+    }
+
     /// Paragraphs of `texts`, outside links, all under one element.
     fn siblings(texts: &[&str]) -> Vec<Block> {
         texts
@@ -1092,22 +1120,12 @@ mod tests {
     fn the_cards_of_a_listing_are_kept_but_its_menus() {
         // body(0) > nav(1) > 4 links; body > grid(2) > 5 cards(3..8), each a linked title and
         // a line of text.
-        let mut blocks: Vec<Block> = ["Home", "News", "Shop", "About"]
-            .iter()
-            .enumerate()
-            .map(|(i, t)| block(i as u32, &[0, 1], t, t.len()))
-            .collect();
-        for card in 0..5u32 {
+        let mut blocks = menu(&["Home", "News", "Shop", "About"]);
+        push_records(&mut blocks, 5, |card| {
             let title = format!("Lakeside cabin number {card}");
             let text = format!("Sleeps four, with a boat and a stove; {card} km from the village.");
-            let n = blocks.len() as u32;
-            blocks.push(block(n, &[0, 2, 3 + card], &title, title.len()));
-            blocks.push(block(n + 1, &[0, 2, 3 + card], &text, 0));
-            blocks.push(block(n + 2, &[0, 2, 3 + card], "Book", 4));
-        }
-        for b in &mut blocks[..4] {
-            b.hints = ContainerHints(ContainerHints::NAVIGATION);
-        }
+            vec![(title.clone(), title.len()), (text, 0), ("Book".into(), 4)]
+        });
         let decided = |blocks: &[Block], article_prose| {
             let mut keep = vec![false; blocks.len()];
             keep_cards(blocks, &mut keep, article_prose);
@@ -1130,23 +1148,13 @@ mod tests {
     fn a_threads_posts_are_kept_but_its_names_dates_links_and_menus() {
         // body(0) > nav(1) > 4 links; body > thread(2) > 5 posts(3..8), each a name, a date,
         // a message and a link to the poster's site.
-        let mut blocks: Vec<Block> = ["Home", "Forums", "Search", "Members"]
-            .iter()
-            .enumerate()
-            .map(|(i, t)| block(i as u32, &[0, 1], t, t.len()))
-            .collect();
-        for b in &mut blocks {
-            b.hints = ContainerHints(ContainerHints::NAVIGATION);
-        }
-        for post in 0..5u32 {
+        let mut blocks = menu(&["Home", "Forums", "Search", "Members"]);
+        push_records(&mut blocks, 5, |post| {
             let message = format!("I have my answer: {post} posts. That's how long.");
             let site = format!("Visit my homepage number {post} for more");
-            let n = blocks.len() as u32;
-            blocks.push(block(n, &[0, 2, 3 + post], "Ahoatam", 0));
-            blocks.push(block(n + 1, &[0, 2, 3 + post], "05-06-2005, 05:48 PM", 0));
-            blocks.push(block(n + 2, &[0, 2, 3 + post], &message, 0));
-            blocks.push(block(n + 3, &[0, 2, 3 + post], &site, site.len()));
-        }
+            let (name, date) = ("Ahoatam".into(), "05-06-2005, 05:48 PM".into());
+            vec![(name, 0), (date, 0), (message, 0), (site.clone(), site.len())]
+        });
         let decided = |blocks: &[Block]| {
             let mut keep = vec![false; blocks.len()];
             keep_posts(blocks, &mut keep, &Analysis::of(blocks));
