@@ -506,15 +506,14 @@ pub fn keep_cards(blocks: &[Block], keep: &mut [bool], article_prose: f64) {
 }
 
 /// A forum's post ([`keep_posts`]) holds at least this many bytes of text outside links (a
-/// line such as "I have my answer: 72 posts.")...
+/// line such as "I have my answer: 72 posts. That's how long.")...
 const POST_MIN_BYTES: usize = 40;
 
 /// Keeps a forum thread's posts, which are its content: every block of [`POST_MIN_BYTES`] or
 /// more outside links, mostly outside links, in a repeated record ([`RECORD_SIBLINGS`]) and not
-/// under a menu, the page's periphery, a dialog not shown or an aside. The classifier, which
-/// learned that prose among repeated records is mostly readers' comments or teasers, drops
-/// some of a thread's posts where no element is named like a comment thread for
-/// [`keep_comments`] (a vBulletin page's `post_message_…`).
+/// under a menu, the page's periphery, a dialog not shown or an aside. The classifier drops
+/// some posts (a third of a vBulletin thread's words), and [`keep_comments`] brings back only
+/// those under an element named like a comment thread, which `post_message_…` is not.
 pub fn keep_posts(blocks: &[Block], keep: &mut [bool], analysis: &Analysis) {
     for ((block, keep), &siblings) in blocks
         .iter()
