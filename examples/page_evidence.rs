@@ -10,7 +10,6 @@ use ppl_filter::decide::PageEvidence;
 use ppl_filter::learn::kind_evidence;
 
 fn main() -> ExitCode {
-    let model = ppl_filter::lm::model::embedded();
     println!("page\tdeclared\t{}", PageEvidence::NAMES.join("\t"));
     for path in std::env::args().skip(1) {
         let bytes = match std::fs::read(&path).and_then(gunzip) {
@@ -20,7 +19,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let (declared, evidence) = kind_evidence(&path, bytes.into(), model);
+        let (declared, evidence) = kind_evidence(&bytes);
         let values: Vec<String> = evidence.values().iter().map(|v| v.to_string()).collect();
         println!("{path}\t{}\t{}", declared.name(), values.join("\t"));
     }

@@ -213,7 +213,7 @@ pub(super) fn read_document(
     cutter.feed(&text, &mut blocks, findings);
     cutter.end(&mut blocks, findings);
     shown.see(&blocks);
-    if options.decide.method.classifier().is_some() {
+    if options.html.as_seen {
         shown.describe_if_bare(&findings.page, &mut blocks);
     }
     if let Some((_, EncodingSource::Utf8OverMeta { declared })) = decoder.encoding() {
@@ -272,8 +272,10 @@ impl Shown {
     }
 
     /// A page whose body shows fewer than [`Shown::FEW`] words is also given the summary it
-    /// gives of itself, its description, when it has one, as a last block: for the combined
-    /// method, whose decision takes it as any other block.
+    /// gives of itself, its description, when it has one, as a last block: when the page is
+    /// read as readers see it ([`crate::html::HtmlSettings::as_seen`]: the combined method, and
+    /// `learn`, which reads its pages as the combined method does), whose decision takes it as
+    /// any other block.
     fn describe_if_bare(&self, page: &PageInfo, blocks: &mut Vec<Block>) {
         if let (true, Some(description)) = (self.words < Self::FEW, &page.description) {
             blocks.push(Block::new(
@@ -331,8 +333,12 @@ mod tests {
             let (texts, _, _) = read_with(described.as_bytes(), read_size, Options::default());
             assert_eq!(texts, [summary], "read size {read_size}");
         }
-        // Not with the perplexity method.
+        // Not with the perplexity method; but when the page is read as the combined method
+        // reads it with no classifier, as `learn` reads its pages.
         assert!(read(described.as_bytes(), 64).0.is_empty());
+        let mut as_seen = Options::with_method(Method::Perplexity);
+        as_seen.html.as_seen = true;
+        assert_eq!(read_with(described.as_bytes(), 64, as_seen).0, [summary]);
         // After the few words the body shows, not when it shows ten.
         let few = described.replace("</section>", "Loading</section>");
         let (texts, _, _) = read_with(few.as_bytes(), 64, Options::default());
