@@ -206,9 +206,7 @@ pub fn choose_encoding(
     let guess = if utf8_prefix(head, whole).is_some() {
         UTF_8
     } else {
-        let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-        detector.feed(head, whole);
-        detector.guess(None, chardetng::Utf8Detection::Allow)
+        statistical_guess(head, whole)
     };
     (
         if guess == UTF_8 || guess.is_ascii_compatible() {
@@ -219,6 +217,13 @@ pub fn choose_encoding(
         EncodingSource::Sniffed,
         0,
     )
+}
+
+/// chardetng's guess from `head` (UTF-8 allowed, ISO-2022-JP not).
+fn statistical_guess(head: &[u8], whole: bool) -> &'static Encoding {
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(head, whole);
+    detector.guess(None, chardetng::Utf8Detection::Allow)
 }
 
 /// The bytes of `head` that are UTF-8, if all are: all of `head`, or all but a character cut
@@ -426,9 +431,7 @@ mod tests {
             (b"", true),
         ];
         for (head, whole) in cases {
-            let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-            detector.feed(head, whole);
-            let expected = detector.guess(None, chardetng::Utf8Detection::Allow);
+            let expected = statistical_guess(head, whole);
             let (chosen, source, _) = choose_encoding(head, None, Markup::Html, whole);
             assert_eq!(source, EncodingSource::Sniffed);
             assert_eq!(chosen, expected, "{:?} (whole: {whole})", String::from_utf8_lossy(head));

@@ -6,13 +6,14 @@ use anyhow::{bail, Context};
 use ppl_filter::cli::filter::{GlobalArgs, LearnArgs};
 use ppl_filter::learn::BoostOptions;
 use ppl_filter::learn::{GoldFormat, LabelledPage, LearnOptions, TrainingSet};
+use ppl_filter::pipeline::Options;
 
 /// Fits the combined method's classifier to pages and their gold text, and writes it to
 /// `--output`.
 pub fn run(args: LearnArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let model = ppl_filter::lm::load_model(global.model.as_deref())?;
     let sets = training_sets(&args)?;
-    let options = ppl_filter::learn::reading_options();
+    let options = Options::reading_only();
     let mut pages = ppl_filter::learn::read_sets(&sets, args.gold_format, &options)?;
     let bytes = ppl_filter::learn::learn(&mut pages, model, &learn_options(&args, &sets))?;
     std::fs::write(&args.output, &bytes).with_context(|| args.output.display().to_string())?;

@@ -4,15 +4,15 @@
 
 use crate::block::{PageEvidence, PageKind};
 use crate::evidence::{page_evidence, page_kind, Analysis, DocumentContext};
-use crate::pipeline::read_blocks;
+use crate::pipeline::{read_blocks, Options};
 
 /// The kind `bytes` (one page) declares, and what the whole page shows of its kind: its blocks
-/// read as the combined method reads them ([`super::reading_options`]) and seen in order, as
+/// read as the combined method reads them ([`Options::reading_only`]) and seen in order, as
 /// the decider holds them. What a page shows is its text and markup alone, so no classifier
 /// and no language model play a part: a build whose classifier holds other evidence can learn
 /// its page-kind model, and the page-kind model plays no part in its own input.
 pub fn kind_evidence(bytes: &[u8]) -> (PageKind, PageEvidence) {
-    let read = read_blocks(bytes, &super::reading_options());
+    let read = read_blocks(bytes, &Options::reading_only());
     let mut blocks = read.blocks;
     let mut document = DocumentContext::default();
     for block in &mut blocks {

@@ -45,16 +45,6 @@ use logistic::{fit_logistic, standardisation};
 /// Cross-fitting parts for the boilerplate evidence of the training pages.
 const CROSS_FIT: usize = 5;
 
-/// How pages are read to learn from them: as the combined method reads pages (the text only
-/// screen readers read left out), but with no classifier loaded, since the decision plays no
-/// part in reading them (the embedded classifier may hold other evidence than this build's:
-/// its successor is what is being learned).
-pub fn reading_options() -> crate::pipeline::Options {
-    let mut options = crate::pipeline::Options::with_method(crate::decide::Method::Perplexity);
-    options.html.as_seen = true;
-    options
-}
-
 /// Settings of [`learn`].
 #[derive(Clone, Debug)]
 pub struct LearnOptions {

@@ -336,9 +336,8 @@ mod tests {
         // Not with the perplexity method; but when the page is read as the combined method
         // reads it with no classifier, as `learn` reads its pages.
         assert!(read(described.as_bytes(), 64).0.is_empty());
-        let mut as_seen = Options::with_method(Method::Perplexity);
-        as_seen.html.as_seen = true;
-        assert_eq!(read_with(described.as_bytes(), 64, as_seen).0, [summary]);
+        let learning = Options::reading_only();
+        assert_eq!(read_with(described.as_bytes(), 64, learning).0, [summary]);
         // After the few words the body shows, not when it shows ten.
         let few = described.replace("</section>", "Loading</section>");
         let (texts, _, _) = read_with(few.as_bytes(), 64, Options::default());

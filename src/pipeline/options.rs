@@ -99,6 +99,16 @@ impl Options {
         }
     }
 
+    /// Pages read as the combined method reads them (as readers see them,
+    /// [`HtmlSettings::as_seen`]), with no classifier loaded: to learn from them, where the
+    /// decision plays no part in reading them (the embedded classifier may hold other evidence
+    /// than this build's: its successor is what is being learned).
+    pub fn reading_only() -> Options {
+        let mut options = Options::with_method(Method::Perplexity);
+        options.html.as_seen = true;
+        options
+    }
+
     /// Decides with `method`, the HTML stage reading pages as that method does: as readers see
     /// them for the combined one ([`HtmlSettings::as_seen`]), as it always read them for the
     /// perplexity method.
