@@ -21,5 +21,6 @@ mod robust_records;
 mod robust_warc;
 #[cfg(feature = "serve")]
 mod serve;
+mod stream_splitter;
 mod streaming;
 mod warc_responses;

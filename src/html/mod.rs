@@ -41,6 +41,7 @@ use lol_html::HtmlRewriter;
 use crate::block::{Block, PageInfo};
 use rewriter::{new_rewriter, Discard};
 use state::State;
+pub use tags::TextModel;
 
 /// Limits and switches of the HTML stage.
 #[derive(Clone, Debug)]

@@ -31,6 +31,39 @@ pub(super) enum Role {
     Page,
 }
 
+/// How the HTML tokenizer reads an element's content (the specification's content models, as
+/// lol_html follows them): as markup, or as text up to the element's end tag, or as text to
+/// the end. The stream splitter ([`crate::io::pages`]) follows the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextModel {
+    /// Markup: tags, comments and text.
+    Markup,
+    /// Raw text or RCDATA, up to the end tag of the element named (in lower case).
+    Raw(&'static str),
+    /// `<plaintext>`: text to the end of the page.
+    Plaintext,
+}
+
+/// The elements whose content is raw text (`script`, `style`, …) or RCDATA (`title`,
+/// `textarea`). `noscript` is raw text as a browser that runs scripts reads it, as lol_html
+/// does.
+const RAW_TEXT: [&str; 9] = [
+    "script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "title", "textarea",
+];
+
+impl TextModel {
+    /// The content model of the HTML element named `name` (in any case).
+    pub fn of(name: &[u8]) -> TextModel {
+        if name.eq_ignore_ascii_case(b"plaintext") {
+            return TextModel::Plaintext;
+        }
+        RAW_TEXT
+            .into_iter()
+            .find(|raw| name.eq_ignore_ascii_case(raw.as_bytes()))
+            .map_or(TextModel::Markup, TextModel::Raw)
+    }
+}
+
 /// Declares [`Tag`], one variant a tag, and [`TAGS`], each tag's name and role by its number.
 macro_rules! tags {
     ($($tag:ident = $name:literal => $role:ident,)*) => {

@@ -327,9 +327,10 @@ impl<'a> Reader<'a> {
     }
 
     /// Every page of a stream is a document ([`Pages`]), named as the stream and, from the
-    /// second on, by its number.
+    /// second on, by its number; a page cut off before the next began is reported.
     fn pages(&mut self, name: &str, content: Box<dyn Read + Send>) -> Result<(), OutputClosed> {
-        let mut pages = Pages::new(content, self.options.read.read_size);
+        let read = &self.options.read;
+        let mut pages = Pages::new(content, read.read_size, read.max_record_bytes);
         let mut number = 0;
         while let Some(mut page) = pages.next_page() {
             number += 1;
@@ -342,6 +343,10 @@ impl<'a> Reader<'a> {
             };
             let kind = DocumentKind::of(self.options);
             self.document(&page_name, meta, Ok(Some(&mut page)), kind)?;
+            if let Some(cut) = pages.cut() {
+                let trouble = Trouble::Cut(format!("{cut} where the next page begins"));
+                self.report(&page_name, trouble);
+            }
         }
         Ok(())
     }
