@@ -403,7 +403,7 @@ impl Scanner {
                 }
                 Some(i) => self.inside(w, i, Cut::Quoted),
             },
-            Mode::Comment => self.comment(w, rest),
+            Mode::Comment => self.up_to(w, rest, &[b"-->", b"--!>"], Cut::Comment),
             Mode::Declaration => match memchr2(b'>', b'<', rest) {
                 None => self.skip(rest.len()),
                 Some(i) if rest[i] == b'>' => {
@@ -413,7 +413,7 @@ impl Scanner {
                 }
                 Some(i) => self.inside(w, i, Cut::Declaration),
             },
-            Mode::Cdata => self.cdata(w, rest),
+            Mode::Cdata => self.up_to(w, rest, &[b"]]>"], Cut::Cdata),
             Mode::Raw(name) => self.raw(w, rest, name),
             Mode::Plaintext => match memchr(b'<', rest) {
                 None => self.skip(rest.len()),
@@ -435,50 +435,27 @@ impl Scanner {
         }
     }
 
-    /// A comment, up to `-->` or `--!>`.
-    fn comment(&mut self, w: Window<'_>, rest: &[u8]) -> bool {
-        match memchr2(b'-', b'<', rest) {
+    /// A comment or a CDATA section, up to the first of `closes` (which all begin with the
+    /// same byte), then text.
+    fn up_to(&mut self, w: Window<'_>, rest: &[u8], closes: &[&[u8]], cut: Cut) -> bool {
+        let first = closes[0][0];
+        match memchr2(first, b'<', rest) {
             None => self.skip(rest.len()),
-            Some(i) if rest[i] == b'-' => {
+            Some(i) if rest[i] == first => {
                 let at = self.at + i as u64;
                 if !w.has(at, 4) {
                     return self.skip(i);
                 }
-                let tail = &rest[i..];
-                let close = if tail.starts_with(b"-->") {
-                    3
-                } else if tail.starts_with(b"--!>") {
-                    4
-                } else {
-                    1
-                };
-                self.at = at + close;
-                if close > 1 {
-                    self.mode = Mode::Text;
+                match closes.iter().find(|close| rest[i..].starts_with(close)) {
+                    Some(close) => {
+                        self.at = at + close.len() as u64;
+                        self.mode = Mode::Text;
+                    }
+                    None => self.at = at + 1,
                 }
                 true
             }
-            Some(i) => self.inside(w, i, Cut::Comment),
-        }
-    }
-
-    /// A CDATA section, up to `]]>`.
-    fn cdata(&mut self, w: Window<'_>, rest: &[u8]) -> bool {
-        match memchr2(b']', b'<', rest) {
-            None => self.skip(rest.len()),
-            Some(i) if rest[i] == b']' => {
-                let at = self.at + i as u64;
-                if !w.has(at, 3) {
-                    return self.skip(i);
-                }
-                let close = rest[i..].starts_with(b"]]>");
-                self.at = at + if close { 3 } else { 1 };
-                if close {
-                    self.mode = Mode::Text;
-                }
-                true
-            }
-            Some(i) => self.inside(w, i, Cut::Cdata),
+            Some(i) => self.inside(w, i, cut),
         }
     }
 
