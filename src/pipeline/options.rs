@@ -37,7 +37,9 @@ pub struct ReadSettings {
     /// JSONL: drop lines that cannot be parsed instead of passing them through.
     pub skip_bad_lines: bool,
     /// Largest WARC record or JSONL line read: a larger record is skipped, a larger line passed
-    /// through unchanged (or skipped with `skip_bad_lines`), and either reported.
+    /// through unchanged (or skipped with `skip_bad_lines`), and either reported. It also bounds
+    /// the bytes the stream splitter holds back while it tells a document pasted into a page from
+    /// the next page ([`crate::io::pages`]); past it, the document is taken for the next page.
     pub max_record_bytes: usize,
     /// WARC: clean every response, not only 2xx HTML ones (other payloads as plain text).
     pub all_responses: bool,
