@@ -211,8 +211,9 @@ impl<R: Read> Read for Page<'_, R> {
 mod tests {
     use super::*;
 
-    /// The pages of `stream`, read `read_size` bytes at a time and `chunk` bytes a read.
-    fn pages(stream: &[u8], read_size: usize, chunk: usize) -> Vec<String> {
+    /// The pages of `stream` and how each was cut off, read `read_size` bytes at a time and
+    /// `chunk` bytes a read.
+    fn read_pages(stream: &[u8], read_size: usize, chunk: usize) -> Vec<(Vec<u8>, Option<Cut>)> {
         let mut pages = Pages::new(Chunked(stream, chunk), read_size, 1 << 20);
         let mut all = Vec::new();
         while let Some(mut page) = pages.next_page() {
@@ -225,7 +226,7 @@ mod tests {
                 }
                 bytes.extend_from_slice(&part[..n]);
             }
-            all.push(String::from_utf8(bytes).unwrap());
+            all.push((bytes, pages.cut()));
         }
         all
     }
@@ -242,12 +243,12 @@ mod tests {
         }
     }
 
-    fn split(stream: &str) -> Vec<String> {
-        let whole = pages(stream.as_bytes(), 4096, 4096);
-        // The same pages whatever the buffer and the reads' sizes.
+    /// The pages of `stream` and their cuts, the same whatever the buffer and the reads' sizes.
+    fn split_bytes(stream: &[u8]) -> Vec<(Vec<u8>, Option<Cut>)> {
+        let whole = read_pages(stream, 4096, 4096);
         for (read_size, chunk) in [(40, 1), (40, 7), (64, 3), (100, 100)] {
             assert_eq!(
-                pages(stream.as_bytes(), read_size, chunk),
+                read_pages(stream, read_size, chunk),
                 whole,
                 "{read_size} {chunk}"
             );
@@ -255,23 +256,20 @@ mod tests {
         whole
     }
 
-    /// The pages of `stream` and how each was cut off, whatever the reads' sizes.
+    /// The pages of `stream` (UTF-8) and how each was cut off.
     fn split_with_cuts(stream: &[u8]) -> Vec<(String, Option<Cut>)> {
-        let read = |read_size: usize, chunk: usize| {
-            let mut pages = Pages::new(Chunked(stream, chunk), read_size, 1 << 20);
-            let mut all = Vec::new();
-            while let Some(mut page) = pages.next_page() {
-                let mut bytes = Vec::new();
-                page.read_to_end(&mut bytes).unwrap();
-                all.push((String::from_utf8_lossy(&bytes).into_owned(), pages.cut()));
-            }
-            all
-        };
-        let whole = read(4096, 4096);
-        for (read_size, chunk) in [(40, 1), (40, 7), (64, 3), (100, 100)] {
-            assert_eq!(read(read_size, chunk), whole, "{read_size} {chunk}");
-        }
-        whole
+        split_bytes(stream)
+            .into_iter()
+            .map(|(bytes, cut)| (String::from_utf8(bytes).unwrap(), cut))
+            .collect()
+    }
+
+    /// The pages of `stream`.
+    fn split(stream: &str) -> Vec<String> {
+        split_with_cuts(stream.as_bytes())
+            .into_iter()
+            .map(|(page, _)| page)
+            .collect()
     }
 
     #[test]
@@ -411,14 +409,11 @@ mod tests {
         let a = b"<!DOCTYPE html><html><p>A.</p>".to_vec();
         let b = b"<!DOCTYPE html><html><p>B.</p></html>".to_vec();
         let stream = [a.clone(), utf16.clone(), b.clone()].concat();
-        let mut pages = Pages::new(&stream[..], 64, 1 << 20);
-        let mut got = Vec::new();
-        while let Some(mut page) = pages.next_page() {
-            let mut bytes = Vec::new();
-            page.read_to_end(&mut bytes).unwrap();
-            got.push(bytes);
-        }
-        assert_eq!(got, [a, utf16, b]);
+        let pages: Vec<Vec<u8>> = split_bytes(&stream)
+            .into_iter()
+            .map(|(page, _)| page)
+            .collect();
+        assert_eq!(pages, [a, utf16, b]);
     }
 
     #[test]
@@ -431,11 +426,7 @@ mod tests {
                     .flat_map(u16::to_le_bytes),
             )
             .collect();
-        let mut pages = Pages::new(&stream[..], 64, 1 << 20);
-        let mut bytes = Vec::new();
-        pages.next_page().unwrap().read_to_end(&mut bytes).unwrap();
-        assert_eq!(bytes, stream);
-        assert!(pages.next_page().is_none());
+        assert_eq!(split_bytes(&stream), [(stream, None)]);
     }
 
     #[test]

@@ -51,6 +51,17 @@ pub(super) struct End {
     pub cut: Option<Cut>,
 }
 
+impl End {
+    /// A page that ends where the next begins, at `offset`.
+    fn at(offset: u64, cut: Option<Cut>) -> End {
+        End {
+            end: offset,
+            next: offset,
+            cut,
+        }
+    }
+}
+
 /// Where in its markup a page stood when the next page began: it was cut off there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cut {
@@ -135,12 +146,14 @@ enum Attribute {
 /// What a start tag's `>` leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Then {
-    Text,
-    Raw(&'static str),
-    Plaintext,
+    /// The element's content, read as its content model says.
+    Content(TextModel),
     /// Foreign content (`<svg>`, `<math>`), unless the tag closes itself.
     Foreign,
 }
+
+/// What an end tag, and the start tag of an element of markup, lead to.
+const MARKUP: Then = Then::Content(TextModel::Markup);
 
 /// How far a page has come.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -394,25 +407,13 @@ impl Scanner {
                 None => self.skip(rest.len()),
                 Some(i) if rest[i] == quote => {
                     self.at += i as u64 + 1;
-                    self.mode = Mode::Tag(Tag {
-                        attribute: Attribute::Name,
-                        slash: false,
-                        then,
-                    });
+                    self.mode = Mode::Tag(Tag::reading(then));
                     true
                 }
                 Some(i) => self.inside(w, i, Cut::Quoted),
             },
             Mode::Comment => self.up_to(w, rest, &[b"-->", b"--!>"], Cut::Comment),
-            Mode::Declaration => match memchr2(b'>', b'<', rest) {
-                None => self.skip(rest.len()),
-                Some(i) if rest[i] == b'>' => {
-                    self.at += i as u64 + 1;
-                    self.mode = Mode::Text;
-                    true
-                }
-                Some(i) => self.inside(w, i, Cut::Declaration),
-            },
+            Mode::Declaration => self.up_to(w, rest, &[b">"], Cut::Declaration),
             Mode::Cdata => self.up_to(w, rest, &[b"]]>"], Cut::Cdata),
             Mode::Raw(name) => self.raw(w, rest, name),
             Mode::Plaintext => match memchr(b'<', rest) {
@@ -435,15 +436,18 @@ impl Scanner {
         }
     }
 
-    /// A comment or a CDATA section, up to the first of `closes` (which all begin with the
-    /// same byte), then text.
+    /// A comment, a declaration or a CDATA section, up to the first of `closes` (which all
+    /// begin with the same byte), then text.
     fn up_to(&mut self, w: Window<'_>, rest: &[u8], closes: &[&[u8]], cut: Cut) -> bool {
         let first = closes[0][0];
         match memchr2(first, b'<', rest) {
             None => self.skip(rest.len()),
             Some(i) if rest[i] == first => {
                 let at = self.at + i as u64;
-                if !w.has(at, 4) {
+                if !w.has(
+                    at,
+                    closes.iter().map(|close| close.len()).max().unwrap_or(1),
+                ) {
                     return self.skip(i);
                 }
                 match closes.iter().find(|close| rest[i..].starts_with(close)) {
@@ -471,7 +475,7 @@ impl Scanner {
                 let tail = &rest[i + 1..];
                 if tail.first() == Some(&b'/') && names(&tail[1..], name) {
                     self.at = at + 2;
-                    self.mode = Mode::Tag(Tag::reading(Then::Text));
+                    self.mode = Mode::Tag(Tag::reading(MARKUP));
                     true
                 } else {
                     self.inside(w, i, Cut::Raw(name))
@@ -622,7 +626,7 @@ impl Scanner {
                     if !self.end_tag(tag_name(tail)) {
                         return;
                     }
-                    (Mode::Tag(Tag::reading(Then::Text)), 2)
+                    (Mode::Tag(Tag::reading(MARKUP)), 2)
                 }
                 Some(b'>') => (Mode::Text, 3),
                 Some(_) => (Mode::Declaration, 2),
@@ -673,7 +677,7 @@ impl Scanner {
             self.page.html += u32::from(page.html == 0 || page.in_body);
             self.page.had_html = true;
             self.page.phase = Phase::Open;
-            return Next::Go(Then::Text);
+            return Next::Go(MARKUP);
         }
         if is("text") && (page.wrapped || page.phase == Phase::Prologue && !page.had_html) {
             if page.closed() && self.begins_after_closed(at) {
@@ -682,7 +686,7 @@ impl Scanner {
             self.page.wrapped = true;
             self.page.wrapper += 1;
             self.page.phase = Phase::Open;
-            return Next::Go(Then::Text);
+            return Next::Go(MARKUP);
         }
         // Another page's head or body met in a tentative page, outside a document pasted into
         // it: it was pasted into this one.
@@ -712,13 +716,9 @@ impl Scanner {
         Next::Go(if is("svg") || is("math") {
             Then::Foreign
         } else if foreign {
-            Then::Text
+            MARKUP
         } else {
-            match TextModel::of(name) {
-                TextModel::Markup => Then::Text,
-                TextModel::Raw(name) => Then::Raw(name),
-                TextModel::Plaintext => Then::Plaintext,
-            }
+            Then::Content(TextModel::of(name))
         })
     }
 
@@ -772,9 +772,9 @@ impl Scanner {
                 (_, b'>') => {
                     self.at += i as u64 + 1;
                     self.mode = match tag.then {
-                        Then::Text => Mode::Text,
-                        Then::Raw(name) => Mode::Raw(name),
-                        Then::Plaintext => Mode::Plaintext,
+                        Then::Content(TextModel::Markup) => Mode::Text,
+                        Then::Content(TextModel::Raw(name)) => Mode::Raw(name),
+                        Then::Content(TextModel::Plaintext) => Mode::Plaintext,
                         Then::Foreign => {
                             self.page.foreign += u32::from(!tag.slash);
                             Mode::Text
@@ -907,19 +907,12 @@ impl Scanner {
         let Some(tentative) = self.tentative.take() else {
             return;
         };
-        self.ends.push_back(End {
-            end: tentative.from,
-            next: tentative.from,
-            cut: tentative.cut,
-        });
-        for start in tentative.chain {
-            let end = End {
-                end: start,
-                next: start,
-                cut: None,
-            };
-            self.ends.push_back(end);
-        }
+        self.ends.push_back(End::at(tentative.from, tentative.cut));
+        let chain = tentative
+            .chain
+            .into_iter()
+            .map(|start| End::at(start, None));
+        self.ends.extend(chain);
     }
 
     /// A page begins at `at`, after the current one closed: `true` when the scan's place
