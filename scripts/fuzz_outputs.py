@@ -343,7 +343,7 @@ def only_errors(entry):
 
 
 def mirror(name, extension):
-    """ppl_filter::io::output_name: `.gz` dropped, the extension replaced (None: unchanged)."""
+    """ppl_filter::source::output_name: `.gz` dropped, the extension replaced (None: unchanged)."""
     if extension is None:
         return name
     if name.endswith(".gz") and os.path.splitext(os.path.basename(name))[0]:

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::error::Error;
+use std::io;
 
 /// An error and its causes as one line, `outer: inner: …`, its control characters escaped
 /// ([`printable`]). A cause whose text the line already holds (a message that quotes its
@@ -42,6 +43,15 @@ pub fn printable(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(shown)
+}
+
+/// An I/O error's message without Rust's "(os error N)" suffix.
+pub fn io_message(e: &io::Error) -> String {
+    let message = e.to_string();
+    match message.find(" (os error") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    }
 }
 
 #[cfg(test)]

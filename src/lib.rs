@@ -1,17 +1,18 @@
 //! ppl-filter: turns raw web pages into their clean, well-formed text.
 //!
-//! A page flows through the stages sources ([`io`]) → `decode` → `html` (or `plain`) →
-//! `segment` → `evidence` → [`decide`] → `output` → sinks ([`io`]), wired by [`pipeline`]
+//! A page flows through the stages sources ([`source`]) → `decode` → `html` (or `plain`) →
+//! `segment` → `evidence` → [`decide`] → `output` → sinks ([`sink`]), wired by [`pipeline`]
 //! (reader, workers and ordered writer, in bounded memory). Imports run one way, from the top
 //! of this list down: `cli` (both binaries' flags, behind the default feature `cli`) and
-//! `serve` (the web demo, `ppl-filter serve`, behind the default feature `serve`) → [`learn`]
-//! (the classifier from pages and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`io`],
-//! `decode`, `html`, `plain`, `output` → [`decide`] (with `boost`ed trees) → `evidence` →
-//! [`lm`] (the n-gram language model) → `segment` → `stopwords`, `block` (the values every
-//! stage passes along) and `errors` (how an error is printed: [`one_line`]). The guide's
-//! "Layout" (GUIDE.md) draws the same.
+//! `serve` (the web demo, `ppl-filter serve`, behind the default feature `serve`) → `fetch`
+//! (pages fetched by URL, behind the feature `fetch`) → [`learn`] (the classifier from pages
+//! and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`sink`] → [`source`], `decode`, `html`,
+//! `plain`, `output` → [`decide`] (with `boost`ed trees) → `evidence` → [`lm`] (the n-gram
+//! language model) → `segment` → `stopwords`, `block` (the values every stage passes along)
+//! and `errors` (how an error is printed: [`one_line`]). The guide's "Layout" (GUIDE.md) draws
+//! the same.
 //!
-//! The way in is this page's items (below) and the eight public modules; the stages' own
+//! The way in is this page's items (below) and the public modules; the stages' own
 //! modules are private, and what the edges need of them is re-exported where it is used
 //! ([`pipeline`] the settings of each stage, [`decide`] the evidence it weighs). The crate's
 //! own tests and examples reach the stages through the feature `internals`, which is no API.
@@ -82,7 +83,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use ppl_filter::io::{sink::StreamSink, Input};
+//! use ppl_filter::sink::StreamSink;
+//! use ppl_filter::source::Input;
 //! use ppl_filter::pipeline::Problem;
 //! use ppl_filter::{lm, run, Options};
 //!
@@ -111,12 +113,15 @@
 pub mod cli;
 pub mod decide;
 pub mod eval;
-pub mod io;
+#[cfg(feature = "fetch")]
+pub mod fetch;
 pub mod learn;
 pub mod lm;
 pub mod pipeline;
 #[cfg(feature = "serve")]
 pub mod serve;
+pub mod sink;
+pub mod source;
 
 /// The stages' modules: private, or public with the feature `internals` (for this crate's own
 /// tests and examples, which reach inside the stages; it is no API).

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use ppl_filter::decide::{self, Method};
-use ppl_filter::io::sink::StreamSink;
-use ppl_filter::io::Input;
 use ppl_filter::lm::model::embedded;
 use ppl_filter::output::{OutputFormat, OutputMode};
 use ppl_filter::pipeline::{self, Options, Problem};
+use ppl_filter::sink::StreamSink;
+use ppl_filter::source::Input;
 
 fn html_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = dirs

@@ -10,11 +10,11 @@ use std::sync::Mutex;
 use encoding_rs::{UTF_16BE, UTF_16LE, UTF_8};
 use ppl_filter::decode::{DecodeError, EncodingSource, Markup, Utf8Decoder, SNIFF_BYTES};
 use ppl_filter::html::{BlockParser, HtmlError, HtmlSettings};
-use ppl_filter::io::sink::StreamSink;
-use ppl_filter::io::Input;
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
+use ppl_filter::sink::StreamSink;
+use ppl_filter::source::Input;
 use ppl_filter::Block;
 
 use crate::common::{ppl_filter_keeping_all, ppl_filter_within, stderr, stdout, KEEP_ALL};

@@ -8,10 +8,10 @@ use std::process::{Command, Stdio};
 
 use proptest::prelude::Strategy;
 
-use ppl_filter::io::jsonl::{parse_line_bytes, Extra, JsonlError, JsonlLines};
-use ppl_filter::io::sink::{
+use ppl_filter::sink::{
     DirSink, DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink,
 };
+use ppl_filter::source::jsonl::{parse_line_bytes, Extra, JsonlError, JsonlLines};
 
 use crate::common::*;
 

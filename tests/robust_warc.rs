@@ -8,13 +8,14 @@ use std::io::{BufReader, Cursor, Read, Write};
 use std::sync::Mutex;
 
 use flate2::write::GzEncoder;
-use ppl_filter::io::warc::{
-    http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord, WarcWriter,
-};
-use ppl_filter::io::{gzip, maybe_gunzip, Input};
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem, Severity};
+use ppl_filter::sink::warc::WarcWriter;
+use ppl_filter::source::warc::{
+    http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord,
+};
+use ppl_filter::source::{gzip, maybe_gunzip, Input};
 use proptest::prelude::*;
 use proptest::sample::Index;
 
@@ -298,7 +299,7 @@ fn pipeline_warns_with_file_name_and_compressed_offset() {
     let mut options = Options::default();
     options.read.input_format = InputFormat::Warc;
     options.render.mode = OutputMode::Mark;
-    let mut sink = ppl_filter::io::sink::StreamSink::new(Vec::new(), b"\n");
+    let mut sink = ppl_filter::sink::StreamSink::new(Vec::new(), b"\n");
     let problems = Mutex::new(Vec::new());
     let observe = |p: &Problem| problems.lock().unwrap().push(p.clone());
     pipeline::run(

@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use ppl_filter::io::pages::Pages;
+use ppl_filter::source::pages::Pages;
 use proptest::prelude::*;
 
 /// The pages of `stream`, read 64 KiB at a time.

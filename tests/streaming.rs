@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use ppl_filter::io::sink::StreamSink;
-use ppl_filter::io::{Input, Stream};
 use ppl_filter::lm;
 use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
+use ppl_filter::sink::StreamSink;
+use ppl_filter::source::{Input, Stream};
 use proptest::prelude::*;
 
 /// The fixture pages, in name order.

@@ -177,7 +177,7 @@ fn warcinfo_is_dated_with_the_run_or_source_date_epoch() {
     assert_eq!(dated.matches("WARC-Date: 2024-05-01T12:00:00Z").count(), 3);
     assert!(!dated.contains("1970-01-01"), "{dated}");
     // Without it: now, a date of this run.
-    let before = ppl_filter::io::warc::run_date().to_string();
+    let before = ppl_filter::sink::warc::run_date().to_string();
     let now = stdout(&ppl_filter(&["-q"], &crawl()));
     let date = now
         .lines()

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
-use ppl_filter::io::fetch::Polite;
-use ppl_filter::io::language_filter::LanguageFilter;
-use ppl_filter::io::sink::{
-    DirSink, DocumentMeta, DocumentStats, PartialFile, RecordFormat, RecordSink, Sink, StreamSink,
-};
-use ppl_filter::io::Input;
+use ppl_filter::fetch::Polite;
 use ppl_filter::lm::LanguageModel;
 use ppl_filter::pipeline::{self, Observer, Options, Problem, Severity, Summary, Trouble};
+use ppl_filter::sink::language_filter::LanguageFilter;
+use ppl_filter::sink::{
+    DirSink, DocumentMeta, DocumentStats, PartialFile, RecordFormat, RecordSink, Sink, StreamSink,
+};
+use ppl_filter::source::Input;
 
 use anyhow::bail;
 

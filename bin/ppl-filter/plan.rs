@@ -7,15 +7,15 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail};
 use ppl_filter::cli::filter::CleanArgs;
-use ppl_filter::io::fetch::FetchLimits;
-use ppl_filter::io::language::Language;
-use ppl_filter::io::sink::RecordFormat;
-use ppl_filter::io::walk::{self, Expanded, WalkOptions};
-use ppl_filter::io::{sniff, Input, InputFormat, NamedInput};
+use ppl_filter::fetch::FetchLimits;
 use ppl_filter::pipeline::HtmlSettings;
 use ppl_filter::pipeline::{self, Options, Problem, Trouble};
 use ppl_filter::pipeline::{Layout, OutputMode};
 use ppl_filter::pipeline::{ReadSettings, RenderSettings};
+use ppl_filter::sink::language::Language;
+use ppl_filter::sink::RecordFormat;
+use ppl_filter::source::walk::{self, Expanded, WalkOptions};
+use ppl_filter::source::{sniff, Input, InputFormat, NamedInput};
 
 use crate::urls::{UrlList, Urls};
 
@@ -120,7 +120,7 @@ impl Plan {
         let records = records(&args, kind)?;
         let options = options(&args, kind, threads, records.as_ref())?;
         let named = output_names(expanded.inputs, kind, args.format, records.is_some());
-        ppl_filter::io::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
+        ppl_filter::sink::outputs::check(args.output_dir.as_deref(), &named, &expanded.walked)?;
         let (inputs, names): (Vec<Input>, Vec<PathBuf>) = named.into_iter().unzip();
         let mut found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
         found.extend(too_large);
@@ -331,7 +331,7 @@ fn output_names(
     inputs
         .into_iter()
         .map(|(input, relative)| {
-            let mut name = ppl_filter::io::output_name(&relative, extension);
+            let mut name = ppl_filter::sink::outputs::output_name(&relative, extension);
             if input.is_stdin() && records && !json {
                 name.set_extension(if kind == InputFormat::Warc {
                     "warc"

@@ -2,9 +2,9 @@
 //! characters escaped), and a progress bar when stderr is a terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ppl_filter::io::InputFormat;
 use ppl_filter::pipeline::{Observer, Problem};
 use ppl_filter::printable;
+use ppl_filter::source::InputFormat;
 
 /// Prints problems as one line each on stderr and drives the progress bar.
 pub struct Reporter {

@@ -14,10 +14,10 @@ mod models;
 
 use std::sync::Arc;
 
-use ppl_filter::io::language::Language;
 use ppl_filter::lm::{embedded, LanguageModel};
 use ppl_filter::pipeline::pages::{self, Page};
 use ppl_filter::pipeline::{RunError, FAVORS, FORMATS, KINDS, METHODS};
+use ppl_filter::sink::language::Language;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::html::HtmlSettings;
-use crate::io::InputFormat;
 use crate::learn::{GoldFormat, Learner, SetBalance};
 use crate::output::Layout;
+use crate::source::InputFormat;
 
 const EXIT_CODES: &str = "\
 Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run):
@@ -261,7 +261,7 @@ pub struct CleanArgs {
     /// is not told with that confidence (too short, mixed), are left out whole, counted by
     /// --stats.
     #[arg(long, value_name = "LANG", value_parser = parse_language)]
-    pub target_language: Option<crate::io::language::Language>,
+    pub target_language: Option<crate::sink::language::Language>,
 
     /// Read a stream of pages (standard input, a pipe) as one document. By default it is cut
     /// into its pages, each cleaned as a file holding it would be: a new page begins at a
@@ -555,8 +555,8 @@ pub fn command() -> clap::Command {
 }
 
 /// `--target-language`: a language whatlang tells, by code or English name.
-fn parse_language(name: &str) -> Result<crate::io::language::Language, String> {
-    crate::io::language::Language::of_name(name).ok_or_else(|| {
+fn parse_language(name: &str) -> Result<crate::sink::language::Language, String> {
+    crate::sink::language::Language::of_name(name).ok_or_else(|| {
         format!("`{name}` is no language told here: give an ISO 639-1 or 639-3 code (de, deu) or an English name (German)")
     })
 }
@@ -599,7 +599,7 @@ impl ServeArgs {
         };
         (host.as_str(), port)
             .to_socket_addrs()
-            .map_err(|e| cannot(crate::io::io_message(&e)))?
+            .map_err(|e| cannot(crate::errors::io_message(&e)))?
             .next()
             .ok_or_else(|| cannot("the host has no address".into()))
     }

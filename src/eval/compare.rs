@@ -82,7 +82,7 @@ pub fn clean_dir(
     model: &LanguageModel,
     options: &Options,
 ) -> Result<(f64, u64, usize), EvalError> {
-    let pages = crate::io::html_pages(input_dir).map_err(|source| EvalError::Read {
+    let pages = crate::source::html_pages(input_dir).map_err(|source| EvalError::Read {
         path: input_dir.to_path_buf(),
         source,
     })?;
@@ -103,7 +103,7 @@ pub fn clean_dir(
     let options = &options;
     let (mut seconds, mut bytes) = (0.0, 0u64);
     for page in &pages {
-        let html = crate::io::read_page(page).map_err(|source| EvalError::Read {
+        let html = crate::source::read_page(page).map_err(|source| EvalError::Read {
             path: page.clone(),
             source,
         })?;
@@ -125,7 +125,7 @@ pub fn clean_dir(
         };
         seconds += started.elapsed().as_secs_f64();
         bytes += html.len() as u64;
-        let name = crate::io::page_stem(page).unwrap_or_default();
+        let name = crate::source::page_stem(page).unwrap_or_default();
         let path = out_dir.join(format!("{name}.txt"));
         std::fs::write(&path, text).map_err(|source| EvalError::Write { path, source })?;
     }

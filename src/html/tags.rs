@@ -33,7 +33,7 @@ pub(super) enum Role {
 
 /// How the HTML tokenizer reads an element's content (the specification's content models, as
 /// lol_html follows them): as markup, or as text up to the element's end tag, or as text to
-/// the end. The stream splitter ([`crate::io::pages`]) follows the same.
+/// the end. The stream splitter ([`crate::source::pages`]) follows the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextModel {
     /// Markup: tags, comments and text.

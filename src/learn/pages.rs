@@ -207,18 +207,20 @@ pub fn read_pages(
         let path = path.to_path_buf();
         move |source| LearnError::Io { path, source }
     };
-    let names = crate::io::html_pages(input_dir).map_err(|source| LearnError::Io {
+    let names = crate::source::html_pages(input_dir).map_err(|source| LearnError::Io {
         path: input_dir.to_path_buf(),
         source,
     })?;
     let mut pages = Vec::new();
     for path in names {
-        let stem = crate::io::page_stem(&path).unwrap_or_default().to_owned();
+        let stem = crate::source::page_stem(&path)
+            .unwrap_or_default()
+            .to_owned();
         let gold_path = gold_dir.join(format!("{stem}.txt"));
         if !gold_path.is_file() {
             continue;
         }
-        let html = crate::io::read_page(&path).map_err(io_err(&path))?;
+        let html = crate::source::read_page(&path).map_err(io_err(&path))?;
         let gold = std::fs::read(&gold_path).map_err(io_err(&gold_path))?;
         pages.push(LabelledPage::new(stem, &html, &gold, format, options));
     }

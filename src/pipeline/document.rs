@@ -10,8 +10,8 @@ use super::{InputFormat, Options, Trouble};
 use crate::block::{Block, BlockKind, ContainerHints, PageInfo};
 use crate::decode::{DecodeError, EncodingSource, Markup, Utf8Decoder};
 use crate::html::{BlockParser, HtmlSettings};
-use crate::io::sniff::{has_markup, MARKUP_HEAD_BYTES};
 use crate::plain::TextBlocks;
+use crate::source::sniff::{has_markup, MARKUP_HEAD_BYTES};
 
 /// The output is gone (the writer stopped, for example after `| head`): reading stops.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,8 +36,8 @@ use crossbeam_channel::bounded;
 pub use crate::decide::DecideSettings;
 pub use crate::decode::{encoding_for_label, DecodeError};
 pub use crate::html::{HtmlError, HtmlSettings};
-pub use crate::io::InputFormat;
 pub use crate::output::{Layout, OutputFormat, OutputMode, RenderSettings};
+pub use crate::source::InputFormat;
 pub use options::{Options, ReadSettings};
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
@@ -45,10 +45,10 @@ pub use request::{Decision, Request, RequestError, Value, FAVORS, FORMATS, KINDS
 
 use crate::block::{Block, PageInfo};
 use crate::evidence;
-use crate::io::sink::{DocumentMeta, Sink};
-use crate::io::Input;
 use crate::lm::model::LanguageModel;
 use crate::segment;
+use crate::sink::{DocumentMeta, Sink};
+use crate::source::Input;
 use document::{read_document, DocumentKind, Findings, OutputClosed};
 use read::read_inputs;
 use write::{finish, write_in_order, Writer};
@@ -78,7 +78,7 @@ pub struct Summary {
     /// The output was closed early (for example by `| head`); the run stopped quietly.
     pub output_closed: bool,
     /// Documents left out because their text is not in the language asked for
-    /// (`--target-language`; counted by [`crate::io::language_filter::LanguageFilter`], around the run).
+    /// (`--target-language`; counted by [`crate::sink::language_filter::LanguageFilter`], around the run).
     pub other_language: u64,
 }
 
@@ -322,7 +322,7 @@ pub fn clean_bytes(
 ) -> (Vec<u8>, Vec<Problem>) {
     let read = read_blocks(page, options);
     let scored = process_whole(read.blocks, Some(read.info), model, options);
-    let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"");
+    let mut sink = crate::sink::StreamSink::new(Vec::new(), b"");
     Writer::new(options, &mut sink)
         .emit(scored)
         .expect("writing to memory cannot fail");
@@ -341,7 +341,7 @@ mod tests {
             threads: MAX_THREADS * 4,
             ..Options::with_method(Method::Perplexity)
         };
-        let mut sink = crate::io::sink::StreamSink::new(Vec::new(), b"\n");
+        let mut sink = crate::sink::StreamSink::new(Vec::new(), b"\n");
         let summary = run(
             &[],
             crate::lm::model::embedded(),

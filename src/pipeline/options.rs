@@ -5,8 +5,8 @@
 
 use crate::decide::{self, Choices, DecideSettings, Method, Policy};
 use crate::html::HtmlSettings;
-use crate::io::InputFormat;
 use crate::output::{Layout, OutputMode, RenderSettings};
+use crate::source::InputFormat;
 
 /// Everything that decides how documents are cleaned and written, stage by stage.
 #[derive(Clone, Debug)]
@@ -39,16 +39,16 @@ pub struct ReadSettings {
     /// Largest WARC record or JSONL line read: a larger record is skipped, a larger line passed
     /// through unchanged (or skipped with `skip_bad_lines`), and either reported. It also bounds
     /// the bytes the stream splitter holds back while it tells a document pasted into a page from
-    /// the next page ([`crate::io::pages`]); past it, the document is taken for the next page.
+    /// the next page ([`crate::source::pages`]); past it, the document is taken for the next page.
     pub max_record_bytes: usize,
     /// WARC: clean every response, not only 2xx HTML ones (other payloads as plain text).
     pub all_responses: bool,
     /// Pages (a whole input read as HTML): one whose text holds no markup in its first 4 KiB
-    /// ([`crate::io::sniff::has_markup`]) is read as plain text (as `InputFormat::Text`), so
+    /// ([`crate::source::sniff::has_markup`]) is read as plain text (as `InputFormat::Text`), so
     /// its blank lines separate paragraphs. Set unless the inputs were said to be HTML.
     pub text_without_markup: bool,
     /// Pages: a stream (standard input, a pipe) is read as one document rather than cut into
-    /// its pages ([`crate::io::pages`]).
+    /// its pages ([`crate::source::pages`]).
     pub one_document: bool,
 }
 

@@ -17,11 +17,11 @@ use super::{
 };
 use crate::block::Block;
 use crate::decide::Decider;
-use crate::io::language::Language;
-use crate::io::language_filter::LanguageFilter;
-use crate::io::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
-use crate::io::Input;
 use crate::lm::model::LanguageModel;
+use crate::sink::language::Language;
+use crate::sink::language_filter::LanguageFilter;
+use crate::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
+use crate::source::Input;
 
 /// How in-memory pages are cleaned and written.
 #[derive(Clone, Debug)]

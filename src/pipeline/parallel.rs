@@ -27,10 +27,10 @@ use super::write::{finish, Writer};
 use super::{
     process, run, InputFormat, Observer, Options, Problem, RunError, Summary, MAX_THREADS,
 };
-use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
-use crate::io::spool::Spool;
-use crate::io::Input;
 use crate::lm::model::LanguageModel;
+use crate::sink::{DocumentMeta, DocumentStats, Sink};
+use crate::source::spool::Spool;
+use crate::source::Input;
 
 /// Output of a document in flight held in memory; the rest goes to a temporary file.
 const HELD_BYTES: usize = 256 << 10;

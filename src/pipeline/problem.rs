@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use encoding_rs::Encoding;
 
+use crate::errors::io_message;
 use crate::html::HtmlError;
-use crate::io::io_message;
-use crate::io::jsonl::JsonlError;
-use crate::io::warc::WarcError;
+use crate::source::jsonl::JsonlError;
+use crate::source::warc::WarcError;
 
 /// How bad a problem with one input is; the exit status follows the worst one of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,12 +8,12 @@ use super::document::{read_document, DocumentKind, Findings, OutputClosed};
 use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary, Trouble};
 use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
-use crate::io::jsonl::{parse_line_bytes, JsonlError, JsonlLines};
-use crate::io::pages::Pages;
-use crate::io::sink::DocumentMeta;
-use crate::io::spool::{Spool, SpoolReader};
-use crate::io::warc::{http_response_parts, WarcReader};
-use crate::io::Input;
+use crate::sink::DocumentMeta;
+use crate::source::jsonl::{parse_line_bytes, JsonlError, JsonlLines};
+use crate::source::pages::Pages;
+use crate::source::spool::{Spool, SpoolReader};
+use crate::source::warc::{http_response_parts, WarcReader};
+use crate::source::Input;
 
 /// Hands a batch on; an error stops the reading.
 pub(super) type SendBatch<'a> = dyn FnMut(Job) -> Result<(), OutputClosed> + 'a;
@@ -205,7 +205,7 @@ pub(super) fn cut_into_pages(input: &Input, options: &Options) -> bool {
 /// Whether a file found while walking for WARC or JSONL input is not text, and so skipped
 /// quietly as it would be among pages (where decoding tells).
 fn skipped_as_binary(input: &Input, format: InputFormat) -> bool {
-    use crate::io::sniff;
+    use crate::source::sniff;
     matches!(format, InputFormat::Warc | InputFormat::Jsonl)
         && sniff::found_binary(input, &sniff::head(input))
 }
@@ -526,7 +526,7 @@ impl MissingField {
     fn add(&mut self, line: u64, bytes: &[u8]) {
         if self.count == 0 {
             self.first = line;
-            self.fields = crate::io::jsonl::string_fields(bytes, 8);
+            self.fields = crate::source::jsonl::string_fields(bytes, 8);
             self.first_seen = !self.objects;
         }
         self.objects = true;

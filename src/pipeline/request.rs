@@ -21,9 +21,9 @@ use crate::block::PageKind;
 use crate::decide::{
     embedded, Choices, Classifier, Favor, Given, Method, MethodKind, MethodOption, Policy,
 };
-use crate::io::language::Language;
-use crate::io::sink::RecordFormat;
 use crate::output::Layout;
+use crate::sink::language::Language;
+use crate::sink::RecordFormat;
 
 /// The output formats by name ([`Layout::name`], `--format`): `text` (the kept text, one block a
 /// line, as `ppl-filter` writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark`

@@ -6,8 +6,8 @@ use std::io;
 use super::{Job, Options, RunError, Summary};
 use crate::block::Block;
 use crate::decide::Decider;
-use crate::io::sink::{DocumentStats, Sink};
 use crate::output::render_block;
+use crate::sink::{DocumentStats, Sink};
 
 /// The ordered end of the pipeline: decides, renders and writes each document's blocks,
 /// telling the sink where documents begin and end.

@@ -34,7 +34,7 @@
 
 pub mod api;
 mod connections;
-pub use crate::io::fetch;
+pub use crate::fetch;
 
 use std::net::SocketAddr;
 use std::ops::ControlFlow;
@@ -52,10 +52,10 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::io::sniff;
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Page, PageError};
 use crate::pipeline::{InputFormat, Trouble};
+use crate::source::sniff;
 use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
 use connections::Connections;
 use fetch::{FetchError, FetchLimits};

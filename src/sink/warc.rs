@@ -329,7 +329,7 @@ fn uuid_of(hasher: &Xxh3) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::warc::{WarcReader, WarcRecord};
+    use crate::source::warc::{WarcReader, WarcRecord};
     use flate2::bufread::MultiGzDecoder;
     use std::io::{BufReader, Cursor};
 

@@ -33,7 +33,7 @@ impl<R: BufRead> Input<R> {
 
     /// The next bytes ([`BufRead::fill_buf`], tried again when a signal interrupts it).
     pub(super) fn fill(&mut self) -> io::Result<&[u8]> {
-        crate::io::fill_buf_retrying(self)
+        crate::source::fill_buf_retrying(self)
     }
 
     /// Gives back `bytes`, the last ones consumed, to be read again.

@@ -144,7 +144,7 @@ fn connect(
             .to_socket_addrs()
             .map_err(|e| FetchError::Resolve {
                 host: netloc.to_string(),
-                why: crate::io::io_message(&e),
+                why: crate::errors::io_message(&e),
             })?
             .collect(),
         None => return Err(FetchError::Url("no host".into())),
@@ -170,7 +170,7 @@ fn connect(
         Some(e) if is_timeout(&e) => Err(FetchError::TimedOut { timeout }),
         Some(e) => Err(FetchError::Connect {
             host: netloc.to_string(),
-            why: crate::io::io_message(&e),
+            why: crate::errors::io_message(&e),
         }),
         None => Err(FetchError::Resolve {
             host: netloc.to_string(),
@@ -238,7 +238,7 @@ fn tls_config() -> Arc<rustls::ClientConfig> {
 fn tls_message(e: &io::Error) -> String {
     e.get_ref()
         .and_then(|inner| inner.downcast_ref::<rustls::Error>())
-        .map_or_else(|| crate::io::io_message(e), |e| e.to_string())
+        .map_or_else(|| crate::errors::io_message(e), |e| e.to_string())
 }
 
 /// A failure of the connection to `netloc`: a TLS error named as one.
@@ -251,7 +251,10 @@ fn transport_error(e: &io::Error, netloc: &str, doing: &str) -> FetchError {
             host: netloc.to_string(),
             why: tls.to_string(),
         },
-        None => FetchError::Failed(format!("{doing} {netloc}: {}", crate::io::io_message(e))),
+        None => FetchError::Failed(format!(
+            "{doing} {netloc}: {}",
+            crate::errors::io_message(e)
+        )),
     }
 }
 
@@ -307,7 +310,7 @@ fn read_head(
                 MAX_HEAD_BYTES / 1024
             )));
         }
-        let buf = crate::io::fill_buf_retrying(reader).map_err(HeadError::Io)?;
+        let buf = crate::source::fill_buf_retrying(reader).map_err(HeadError::Io)?;
         if buf.is_empty() {
             return Err(HeadError::Bad(if head.is_empty() {
                 format!("{netloc} closed the connection without answering")
@@ -526,7 +529,7 @@ fn read_some(source: &mut dyn BufRead, buf: &mut [u8], max: u64) -> io::Result<u
 fn read_line(source: &mut dyn BufRead, max: usize) -> io::Result<Option<Vec<u8>>> {
     let mut line = Vec::new();
     loop {
-        let buf = crate::io::fill_buf_retrying(source)?;
+        let buf = crate::source::fill_buf_retrying(source)?;
         if buf.is_empty() {
             return Ok(None);
         }

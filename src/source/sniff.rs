@@ -3,11 +3,11 @@
 //! or as plain text when the start of its text holds no markup ([`has_markup`]). Gzip is looked
 //! through. Standard input and pipes can be read only once, so their first
 //! bytes are kept by the input and handed back when it is opened for cleaning
-//! ([`crate::io::Input::head`]).
+//! ([`crate::source::Input::head`]).
 
 use std::io::{self, Read};
 
-use crate::io::{maybe_gunzip, Input, InputFormat};
+use crate::source::{maybe_gunzip, Input, InputFormat};
 
 /// How many bytes of a page's decoded text [`has_markup`] looks at.
 pub const MARKUP_HEAD_BYTES: usize = 4096;

@@ -323,7 +323,7 @@ fn read_page(
 ) -> Result<Fetched, FetchError> {
     let encoding = response
         .header("content-type")
-        .and_then(|t| crate::io::warc::charset_param(&t))
+        .and_then(|t| crate::source::warc::charset_param(&t))
         .and_then(|charset| crate::decode::encoding_for_label(&charset));
     let mut names = response.transfer_codings.clone();
     if let Some(content) = response.header("content-encoding") {

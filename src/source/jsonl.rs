@@ -4,7 +4,7 @@
 //! remembers where every value sits in the line; [`JsonRecord::with_field`] writes the line back
 //! with only that value replaced (and score fields set or appended), every other byte untouched,
 //! so numbers such as `1.50` or `1e3` and nested objects survive exactly. [`JsonlLines`] reads
-//! lines with a bound on their length (with the line reader of `io/lines.rs`), or keeps a line
+//! lines with a bound on their length (with the line reader of `source/lines.rs`), or keeps a line
 //! past the bound in a [`PassedLine`] to be passed through unchanged, in bounded memory;
 //! [`json_object`] builds the JSONL record written for a WARC input.
 //!
@@ -22,7 +22,7 @@ use serde_json::value::RawValue;
 use thiserror::Error;
 
 use super::lines;
-use super::spool::{Spool, SpoolReader};
+use crate::source::spool::{Spool, SpoolReader};
 
 /// Why a line could not be used. Every variant names the line (1-based) and is one line long.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

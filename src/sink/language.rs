@@ -3,7 +3,7 @@
 //! code or English name. [`super::language_filter`] passes on only the documents in one
 //! language.
 
-use crate::io::spool::Spool;
+use crate::source::spool::Spool;
 
 /// Bytes of a document's text the language is told from (the first ones).
 pub const SAMPLE_BYTES: usize = 256 * 1024;

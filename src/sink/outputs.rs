@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::io::{Input, NamedInput};
+use crate::source::{Input, NamedInput};
 
 /// Why a run's outputs would overwrite or feed its inputs; nothing is written then.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -167,10 +167,23 @@ fn stdout_id() -> Option<FileId> {
     None
 }
 
+/// The name of an input's output under `--output-dir`: its relative path with `.gz` dropped and
+/// the extension replaced by `extension` (`a/b.html.gz` → `a/b.txt`), or unchanged for `None`
+/// (a WARC or JSONL input gives an output of its own kind and name).
+pub fn output_name(relative: &Path, extension: Option<&str>) -> PathBuf {
+    let mut name = relative.to_path_buf();
+    if let Some(extension) = extension {
+        if name.extension().is_some_and(|x| x == "gz") {
+            name.set_extension("");
+        }
+        name.set_extension(extension);
+    }
+    name
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::output_name;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ppl-outputs-{}-{name}", std::process::id()));
@@ -261,5 +274,15 @@ mod tests {
             Ok(())
         );
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn output_names_replace_the_extension_or_keep_a_record_file_s() {
+        assert_eq!(
+            output_name(Path::new("a/b.html.gz"), Some("txt")),
+            Path::new("a/b.txt")
+        );
+        let record = output_name(Path::new("a/c.warc.gz"), None);
+        assert_eq!(record, Path::new("a/c.warc.gz"));
     }
 }

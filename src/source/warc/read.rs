@@ -10,7 +10,7 @@ use std::io::{self, BufRead};
 
 use super::input::Input;
 use super::record::{WarcError, WarcRecord};
-use crate::io::{gzip, lines};
+use crate::source::{gzip, lines};
 
 /// Default bound on one record's block (`--max-record-bytes`): 16 MiB.
 const DEFAULT_MAX_RECORD_BYTES: u64 = 16 << 20;
@@ -777,8 +777,8 @@ fn truncated(headers: &[(String, String)]) -> WarcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::warc::http::is_html;
-    use crate::io::warc::http_response_parts;
+    use crate::source::warc::http::is_html;
+    use crate::source::warc::http_response_parts;
     use flate2::bufread::MultiGzDecoder;
     use std::io::{BufReader, Cursor};
 

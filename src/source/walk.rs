@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{WalkBuilder, WalkState};
 
-use crate::io::{Input, NamedInput};
+use crate::source::{Input, NamedInput};
 
 /// How directories are walked.
 #[derive(Clone, Debug, Default)]
@@ -206,7 +206,7 @@ fn error_message(error: &ignore::Error) -> String {
         ignore::Error::WithPath { err, .. }
         | ignore::Error::WithDepth { err, .. }
         | ignore::Error::WithLineNumber { err, .. } => error_message(err),
-        ignore::Error::Io(e) => crate::io::io_message(e),
+        ignore::Error::Io(e) => crate::errors::io_message(e),
         ignore::Error::Loop { ancestor, .. } => {
             format!("link loop back to {}: not followed", ancestor.display())
         }

@@ -1,21 +1,16 @@
-//! Inputs: where documents come from and how their bytes are read.
+//! Sources: where documents come from and how their bytes are read, the first room of the
+//! pipeline (the last is [`crate::sink`]).
 //!
 //! An [`Input`] is standard input or a file; gzip is recognised by its magic bytes and read
 //! transparently (all members of a multi-member file; after a damaged member or junk between
 //! members reading resumes at the next member, see [`gzip`]). [`walk`] turns command-line
 //! arguments into inputs, walking directories; [`sniff`] tells what an input holds from its
-//! first bytes; [`sink`] says where the output goes.
+//! first bytes; [`pages`] cuts a stream into its pages; [`jsonl`] and [`warc`] read records.
 
-#[cfg(feature = "fetch")]
-pub mod fetch;
 pub mod gzip;
 pub mod jsonl;
-pub mod language;
-pub mod language_filter;
 mod lines;
-pub mod outputs;
 pub mod pages;
-pub mod sink;
 pub mod sniff;
 pub mod spool;
 #[cfg(feature = "cli")]
@@ -28,6 +23,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::errors::io_message;
 use gzip::GzipReader;
 
 /// One document source.
@@ -273,29 +269,6 @@ pub enum InputFormat {
 /// An input and its path relative to the argument that named it (see [`walk::expand`]).
 pub type NamedInput = (Input, PathBuf);
 
-/// The name of an input's output under `--output-dir`: its relative path with `.gz` dropped and
-/// the extension replaced by `extension` (`a/b.html.gz` → `a/b.txt`), or unchanged for `None`
-/// (a WARC or JSONL input gives an output of its own kind and name).
-pub fn output_name(relative: &Path, extension: Option<&str>) -> PathBuf {
-    let mut name = relative.to_path_buf();
-    if let Some(extension) = extension {
-        if name.extension().is_some_and(|x| x == "gz") {
-            name.set_extension("");
-        }
-        name.set_extension(extension);
-    }
-    name
-}
-
-/// An I/O error's message without Rust's "(os error N)" suffix.
-pub fn io_message(e: &io::Error) -> String {
-    let message = e.to_string();
-    match message.find(" (os error") {
-        Some(cut) => message[..cut].to_string(),
-        None => message,
-    }
-}
-
 /// `reader.fill_buf()`, tried again when a signal interrupts it.
 pub(crate) fn fill_buf_retrying<R: BufRead + ?Sized>(reader: &mut R) -> io::Result<&[u8]> {
     loop {
@@ -445,16 +418,6 @@ mod tests {
             reader.read_to_string(&mut text).unwrap();
             assert_eq!(text, "kept");
         }
-    }
-
-    #[test]
-    fn output_names_replace_the_extension_or_keep_a_record_file_s() {
-        assert_eq!(
-            output_name(Path::new("a/b.html.gz"), Some("txt")),
-            Path::new("a/b.txt")
-        );
-        let record = output_name(Path::new("a/c.warc.gz"), None);
-        assert_eq!(record, Path::new("a/c.warc.gz"));
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use std::io;
 
-use crate::io::language::{Language, SAMPLE_BYTES};
-use crate::io::sink::{DocumentMeta, DocumentStats, Sink};
-use crate::io::spool::Spool;
+use crate::sink::language::{Language, SAMPLE_BYTES};
+use crate::sink::{DocumentMeta, DocumentStats, Sink};
+use crate::source::spool::Spool;
 
 /// A sink that holds each document's output and hands it to `inner` only when its text is in
 /// `language` (`--target-language`): a document in another language, or whose language is not
@@ -89,7 +89,7 @@ impl Sink for LanguageFilter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::sink::StreamSink;
+    use crate::sink::StreamSink;
 
     #[test]
     fn only_documents_in_the_language_are_passed_on() {

@@ -1,7 +1,7 @@
 //! A fetched body decoded, within a bound: its content codings (`gzip`, `x-gzip`, `deflate`
 //! zlib-wrapped or raw, `br`) taken off, and then any gzip it still is (a `.html.gz` served as
 //! it is, a page gzipped twice) inflated as the pipeline would inflate it — by
-//! [`crate::io::maybe_gunzip`], so that the page handed on is never one the pipeline would
+//! [`crate::source::maybe_gunzip`], so that the page handed on is never one the pipeline would
 //! inflate again without a bound. At most `max_bytes` of the decoded page are kept, and the
 //! deadline covers decoding as it covers reading.
 
@@ -75,7 +75,7 @@ pub(super) fn read_decoded(
         reader = match coding {
             Coding::Gzip => Box::new(BufReader::with_capacity(
                 STEP,
-                crate::io::gzip::GzipReader::new(reader),
+                crate::source::gzip::GzipReader::new(reader),
             )),
             Coding::Deflate => Box::new(BufReader::with_capacity(STEP, Inflate::new(reader))),
             Coding::Brotli => Box::new(BufReader::with_capacity(
@@ -128,7 +128,7 @@ pub(super) fn read_decoded(
     let body_cut = end.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let cut = cut
         .or(body_cut)
-        .or_else(|| failure.map(|e| Cut::Damaged(crate::io::io_message(&e))));
+        .or_else(|| failure.map(|e| Cut::Damaged(crate::errors::io_message(&e))));
     (page, cut)
 }
 
@@ -144,11 +144,11 @@ impl Read for Shared {
 }
 
 /// `reader` with every layer of gzip inflated that its bytes start with (as
-/// [`crate::io::maybe_gunzip`] tells it), at most [`MAX_GZIP_LAYERS`].
+/// [`crate::source::maybe_gunzip`] tells it), at most [`MAX_GZIP_LAYERS`].
 fn gunzipped(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn BufRead + Send>> {
     for _ in 0..MAX_GZIP_LAYERS {
-        let mut layer = BufReader::with_capacity(STEP, crate::io::maybe_gunzip(reader)?);
-        let head = crate::io::fill_buf_retrying(&mut layer)?;
+        let mut layer = BufReader::with_capacity(STEP, crate::source::maybe_gunzip(reader)?);
+        let head = crate::source::fill_buf_retrying(&mut layer)?;
         let again = looks_gzip(head);
         reader = Box::new(layer);
         if !again {
@@ -161,11 +161,11 @@ fn gunzipped(mut reader: Box<dyn BufRead + Send>) -> io::Result<Box<dyn BufRead 
     ))
 }
 
-/// Whether [`crate::io::maybe_gunzip`] would inflate bytes that start with `head`.
+/// Whether [`crate::source::maybe_gunzip`] would inflate bytes that start with `head`.
 fn looks_gzip(head: &[u8]) -> bool {
     let mut probe = Vec::new();
     let reader = Box::new(io::Cursor::new(head[..head.len().min(8)].to_vec()));
-    let Ok(mut inflated) = crate::io::maybe_gunzip(reader) else {
+    let Ok(mut inflated) = crate::source::maybe_gunzip(reader) else {
         return false;
     };
     // A passed-through head reads back as it was; an inflated one does not.
@@ -203,7 +203,7 @@ impl<R: BufRead> Read for Inflate<R> {
             return Ok(0);
         }
         loop {
-            let input = crate::io::fill_buf_retrying(&mut self.inner)?;
+            let input = crate::source::fill_buf_retrying(&mut self.inner)?;
             if !self.started {
                 self.started = true;
                 let zlib = input.len() >= 2
