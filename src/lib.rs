@@ -20,8 +20,8 @@
 //! # Examples
 //!
 //! Clean one page held in memory, as `ppl-filter page.html` would, with the embedded English
-//! model and classifier ([`clean_page`]; the options are a [`Request`], which Python and the web
-//! API fill by name):
+//! model and classifier ([`clean_page`]; what to do is a [`Job`], made from a [`Request`], which
+//! Python and the web API fill by name):
 //!
 //! ```
 //! use ppl_filter::{clean_page, lm, Page, Request};
@@ -33,9 +33,9 @@
 //!   <p>Work on the first stretch, near the old mill, is to begin in the spring.</p>
 //!   <footer><a href='/privacy'>Privacy</a> | <a href='/contact'>Contact us</a></footer>
 //! </body></html>";
-//! let options = Request::default().options()?;
+//! let job = Request::default().job()?;
 //! let page = Page::new("river.html", html.as_bytes());
-//! let cleaned = clean_page(&page, lm::embedded(), &options)?;
+//! let cleaned = clean_page(&page, lm::embedded(), &job)?;
 //! let text = String::from_utf8(cleaned.output)?;
 //! assert_eq!(
 //!     text,
@@ -60,7 +60,7 @@
 //!   the river, after two years of public meetings and a long debate about its cost.</p>
 //! </body></html>";
 //! let page = Page::new("river.html", html.as_bytes());
-//! let json = Request { format: Some(Layout::Json), ..Request::default() }.options()?;
+//! let json = Request { format: Some(Layout::Json), ..Request::default() }.job()?;
 //! let cleaned = clean_page(&page, lm::embedded(), &json)?;
 //! let record: serde_json::Value = serde_json::from_slice(&cleaned.output)?;
 //! assert_eq!(record["kind"], "article");
@@ -71,22 +71,22 @@
 //! // Python's keywords and the web API's JSON keys name the options; `set` reads them.
 //! let mut german_only = Request::default();
 //! german_only.set("target_language", Value::Text("de"))?;
-//! let german_only = german_only.options()?;
+//! let german_only = german_only.job()?;
 //! let cleaned = clean_page(&page, lm::embedded(), &german_only)?;
 //! assert!(cleaned.other_language && cleaned.output.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Run over many documents as the command line does, streamed into a sink in bounded memory
-//! on two threads, the output in the inputs' order whatever the thread count ([`run`]; the
-//! inputs may as well be files, standard input, WARC or JSONL):
+//! Run a job over many documents as the command line does, streamed in bounded memory on two
+//! threads, the output in the inputs' order whatever the thread count ([`Job::run`]; the inputs
+//! may as well be files, standard input, WARC or JSONL, and the output records or a directory's
+//! files, [`Output`]):
 //!
 //! ```
 //! use std::sync::Arc;
-//! use ppl_filter::sink::StreamSink;
 //! use ppl_filter::source::Input;
 //! use ppl_filter::pipeline::Problem;
-//! use ppl_filter::{lm, run, Options};
+//! use ppl_filter::{lm, Job, Options, Output};
 //!
 //! let pages = [
 //!     "<p>The town council voted on Tuesday to approve a plan to restore the river.</p>",
@@ -99,11 +99,12 @@
 //!     .collect();
 //! let options = Options { threads: 2, ..Options::default() };
 //! // Documents are separated by an empty line, as `ppl-filter` writes them.
-//! let mut sink = StreamSink::new(Vec::new(), b"\n");
+//! let job = Job::new(options, Output::text());
 //! let report = |problem: &Problem| eprintln!("{}", problem.message());
-//! let summary = run(&inputs, lm::embedded(), &options, &mut sink, &report)?;
+//! let mut text = Vec::new();
+//! let summary = job.run(&inputs, lm::embedded(), &mut text, &report)?;
 //! assert_eq!(summary.documents, 2);
-//! let text = String::from_utf8(sink.into_inner())?;
+//! let text = String::from_utf8(text)?;
 //! assert!(text.starts_with("The town council") && text.contains("\n\nThe library"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -140,12 +141,12 @@ macro_rules! stages {
 stages!(block, boost, decode, errors, evidence, html, output, plain, segment, stopwords);
 
 // The short way in, for a program that cleans pages: a page or many held in memory
-// (`clean_page`, `clean_pages`, with the options a `Request` asks for), or inputs streamed into
-// a sink (`run`); the modules above for who builds on one part.
+// (`clean_page`, `clean_pages`, with the job a `Request` asks for), or inputs streamed into the
+// job's output (`Job::run`); the modules above for who builds on one part.
 pub use block::{Block, BlockKind, PageInfo, PageKind, Sentence};
 pub use decide::{Classifier, Favor, Method, MethodKind};
 pub use errors::{one_line, printable};
 pub use lm::{load_model, LanguageModel};
 pub use output::Layout;
-pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Page, PageOptions};
-pub use pipeline::{run, Decision, InputFormat, Options, Request, Summary, Value};
+pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Page};
+pub use pipeline::{run, Decision, InputFormat, Job, Options, Output, Request, Summary, Value};

@@ -853,9 +853,9 @@ fn alike(
     record: Option<RecordFormat>,
 ) -> Result<Run, TestCaseError> {
     let file = TempFile::new(bytes, suffix);
-    let reference = run(&file.0, model, options, 1 << 20, 1, record);
+    let reference = run(&file.0, model, options, 1 << 20, 1, record.clone());
     one_line_problems(&reference)?;
-    let chunked = run(&file.0, model, options, read_size, 2, record);
+    let chunked = run(&file.0, model, options, read_size, 2, record.clone());
     same("-j1 whole reads vs -j2 small reads", &reference, &chunked)?;
     if record.is_none() {
         let (clean, problems) = pipeline::clean_bytes(bytes, model, options);
@@ -1187,9 +1187,11 @@ fn check_warc(
     };
     options.read.input_format = InputFormat::Warc;
     let format = if jsonl {
-        RecordFormat::JsonlObjects
+        RecordFormat::JSON
     } else {
-        RecordFormat::Warc
+        RecordFormat::Warc {
+            gzip_members: false,
+        }
     };
     alike(
         file,
@@ -1337,7 +1339,10 @@ fn check_jsonl(
         model::embedded(),
         &options,
         read_size,
-        Some(RecordFormat::JsonlRewrite { add_scores }),
+        Some(RecordFormat::JsonlRewrite {
+            output_field: None,
+            add_scores,
+        }),
     )?;
     // Every line is written back (cleaned or as it was, a line longer than the record limit
     // too): one output line per input line.

@@ -575,7 +575,7 @@ fn response(record_id: &str) -> DocumentMeta {
 
 #[test]
 fn jsonl_objects_write_a_missing_record_id_as_null() {
-    let mut sink = RecordSink::new(Vec::new(), RecordFormat::JsonlObjects);
+    let mut sink = RecordSink::new(Vec::new(), RecordFormat::JSON);
     for (i, id) in ["<urn:uuid:1>", "", "  ", "<urn:uuid:1>"]
         .iter()
         .enumerate()
@@ -703,30 +703,44 @@ fn sinks_pass_broken_pipe_up_unchanged() {
     let line = parse_line_bytes(br#"{"html":"<p>x</p>"}"#, 1, "html").unwrap();
     let cases = [
         (
-            RecordFormat::JsonlRewrite { add_scores: true },
+            RecordFormat::JsonlRewrite {
+                output_field: None,
+                add_scores: true,
+            },
             DocumentMeta::JsonlLine(line),
         ),
         (
-            RecordFormat::JsonlRewrite { add_scores: false },
+            RecordFormat::JsonlRewrite {
+                output_field: None,
+                add_scores: false,
+            },
             DocumentMeta::Passthrough(b"not json".to_vec().into()),
         ),
-        (RecordFormat::JsonlObjects, response("<urn:uuid:2>")),
-        (RecordFormat::Warc, response("<urn:uuid:2>")),
+        (RecordFormat::JSON, response("<urn:uuid:2>")),
+        (
+            RecordFormat::Warc {
+                gzip_members: false,
+            },
+            response("<urn:uuid:2>"),
+        ),
     ];
     for (format, meta) in cases {
         for kind in [io::ErrorKind::BrokenPipe, io::ErrorKind::Other] {
-            let mut sink = RecordSink::new(failing(0, kind), format);
+            let mut sink = RecordSink::new(failing(0, kind), format.clone());
             sink.begin(0, &meta).unwrap();
             sink.write(b"Text.\n").unwrap();
             assert_eq!(sink.end(&stats).unwrap_err().kind(), kind, "{format:?}");
         }
         // Records ended before the error are out in full.
-        let mut whole = RecordSink::new(Vec::new(), format);
+        let mut whole = RecordSink::new(Vec::new(), format.clone());
         whole.begin(0, &meta).unwrap();
         whole.write(b"Text.\n").unwrap();
         whole.end(&stats).unwrap();
         let one = whole.into_inner();
-        let mut sink = RecordSink::new(failing(one.len() + 1, io::ErrorKind::BrokenPipe), format);
+        let mut sink = RecordSink::new(
+            failing(one.len() + 1, io::ErrorKind::BrokenPipe),
+            format.clone(),
+        );
         let mut result = Ok(());
         for i in 0..2 {
             sink.begin(i, &meta).unwrap();

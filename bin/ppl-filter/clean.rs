@@ -2,24 +2,19 @@
 //! per input (`--output-dir`), or as WARC or JSONL records. The flags become a [`Plan`] first
 //! (`plan.rs`); this file runs it and reports.
 
-use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::io::{self, BufWriter};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use ppl_filter::cli::filter::{CleanArgs, GlobalArgs};
 use ppl_filter::fetch::Polite;
 use ppl_filter::lm::LanguageModel;
-use ppl_filter::pipeline::{self, Observer, Options, Problem, Severity, Summary, Trouble};
-use ppl_filter::sink::language_filter::LanguageFilter;
-use ppl_filter::sink::{
-    DirSink, DocumentMeta, DocumentStats, PartialFile, RecordFormat, RecordSink, Sink, StreamSink,
-};
-use ppl_filter::source::Input;
+use ppl_filter::pipeline::pages::Page;
+use ppl_filter::pipeline::{Observer, PageWriter, Problem, Severity, Summary, Trouble};
 
 use anyhow::bail;
 
-use crate::plan::{Fetch, Output, Plan, Records};
+use crate::plan::{Fetch, Plan};
 use crate::report::Reporter;
 
 /// Cleans every input and writes the kept text to standard output, or under --output-dir.
@@ -29,7 +24,7 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let mut plan = Plan::from_args(args)?;
     let observer = Reporter::new(
         plan.inputs.len(),
-        plan.options.read.input_format,
+        plan.job.options.read.input_format,
         global.quiet,
     );
     if plan.reads_a_terminal() && !global.quiet {
@@ -43,77 +38,10 @@ pub fn run(args: CleanArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = match plan.fetch.take() {
         Some(fetch) => fetch_and_write(&plan, fetch, model, &observer)?,
-        None => write(&plan, model, &observer)?,
+        None => plan.job.run(&plan.inputs, model, stdout(), &observer)?,
     };
     observer.done();
     Ok(report(&plan, summary, started.elapsed(), global.quiet))
-}
-
-/// Cleans the inputs into the plan's output.
-fn write(
-    plan: &Plan,
-    model: &'static LanguageModel,
-    observer: &Reporter,
-) -> anyhow::Result<Summary> {
-    let stdout = || BufWriter::with_capacity(64 * 1024, io::stdout());
-    let mut sink: Box<dyn Sink> = match &plan.output {
-        Output::RecordFiles {
-            dir,
-            names,
-            records,
-        } => {
-            let mut total = Summary::default();
-            for (input, name) in plan.inputs.iter().zip(names) {
-                let path = dir.join(name);
-                let summary = clean_to_record_file(input, &path, records, model, plan, observer)?;
-                total.add(&summary);
-                if summary.output_closed {
-                    break;
-                }
-            }
-            return Ok(total);
-        }
-        Output::Records(records) if records.compress => {
-            Box::new(RecordSink::with_gzip_members(stdout(), records.format))
-        }
-        Output::Records(records) => Box::new(configured(
-            RecordSink::new(stdout(), records.format),
-            records,
-        )),
-        Output::Files { dir, names } => Box::new(DirSink::new(dir, names.clone())),
-        Output::Stream { separator } => Box::new(StreamSink::new(stdout(), separator)),
-    };
-    run_into(
-        &plan.inputs,
-        plan,
-        &plan.options,
-        model,
-        sink.as_mut(),
-        observer,
-    )
-}
-
-/// Cleans `inputs` into `sink` with `options`, through a [`LanguageFilter`] when
-/// `--target-language` asks.
-fn run_into(
-    inputs: &[Input],
-    plan: &Plan,
-    options: &Options,
-    model: &'static LanguageModel,
-    sink: &mut dyn Sink,
-    observer: &Reporter,
-) -> anyhow::Result<Summary> {
-    let Some(language) = plan.language else {
-        return Ok(pipeline::run(inputs, model, options, sink, observer)?);
-    };
-    let mut filter = LanguageFilter::new(sink, language);
-    let mut summary = pipeline::run(inputs, model, options, &mut filter, observer)?;
-    // The counts are of what was written: a document left out keeps none of its sentences.
-    let left_out = filter.left_out();
-    summary.other_language = left_out.documents;
-    summary.sentences -= left_out.sentences;
-    summary.kept -= left_out.kept;
-    Ok(summary)
 }
 
 /// Fetches the pages of `-u` and `-i` one at a time, politely ([`Polite`]), and cleans each
@@ -135,14 +63,7 @@ fn fetch_and_write(
         robots,
     } = fetch;
     let mut polite = Polite::new(limits, delay, robots);
-    let out = BufWriter::with_capacity(64 * 1024, io::stdout());
-    let mut to = match &plan.output {
-        Output::Stream { separator } => FetchedTo::Stream(StreamSink::new(out, separator)),
-        Output::Records(records) => FetchedTo::Records(out, records),
-        Output::Files { .. } | Output::RecordFiles { .. } => {
-            unreachable!("the plan refuses --output-dir with pages to fetch")
-        }
-    };
+    let mut writer = plan.job.writer(stdout());
     let mut total = Summary::default();
     while let Some(url) = urls.next() {
         let url = match url {
@@ -155,7 +76,7 @@ fn fetch_and_write(
             }
             Err(e) => return Err(e.into()),
         };
-        let summary = fetch_one(url, &mut polite, &mut to, plan, model, observer)?;
+        let summary = fetch_one(url, &mut polite, &mut writer, plan, model, observer)?;
         total.add(&summary);
         if total.output_closed {
             break;
@@ -164,100 +85,58 @@ fn fetch_and_write(
     if urls.distinct() == 0 {
         bail!("{}: lists no URL to fetch", urls.list_name());
     }
-    let flushed = match &mut to {
-        FetchedTo::Stream(sink) => sink.finish(),
-        FetchedTo::Records(out, _) => out.flush(),
-    };
-    match flushed {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => total.output_closed = true,
-        flushed => flushed?,
-    }
+    total.output_closed |= writer.finish()?;
     Ok(total)
 }
 
-/// Fetches one URL and cleans its page into `to`; a URL not fetched is a warning naming it
-/// (and with `--format json` a record with its `error`). A page cut short is kept, with a
+/// Fetches one URL and cleans its page into `writer`; a URL not fetched is a warning naming
+/// it (and with `--format json` a record with its `error`). A page cut short is kept, with a
 /// warning.
 fn fetch_one(
     url: String,
     polite: &mut Polite,
-    to: &mut FetchedTo,
+    writer: &mut PageWriter<'_, Stdout>,
     plan: &Plan,
     model: &'static LanguageModel,
     observer: &Reporter,
 ) -> anyhow::Result<Summary> {
-    let mut warnings = 0;
-    let mut summary = match polite.fetch(&url) {
+    match polite.fetch(&url) {
         Ok(fetched) => {
+            let mut warnings = 0;
             if let Some(cut) = &fetched.cut {
                 let cut = Trouble::Cut(cut.to_string());
                 observer.problem(&Problem::new(url.clone(), cut));
                 warnings += 1;
             }
-            let mut options = plan.options.clone();
-            options.read.encoding = options.read.encoding.or(fetched.encoding);
-            let input = [Input::Memory {
+            let page = Page {
                 name: url,
                 bytes: fetched.bytes.into(),
-            }];
-            match to {
-                FetchedTo::Stream(sink) => run_into(&input, plan, &options, model, sink, observer)?,
-                FetchedTo::Records(out, records) => {
-                    let sink = RecordSink::new(out, records.format);
-                    let mut sink = configured(sink, records).url(Some(fetched.url));
-                    run_into(&input, plan, &options, model, &mut sink, observer)?
-                }
-            }
+                url: Some(fetched.url),
+                encoding: plan.job.options.read.encoding.or(fetched.encoding),
+            };
+            let mut summary = writer.page(&page, model, observer)?;
+            summary.warnings += warnings;
+            Ok(summary)
         }
         Err(e) => {
-            let problem = Problem::new(url, Trouble::NotFetched(e.to_string()));
+            let problem = Problem::new(url.clone(), Trouble::NotFetched(e.to_string()));
             observer.problem(&problem);
-            let mut summary = Summary {
+            Ok(Summary {
                 warnings: 1,
+                output_closed: writer.failure(&problem, &url)?,
                 ..Summary::default()
-            };
-            if let FetchedTo::Records(out, records) = to {
-                summary.output_closed = write_failure(out, records, &problem)?;
-            }
-            summary
+            })
         }
-    };
-    summary.warnings += warnings;
-    Ok(summary)
-}
-
-/// Where fetched pages go: one text stream, or a record each.
-enum FetchedTo<'a> {
-    Stream(StreamSink<BufWriter<io::Stdout>>),
-    Records(BufWriter<io::Stdout>, &'a Records),
-}
-
-/// Writes the JSON record of a URL not fetched (`source`, `url`, `error`); true when the
-/// output was closed (`| head`).
-fn write_failure(
-    out: &mut BufWriter<io::Stdout>,
-    records: &Records,
-    problem: &Problem,
-) -> io::Result<bool> {
-    let url = problem.input.clone();
-    let mut sink = configured(RecordSink::new(out, records.format), records).url(Some(url));
-    let failed = DocumentStats {
-        failure: Some(problem.message()),
-        ..DocumentStats::default()
-    };
-    let written = sink
-        .begin(
-            0,
-            &DocumentMeta::Input {
-                source: problem.input.clone(),
-            },
-        )
-        .and_then(|()| sink.end(&failed));
-    match written {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(true),
-        written => written.map(|()| false),
     }
 }
+
+/// Standard output, buffered.
+fn stdout() -> Stdout {
+    BufWriter::with_capacity(64 * 1024, io::stdout())
+}
+
+/// Standard output as the job writes it.
+type Stdout = BufWriter<io::Stdout>;
 
 /// The end of a run: `--stats`, a word on what was skipped or when nothing was kept, and the
 /// exit code (2 when anything failed, 1 when some input was damaged, empty or binary).
@@ -331,56 +210,4 @@ fn stats_line(summary: &Summary, skipped: &Skipped, elapsed: std::time::Duration
         summary.errors,
         elapsed.as_secs_f64()
     )
-}
-
-/// A record sink writing `records`' output field and URL.
-fn configured<W: Write + Send>(sink: RecordSink<W>, records: &Records) -> RecordSink<W> {
-    sink.output_field(records.output_field.clone())
-        .url(records.url.clone())
-}
-
-/// Cleans one WARC or JSONL input into a file of its own kind at `path` (gzip-compressed when
-/// named `*.gz`), which appears only once complete (written under a temporary name), and only
-/// when something of the input was cleaned.
-fn clean_to_record_file(
-    input: &Input,
-    path: &Path,
-    records: &Records,
-    model: &'static LanguageModel,
-    plan: &Plan,
-    observer: &Reporter,
-) -> anyhow::Result<Summary> {
-    let run = |sink: &mut dyn Sink| {
-        run_into(
-            std::slice::from_ref(input),
-            plan,
-            &plan.options,
-            model,
-            sink,
-            observer,
-        )
-    };
-    let file = PartialFile::create(path)?;
-    let gz = path.extension().is_some_and(|x| x == "gz");
-    let (summary, file) = match records.format {
-        RecordFormat::Warc if gz => {
-            let mut sink = RecordSink::with_gzip_members(file, records.format);
-            (run(&mut sink)?, sink.into_inner())
-        }
-        _ if gz => {
-            let gzip = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            let mut sink = configured(RecordSink::new(gzip, records.format), records);
-            (run(&mut sink)?, sink.into_inner().finish()?)
-        }
-        _ => {
-            let mut sink = configured(RecordSink::new(file, records.format), records);
-            (run(&mut sink)?, sink.into_inner())
-        }
-    };
-    // An input of which nothing was cleaned (it could not be opened, or is not text) leaves
-    // no file that would look finished.
-    if summary.not_cleaned == 0 || summary.documents > summary.not_cleaned {
-        file.commit()?;
-    }
-    Ok(summary)
 }

@@ -10,9 +10,8 @@ use ppl_filter::cli::filter::CleanArgs;
 use ppl_filter::fetch::FetchLimits;
 use ppl_filter::pipeline::HtmlSettings;
 use ppl_filter::pipeline::{self, Options, Problem, Trouble};
-use ppl_filter::pipeline::{Layout, OutputMode};
+use ppl_filter::pipeline::{Job, Layout, Output, OutputDir, OutputMode};
 use ppl_filter::pipeline::{ReadSettings, RenderSettings};
-use ppl_filter::sink::language::Language;
 use ppl_filter::sink::RecordFormat;
 use ppl_filter::source::walk::{self, Expanded, WalkOptions};
 use ppl_filter::source::{sniff, Input, InputFormat, NamedInput};
@@ -23,18 +22,14 @@ use crate::urls::{UrlList, Urls};
 pub struct Plan {
     /// The inputs, in the order they are cleaned.
     pub inputs: Vec<Input>,
-    /// The settings of every stage (what the inputs hold among them).
-    pub options: Options,
-    /// Where and how the output is written.
-    pub output: Output,
+    /// The settings of every stage, the language asked for, and where the output goes.
+    pub job: Job,
     /// Problems met while finding the inputs, reported before any is cleaned.
     pub found: Vec<Problem>,
     /// FIFOs, sockets and devices skipped while walking directories.
     pub special_skipped: u64,
     /// `--stats`: a line of counts at the end.
     pub stats: bool,
-    /// `--target-language`: only the documents in this language are written.
-    pub language: Option<Language>,
     /// `-u`, `-i`: the pages to fetch (then there is no other input).
     pub fetch: Option<Fetch>,
 }
@@ -53,45 +48,6 @@ pub struct Fetch {
 
 /// The size bound of a fetched page when `--max-filesize` is not given.
 const DEFAULT_MAX_FETCHED_BYTES: u64 = 20_000_000;
-
-/// Where the output goes.
-pub enum Output {
-    /// Text on standard output, the documents separated by `separator`.
-    Stream {
-        /// An empty line, or a NUL byte (`-0`).
-        separator: &'static [u8],
-    },
-    /// A text file per input, under `dir`, at `names` (in the inputs' order).
-    Files {
-        /// `--output-dir`.
-        dir: PathBuf,
-        /// Each input's file, relative to `dir`.
-        names: Vec<PathBuf>,
-    },
-    /// Records on standard output.
-    Records(Records),
-    /// A record file per input (of its own kind, or JSON lines), under `dir`.
-    RecordFiles {
-        /// `--output-dir`.
-        dir: PathBuf,
-        /// Each input's file, relative to `dir`.
-        names: Vec<PathBuf>,
-        /// How the records are written.
-        records: Records,
-    },
-}
-
-/// How records are written.
-pub struct Records {
-    /// WARC, JSON lines written back, or a JSON object per document.
-    pub format: RecordFormat,
-    /// Each record its own gzip member (`-z`).
-    pub compress: bool,
-    /// JSONL: the field that takes the text (`--output-field`).
-    pub output_field: Option<String>,
-    /// `--format json`: the URL of the pages read (`--url`).
-    pub url: Option<String>,
-}
 
 impl Plan {
     /// Whether the run reads standard input alone and it is a terminal (someone typed
@@ -125,25 +81,24 @@ impl Plan {
         let mut found = found_problems(&expanded.unreadable, &expanded.empty_dirs, &inputs, &args);
         found.extend(too_large);
         let output = match (args.output_dir, records) {
-            (Some(dir), Some(records)) => Output::RecordFiles {
-                dir,
-                names,
-                records,
-            },
-            (Some(dir), None) => Output::Files { dir, names },
-            (None, Some(records)) => Output::Records(records),
+            (Some(dir), Some(format)) => Output::RecordFiles(OutputDir { dir, names }, format),
+            (Some(dir), None) => Output::Files(OutputDir { dir, names }),
+            (None, Some(format)) => Output::Records(format),
             (None, None) => Output::Stream {
-                separator: if args.null { b"\0" } else { b"\n" },
+                separator: if args.null { b"\0" } else { b"\n" }.to_vec(),
             },
+        };
+        let job = Job {
+            options,
+            language: args.target_language,
+            output,
         };
         Ok(Plan {
             inputs,
-            options,
-            output,
+            job,
             found,
             special_skipped: expanded.special_skipped,
             stats: args.stats,
-            language: args.target_language,
             fetch,
         })
     }
@@ -220,14 +175,19 @@ fn find_inputs(args: &CleanArgs, threads: usize) -> anyhow::Result<Expanded> {
 
 /// How records are written, when the output is records: `--format json`, or WARC or JSONL
 /// input; flags that the inputs and the format at hand would ignore are refused.
-fn records(args: &CleanArgs, kind: InputFormat) -> anyhow::Result<Option<Records>> {
+fn records(args: &CleanArgs, kind: InputFormat) -> anyhow::Result<Option<RecordFormat>> {
     let json = args.format == Layout::Json;
     let format = match kind {
-        _ if json => RecordFormat::JsonlObjects,
+        _ if json => RecordFormat::JsonlObjects {
+            url: args.url.clone(),
+        },
         InputFormat::Jsonl => RecordFormat::JsonlRewrite {
+            output_field: args.output_field.clone(),
             add_scores: args.add_scores,
         },
-        InputFormat::Warc | InputFormat::Html | InputFormat::Text => RecordFormat::Warc,
+        InputFormat::Warc | InputFormat::Html | InputFormat::Text => RecordFormat::Warc {
+            gzip_members: args.compress,
+        },
     };
     let is_records = json || matches!(kind, InputFormat::Warc | InputFormat::Jsonl);
     let warc_out = kind == InputFormat::Warc && !json;
@@ -253,12 +213,7 @@ fn records(args: &CleanArgs, kind: InputFormat) -> anyhow::Result<Option<Records
     if let Some((_, message)) = misplaced.iter().find(|(given, _)| *given) {
         bail!("{message}");
     }
-    Ok(is_records.then(|| Records {
-        format,
-        compress: args.compress,
-        output_field: args.output_field.clone(),
-        url: args.url.clone(),
-    }))
+    Ok(is_records.then_some(format))
 }
 
 /// The settings of every stage.
@@ -266,7 +221,7 @@ fn options(
     args: &CleanArgs,
     kind: InputFormat,
     threads: usize,
-    records: Option<&Records>,
+    records: Option<&RecordFormat>,
 ) -> anyhow::Result<Options> {
     let encoding = match &args.encoding {
         Some(label) => Some(
@@ -282,7 +237,7 @@ fn options(
     } else if args.mark {
         render.mode = OutputMode::Mark;
     }
-    render.report_perplexity = records.is_some_and(|r| r.format.reports_perplexity());
+    render.report_perplexity = records.is_some_and(RecordFormat::reports_perplexity);
     let mut decide = args.policy.decide()?;
     decide.choices.max_document_bytes = args.max_document_bytes;
     let defaults = Options::with_decision(decide);
@@ -303,7 +258,7 @@ fn options(
             max_block_bytes: args.max_block_bytes.max(1),
             max_parser_memory: args.max_parser_memory,
             keep_title: args.title,
-            read_byline: records.is_some_and(|r| r.format == RecordFormat::JsonlObjects),
+            read_byline: records.is_some_and(|r| matches!(r, RecordFormat::JsonlObjects { .. })),
             ..defaults.html
         },
         render,

@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use ppl_filter::decide::Classifier;
 use ppl_filter::pipeline::encoding_for_label;
-use ppl_filter::pipeline::pages::{Page, PageOptions};
+use ppl_filter::pipeline::pages::Page;
+use ppl_filter::pipeline::Job;
 use ppl_filter::pipeline::MAX_THREADS;
 use ppl_filter::pipeline::{Decision, Options, Problem, Request, RequestError, Value};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
@@ -163,10 +164,10 @@ fn each_option(
     Ok(())
 }
 
-/// The options `request` describes, or an `OptionError` with the library's message.
-pub fn page_options(request: Request) -> Result<PageOptions, Failure> {
+/// The job `request` describes, or an `OptionError` with the library's message.
+pub fn job(request: Request) -> Result<Job, Failure> {
     request
-        .options()
+        .job()
         .map_err(|error| Failure::Option(error.to_string()))
 }
 

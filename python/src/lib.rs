@@ -24,7 +24,7 @@ use pyo3::types::{PyDict, PyList};
 use decided::{Block, Sentence};
 use errors::Failure;
 use input::{
-    decision, decision_options, output_text, page_options, refused, request, thread_count, Checked,
+    decision, decision_options, job, output_text, refused, request, thread_count, Checked,
     PageBytes,
 };
 use models::{Classifier, Model};
@@ -88,13 +88,13 @@ fn clean(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
-    let options = page_options(request(options, chosen_classifier(classifier), "clean")?)?;
+    let job = job(request(options, chosen_classifier(classifier), "clean")?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
     let model = language_model(model);
     let cleaned = py
         .detach(|| {
             let model = scorer(&model);
-            pages::clean_page(&page, model, &options)
+            pages::clean_page(&page, model, &job)
         })
         .map_err(run_failure)?;
     if let Some(problem) = cleaned.failure() {
@@ -126,7 +126,7 @@ fn clean_many<'py>(
     classifier: Option<&Bound<'py, Classifier>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let options = page_options(request(
+    let job = job(request(
         options,
         chosen_classifier(classifier),
         "clean_many",
@@ -151,7 +151,7 @@ fn clean_many<'py>(
         let cleaned = py
             .detach(|| {
                 let model = scorer(&model);
-                pages::clean_pages(&chunk, model, &options, threads)
+                pages::clean_pages(&chunk, model, &job, threads)
             })
             .map_err(run_failure)?;
         for (page, cleaned) in chunk.iter().zip(cleaned) {

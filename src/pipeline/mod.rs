@@ -19,6 +19,7 @@
 //! threads.
 
 mod document;
+mod job;
 mod options;
 pub mod pages;
 mod parallel;
@@ -38,6 +39,7 @@ pub use crate::decode::{encoding_for_label, DecodeError};
 pub use crate::html::{HtmlError, HtmlSettings};
 pub use crate::output::{Layout, OutputFormat, OutputMode, RenderSettings};
 pub use crate::source::InputFormat;
+pub use job::{Job, Output, OutputDir, PageWriter};
 pub use options::{Options, ReadSettings};
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
@@ -129,7 +131,7 @@ pub enum RunError {
 }
 
 /// A numbered batch of blocks of one document.
-struct Job {
+struct Batch {
     seq: u64,
     /// On a document's first batch: the document's index and what it is.
     begins: Option<(usize, Arc<DocumentMeta>)>,
@@ -159,8 +161,8 @@ pub fn run(
     if options.threads <= 1 {
         let mut writer = Writer::new(options, out);
         let mut write_error = None;
-        let counts = read_inputs(inputs, options, observer, &mut |job| match writer
-            .emit(process(job, model, options))
+        let counts = read_inputs(inputs, options, observer, &mut |batch| match writer
+            .emit(process(batch, model, options))
         {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -177,8 +179,8 @@ pub fn run(
     }
 
     let threads = options.threads.min(MAX_THREADS);
-    let (job_tx, job_rx) = bounded::<Job>(MAX_BATCHES_IN_FLIGHT);
-    let (done_tx, done_rx) = bounded::<Job>(MAX_BATCHES_IN_FLIGHT);
+    let (batch_tx, batch_rx) = bounded::<Batch>(MAX_BATCHES_IN_FLIGHT);
+    let (done_tx, done_rx) = bounded::<Batch>(MAX_BATCHES_IN_FLIGHT);
     let (token_tx, token_rx) = bounded::<()>(MAX_BATCHES_IN_FLIGHT);
     for _ in 0..MAX_BATCHES_IN_FLIGHT {
         token_tx
@@ -189,23 +191,23 @@ pub fn run(
     let mut counts = Summary::default();
     let started = std::thread::scope(|scope| {
         for _ in 0..threads {
-            let job_rx = job_rx.clone();
+            let batch_rx = batch_rx.clone();
             let done_tx = done_tx.clone();
             let worker = std::thread::Builder::new()
                 .name("ppl-worker".into())
                 .spawn_scoped(scope, move || {
-                    for job in job_rx {
-                        if done_tx.send(process(job, model, options)).is_err() {
+                    for batch in batch_rx {
+                        if done_tx.send(process(batch, model, options)).is_err() {
                             break;
                         }
                     }
                 });
-            // Workers already started end when the job channel closes on return.
+            // Workers already started end when the batch channel closes on return.
             if let Err(source) = worker {
                 return Err(RunError::Threads { threads, source });
             }
         }
-        drop(job_rx);
+        drop(batch_rx);
         drop(done_tx);
         let writer = std::thread::Builder::new()
             .name("ppl-writer".into())
@@ -213,12 +215,12 @@ pub fn run(
                 write_in_order(done_rx, token_tx, Writer::new(options, &mut *out))
             })
             .map_err(|source| RunError::Threads { threads, source })?;
-        counts = read_inputs(inputs, options, observer, &mut |job| {
+        counts = read_inputs(inputs, options, observer, &mut |batch| {
             // No token: the writer has stopped (the output is gone).
             token_rx.recv().map_err(|_| OutputClosed)?;
-            job_tx.send(job).map_err(|_| OutputClosed)
+            batch_tx.send(batch).map_err(|_| OutputClosed)
         });
-        drop(job_tx);
+        drop(batch_tx);
         match writer.join() {
             Ok(Ok((sentences, kept))) => {
                 summary.sentences = sentences;
@@ -235,8 +237,8 @@ pub fn run(
 }
 
 /// The worker's part: sentences and scores (and, for the combined method, the evidence).
-fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Job {
-    for block in &mut job.blocks {
+fn process(mut batch: Batch, model: &LanguageModel, options: &Options) -> Batch {
+    for block in &mut batch.blocks {
         segment::segment(block);
         match options.decide.method.classifier() {
             Some(classifier) => evidence::measure(
@@ -254,7 +256,7 @@ fn process(mut job: Job, model: &LanguageModel, options: &Options) -> Job {
             None => {}
         }
     }
-    job
+    batch
 }
 
 /// The workers' part for a whole document's blocks at once, as one batch (`page`: what the
@@ -264,8 +266,8 @@ fn process_whole(
     page: Option<PageInfo>,
     model: &LanguageModel,
     options: &Options,
-) -> Job {
-    let job = Job {
+) -> Batch {
+    let batch = Batch {
         seq: 0,
         begins: None,
         ends: true,
@@ -273,7 +275,7 @@ fn process_whole(
         failure: None,
         blocks,
     };
-    process(job, model, options)
+    process(batch, model, options)
 }
 
 /// One in-memory page read into blocks ([`read_blocks`]).

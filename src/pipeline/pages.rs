@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use encoding_rs::Encoding;
 
+use super::job::Job;
 use super::{
     map_in_order, process_whole, read_document, run, DocumentKind, Findings, Observer, Options,
     OutputClosed, Problem, RunError, Severity,
@@ -18,21 +19,8 @@ use super::{
 use crate::block::Block;
 use crate::decide::Decider;
 use crate::lm::model::LanguageModel;
-use crate::sink::language::Language;
-use crate::sink::language_filter::LanguageFilter;
-use crate::sink::{DocumentMeta, DocumentStats, RecordFormat, RecordSink, Sink, StreamSink};
+use crate::sink::{DocumentMeta, DocumentStats, RecordSink, Sink, StreamSink};
 use crate::source::Input;
-
-/// How in-memory pages are cleaned and written.
-#[derive(Clone, Debug)]
-pub struct PageOptions {
-    /// The run's options (its `threads` are ignored: [`clean_pages`] takes its own).
-    pub options: Options,
-    /// Each page is written as one JSON object (`--format json`) rather than as text.
-    pub json: bool,
-    /// Only a page whose text is in this language is written (`--target-language`).
-    pub language: Option<Language>,
-}
 
 /// One page held in memory.
 #[derive(Clone, Debug)]
@@ -61,8 +49,16 @@ impl Page {
         }
     }
 
+    /// The page as an input, named as the page is.
+    pub(super) fn input(&self) -> Input {
+        Input::Memory {
+            name: self.name.clone(),
+            bytes: Arc::clone(&self.bytes),
+        }
+    }
+
     /// A page's options: the run's, with the page's own encoding if it has one.
-    fn options(&self, options: &Options) -> Options {
+    pub(super) fn options(&self, options: &Options) -> Options {
         let mut options = options.clone();
         options.read.encoding = self.encoding.or(options.read.encoding);
         options
@@ -101,23 +97,19 @@ pub fn failure(problems: &[Problem]) -> Option<&Problem> {
 pub fn clean_pages(
     pages: &[Page],
     model: &LanguageModel,
-    options: &PageOptions,
+    job: &Job,
     threads: usize,
 ) -> Result<Vec<Cleaned>, RunError> {
-    map_in_order(pages, threads, |page| clean_page(page, model, options))
+    map_in_order(pages, threads, |page| clean_page(page, model, job))
         .map_err(|source| RunError::Threads { threads, source })?
         .into_iter()
         .collect()
 }
 
 /// Cleans one page on the calling thread, as `ppl-filter` cleans a file holding it.
-pub fn clean_page(
-    page: &Page,
-    model: &LanguageModel,
-    options: &PageOptions,
-) -> Result<Cleaned, RunError> {
+pub fn clean_page(page: &Page, model: &LanguageModel, job: &Job) -> Result<Cleaned, RunError> {
     // No output held in memory reaches `usize::MAX` bytes: the bound is never met.
-    clean_page_within(page, model, options, usize::MAX).map_err(|error| match error {
+    clean_page_within(page, model, job, usize::MAX).map_err(|error| match error {
         PageError::Run(error) => error,
         PageError::TooLong { .. } => RunError::Output(io::Error::other(error.to_string())),
     })
@@ -144,16 +136,13 @@ pub enum PageError {
 pub fn clean_page_within(
     page: &Page,
     model: &LanguageModel,
-    options: &PageOptions,
+    job: &Job,
     max_output_bytes: usize,
 ) -> Result<Cleaned, PageError> {
-    let input = Input::Memory {
-        name: page.name.clone(),
-        bytes: Arc::clone(&page.bytes),
-    };
+    let input = page.input();
     let run_options = Options {
         threads: 1,
-        ..page.options(&options.options)
+        ..page.options(&job.options)
     };
     let problems = Mutex::new(Vec::new());
     let observer = |problem: &Problem| {
@@ -164,34 +153,24 @@ pub fn clean_page_within(
     };
     let mut output = Capped::new(max_output_bytes);
     let (text_over, ran, other_language) = {
-        let (mut records, mut stream);
-        let written: &mut dyn Sink = if options.json {
-            records =
-                RecordSink::new(&mut output, RecordFormat::JsonlObjects).url(page.url.clone());
-            &mut records
-        } else {
-            stream = StreamSink::new(&mut output, b"");
-            &mut stream
+        let written: Box<dyn Sink + '_> = match job.output.records() {
+            Some(format) => Box::new(RecordSink::new(
+                &mut output,
+                format.with_url(page.url.clone()),
+            )),
+            None => Box::new(StreamSink::new(&mut output, b"")),
         };
-        let mut filter = None;
-        let filtered: &mut dyn Sink = match options.language {
-            Some(language) => filter.insert(LanguageFilter::new(written, language)),
-            None => written,
-        };
+        let mut chain = job.chain(written);
         // A record or a page held for its language is written whole once the page ends: its
         // text is bounded on the way in.
         let mut text = CappedText {
-            sink: filtered,
+            sink: &mut chain,
             room: max_output_bytes,
             over: false,
         };
         let ran = run_into(&input, model, &run_options, &mut text, &observer);
         let over = text.over;
-        (
-            over,
-            ran,
-            filter.is_some_and(|filter| filter.left_out().documents > 0),
-        )
+        (over, ran, chain.left_out().documents > 0)
     };
     if text_over || output.over {
         return Err(PageError::TooLong {
@@ -353,9 +332,9 @@ mod tests {
     use crate::pipeline::{Request, Value};
 
     /// The options writing `format` (`json` or `text`).
-    fn json_or_text(format: &str) -> PageOptions {
+    fn json_or_text(format: &str) -> Job {
         let words = [("format", Value::Text(format))];
-        Request::of_words(words).unwrap().options().unwrap()
+        Request::of_words(words).unwrap().job().unwrap()
     }
 
     fn page(name: &str, bytes: &[u8]) -> Page {
@@ -370,7 +349,7 @@ mod tests {
     #[test]
     fn a_page_is_cleaned_as_clean_bytes_cleans_it() {
         let bytes = include_bytes!("../../fixtures/pages/news.html");
-        let options = Request::default().options().unwrap();
+        let options = Request::default().job().unwrap();
         let cleaned = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
         let (expected, _) = super::super::clean_bytes(bytes, embedded(), &options.options);
         assert!(!cleaned.output.is_empty());
@@ -443,7 +422,7 @@ mod tests {
         .enumerate()
         .map(|(i, bytes)| page(&format!("document {i}"), bytes))
         .collect();
-        let options = Request::default().options().unwrap();
+        let options = Request::default().job().unwrap();
         let one = clean_pages(&pages, embedded(), &options, 1).unwrap();
         for threads in [2, 3, 8] {
             let many = clean_pages(&pages, embedded(), &options, threads).unwrap();
@@ -469,7 +448,7 @@ mod tests {
             let options = |language: Option<&str>| {
                 let mut words = vec![("format", Value::Text(format))];
                 words.extend(language.map(|l| ("target_language", Value::Text(l))));
-                Request::of_words(words).unwrap().options().unwrap()
+                Request::of_words(words).unwrap().job().unwrap()
             };
             let every = options(None);
             for (page, language, kept) in [
@@ -494,7 +473,7 @@ mod tests {
     #[test]
     fn a_page_held_as_text_is_read_in_its_own_encoding() {
         let bytes = "<meta charset=iso-8859-1><p>Café au lait, crème brûlée.</p>".as_bytes();
-        let options = Request::default().options().unwrap();
+        let options = Request::default().job().unwrap();
         let sniffed = clean_page(&page("<page>", bytes), embedded(), &options).unwrap();
         let text = Page {
             encoding: Some(encoding_rs::UTF_8),
@@ -529,7 +508,7 @@ mod tests {
     #[test]
     fn blocks_handed_one_at_a_time_are_the_decided_blocks_and_stop_when_asked() {
         let page = page("<page>", include_bytes!("../../fixtures/pages/news.html"));
-        let options = Request::default().options().unwrap().options;
+        let options = Request::default().job().unwrap().options;
         let (all, _) = decided_blocks(&page, embedded(), &options);
         assert!(all.len() > 3);
         let mut first = Vec::new();

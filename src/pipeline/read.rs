@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use super::document::{read_document, DocumentKind, Findings, OutputClosed};
-use super::{InputFormat, Job, Observer, Options, Problem, Severity, Summary, Trouble};
+use super::{Batch, InputFormat, Observer, Options, Problem, Severity, Summary, Trouble};
 use super::{BATCH_BLOCKS, BATCH_TEXT_BYTES};
 use crate::block::{Block, PageInfo};
 use crate::sink::DocumentMeta;
@@ -16,7 +16,7 @@ use crate::source::warc::{http_response_parts, WarcReader};
 use crate::source::Input;
 
 /// Hands a batch on; an error stops the reading.
-pub(super) type SendBatch<'a> = dyn FnMut(Job) -> Result<(), OutputClosed> + 'a;
+pub(super) type SendBatch<'a> = dyn FnMut(Batch) -> Result<(), OutputClosed> + 'a;
 
 /// Hands a whole document on to be cleaned elsewhere ([`super::parallel`]); an error stops the
 /// reading.
@@ -105,7 +105,7 @@ pub(super) fn hand_inputs(
     observer: &dyn Observer,
     hand: &mut HandDocument,
 ) -> Summary {
-    let mut no_batches = |_: Job| Ok(());
+    let mut no_batches = |_: Batch| Ok(());
     let mut reader = Reader::new(options, observer, &mut no_batches);
     reader.hand = Some(hand);
     read_inputs_into(inputs, reader)
@@ -573,7 +573,7 @@ impl Batcher<'_> {
         page: Option<Box<PageInfo>>,
         failure: Option<String>,
     ) -> Result<(), OutputClosed> {
-        let job = Job {
+        let batch = Batch {
             seq: *self.seq,
             begins: self.begins.take(),
             ends: page.is_some(),
@@ -583,7 +583,7 @@ impl Batcher<'_> {
         };
         *self.seq += 1;
         self.text_bytes = 0;
-        send(job)
+        send(batch)
     }
 }
 
@@ -631,11 +631,11 @@ mod tests {
             text_bytes: 0,
         };
         let mut sent = Vec::new();
-        let mut send = |job: Job| {
+        let mut send = |batch: Batch| {
             sent.push((
-                job.blocks.len(),
-                job.blocks.iter().map(|b| b.text.len()).sum(),
-                job.ends,
+                batch.blocks.len(),
+                batch.blocks.iter().map(|b| b.text.len()).sum(),
+                batch.ends,
             ));
             Ok(())
         };

@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::pages::PageOptions;
+use super::job::{Job, Output};
 use super::{DecideSettings, Options};
 use crate::block::PageKind;
 use crate::decide::{
@@ -373,18 +373,23 @@ impl Request {
         Ok(request)
     }
 
-    /// How pages are cleaned and written for this request, checked as
-    /// [`Decision::settings`] checks the decision.
-    pub fn options(&self) -> Result<PageOptions, RequestError> {
+    /// The job this request describes (its output text, or a JSON object a document),
+    /// checked as [`Decision::settings`] checks the decision.
+    pub fn job(&self) -> Result<Job, RequestError> {
         let layout = self.format.unwrap_or_default();
-        let json = layout == Layout::Json;
+        let output = match layout {
+            Layout::Json => Output::Records(RecordFormat::JSON),
+            _ => Output::text(),
+        };
         let mut options = self.decision.options()?.with_layout(layout);
-        options.render.report_perplexity = json && RecordFormat::JsonlObjects.reports_perplexity();
-        options.html.read_byline = json;
-        Ok(PageOptions {
+        options.render.report_perplexity = output
+            .records()
+            .is_some_and(RecordFormat::reports_perplexity);
+        options.html.read_byline = layout == Layout::Json;
+        Ok(Job {
             options,
-            json,
             language: self.target_language,
+            output,
         })
     }
 }
@@ -427,9 +432,9 @@ mod tests {
     use super::*;
     use crate::output::OutputMode;
 
-    fn words(words: &[(&str, &str)]) -> Result<PageOptions, RequestError> {
+    fn words(words: &[(&str, &str)]) -> Result<Job, RequestError> {
         let words = words.iter().map(|&(key, name)| (key, Value::Text(name)));
-        Request::of_words(words)?.options()
+        Request::of_words(words)?.job()
     }
 
     #[test]
@@ -440,7 +445,7 @@ mod tests {
             ("favor", "recall"),
         ]);
         let json = json.unwrap();
-        assert!(json.json && json.options.render.report_perplexity);
+        assert!(json.output.records().is_some() && json.options.render.report_perplexity);
         assert_eq!(json.options.decide.choices.favor, Favor::Recall);
         assert_eq!(
             json.options.decide.choices.kind, None,
@@ -492,13 +497,13 @@ mod tests {
         perplexity.set("method", Value::Text("perplexity")).unwrap();
         perplexity.set("favor", Value::Text("balanced")).unwrap();
         assert!(
-            perplexity.options().is_ok(),
+            perplexity.job().is_ok(),
             "the default leaning is no leaning"
         );
         perplexity
             .set("max_link_density", Value::Number(0.25))
             .unwrap();
-        let density = perplexity.options().unwrap().options.decide.policy;
+        let density = perplexity.job().unwrap().options.decide.policy;
         assert_eq!(density.max_link_density, 0.25);
         let method = Value::Number(5.0);
         assert_eq!(
@@ -509,9 +514,9 @@ mod tests {
             "method: expected a string, not a number"
         );
         let nan = Request::of_words([("threshold", Value::Number(f64::NAN))]).unwrap();
-        assert!(matches!(nan.options(), Err(RequestError::Threshold(_))));
+        assert!(matches!(nan.job(), Err(RequestError::Threshold(_))));
         let huge = Request::of_words([("threshold", Value::Number(1e300))]).unwrap();
-        assert!(matches!(huge.options(), Err(RequestError::Threshold(_))));
+        assert!(matches!(huge.job(), Err(RequestError::Threshold(_))));
         assert_eq!(
             words(&[("target_language", "klingon")]).unwrap_err(),
             RequestError::Language("klingon".into())
@@ -537,7 +542,7 @@ mod tests {
         let clean = |words: &[(&str, Value)]| {
             let options = Request::of_words(words.iter().copied())
                 .unwrap()
-                .options()
+                .job()
                 .unwrap();
             clean_page(&page, crate::lm::model::embedded(), &options)
                 .unwrap()
@@ -553,7 +558,7 @@ mod tests {
         let refused = |words: &[(&str, Value)]| {
             Request::of_words(words.iter().copied())
                 .unwrap()
-                .options()
+                .job()
                 .unwrap_err()
         };
         assert_eq!(
@@ -576,9 +581,9 @@ mod tests {
 
     #[test]
     fn an_empty_request_is_the_command_line_with_no_flag() {
-        let options = Request::default().options().unwrap();
+        let options = Request::default().job().unwrap();
         let defaults = Options::default();
-        assert!(!options.json && options.language.is_none());
+        assert!(options.output == Output::text() && options.language.is_none());
         assert_eq!(options.options.decide.choices, defaults.decide.choices);
         assert_eq!(options.options.decide.policy, defaults.decide.policy);
         assert!(options.options.decide.method.classifier().is_some());

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io;
 
-use super::{Job, Options, RunError, Summary};
+use super::{Batch, Options, RunError, Summary};
 use crate::block::Block;
 use crate::decide::Decider;
 use crate::output::render_block;
@@ -36,7 +36,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Decides, renders and writes one scored batch (some blocks may wait for the next).
-    pub(super) fn emit(&mut self, scored: Job) -> io::Result<()> {
+    pub(super) fn emit(&mut self, scored: Batch) -> io::Result<()> {
         if let Some((index, meta)) = &scored.begins {
             self.out.begin(*index, meta)?;
             self.document = DocumentStats::default();
@@ -102,7 +102,7 @@ pub(super) fn finish(
 /// The writer thread: receives scored batches in any order and writes them in sequence,
 /// giving a token back for each batch written.
 pub(super) fn write_in_order(
-    done: crossbeam_channel::Receiver<Job>,
+    done: crossbeam_channel::Receiver<Batch>,
     tokens: crossbeam_channel::Sender<()>,
     mut writer: Writer,
 ) -> io::Result<(u64, u64)> {

@@ -543,9 +543,9 @@ fn json_response(status: StatusCode, json: String) -> Response {
 fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result<String, ApiError> {
     let request = CleanRequest::parse(body)?;
     // What a request leaves out is what `ppl-filter` does with no flag.
-    let mut options = request
+    let mut job = request
         .options
-        .options()
+        .job()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     // Pasted HTML or text came as a JSON string: it is UTF-8, whatever its `<meta charset>`
     // says; a fetched page is read in its HTTP charset, or else as a file is.
@@ -561,7 +561,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
             if sniff::has_markup(&text.as_bytes()[..text.len().min(sniff::MARKUP_HEAD_BYTES)]) {
                 notes.push(MARKUP_AS_TEXT.to_string());
             }
-            options.options.read.input_format = InputFormat::Text;
+            job.options.read.input_format = InputFormat::Text;
             page(text.as_bytes().into(), None, utf8)
         }
         Source::Url(url) => {
@@ -571,13 +571,14 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
         }
     };
     // A text longer than the answer may be could not be sent: cleaning stops once it is.
-    let cleaned = pages::clean_page_within(&page, model, &options, settings.max_answer_bytes)
-        .map_err(|e| match e {
+    let cleaned = pages::clean_page_within(&page, model, &job, settings.max_answer_bytes).map_err(
+        |e| match e {
             PageError::TooLong { .. } => ApiError::from(AnswerTooLarge {
                 max: settings.max_answer_bytes,
             }),
             PageError::Run(e) => ApiError::new(500, crate::errors::one_line(&e)),
-        })?;
+        },
+    )?;
     let mut answer = BoundedJson::new(settings.max_answer_bytes);
     // Room is kept for the end of the answer, whatever comes before it.
     answer.raw("{\"text\":", BLOCKS_END.len())?;
@@ -602,7 +603,7 @@ fn clean(body: &[u8], settings: &ServeSettings, model: &LanguageModel) -> Result
     let mut truncated = false;
     // The blocks come one at a time, each written as it comes: no more than an answer's worth
     // is ever held, and the page is read no further than the blocks listed.
-    pages::each_decided_block(&page, model, &options.options, &mut |block| {
+    pages::each_decided_block(&page, model, &job.options, &mut |block| {
         let start = answer.len();
         let fits = listed < settings.max_blocks
             && (listed == 0 || answer.raw(",", BLOCKS_END.len()).is_ok())

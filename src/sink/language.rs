@@ -120,45 +120,63 @@ impl Language {
             .find(|(three, _)| *three == self.0.code())
             .map_or(self.0.code(), |(_, two)| two)
     }
+}
 
-    /// The language of `text` (its first [`SAMPLE_BYTES`]), when whatlang is confident of it.
-    pub fn of_text(text: &[u8]) -> Option<Language> {
-        guess(text)
-            .filter(whatlang::Info::is_reliable)
-            .map(|info| Language(info.lang()))
+/// What whatlang made of a document's text, told once per document: the one value behind the
+/// JSON record's `lang` ([`Told::language`]) and `--target-language` ([`Told::is`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Told(Option<Guess>);
+
+/// Whatlang's best guess: the language, whether it is reliable by whatlang's own measure, and
+/// its confidence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Guess {
+    lang: whatlang::Lang,
+    reliable: bool,
+    confidence: f64,
+}
+
+impl Told {
+    /// What whatlang makes of `text` (its first [`SAMPLE_BYTES`]).
+    pub fn of_text(text: &[u8]) -> Told {
+        let sample = &text[..text.len().min(SAMPLE_BYTES)];
+        Told(
+            whatlang::detect(&String::from_utf8_lossy(sample)).map(|info| Guess {
+                lang: info.lang(),
+                reliable: info.is_reliable(),
+                confidence: info.confidence(),
+            }),
+        )
     }
 
-    /// The language of a document's text, held in `text`.
-    pub fn of_spool(text: &Spool) -> Option<Language> {
-        Language::of_text(held(text))
+    /// What whatlang makes of a document's text, held in `text` (what it holds in memory, the
+    /// first [`SAMPLE_BYTES`] at least).
+    pub fn of_spool(text: &Spool) -> Told {
+        let held = text.held();
+        Told::of_text(&held[..held.len().min(text.trimmed_len() as usize)])
     }
 
-    /// Whether a document's text, held in `text`, is in this language as `--target-language`
-    /// asks: whatlang's best guess is it, reliably or with a confidence of at least
-    /// [`TARGET_CONFIDENCE`] (close languages, Norwegian and Danish, leave whatlang unsure
-    /// of long Norwegian articles that it guesses right).
-    pub fn is_of_spool(self, text: &Spool) -> bool {
-        guess(held(text)).is_some_and(|info| {
-            info.lang() == self.0 && (info.is_reliable() || info.confidence() >= TARGET_CONFIDENCE)
+    /// The language, when whatlang is confident of it (its own "reliable").
+    pub fn language(self) -> Option<Language> {
+        self.0
+            .filter(|guess| guess.reliable)
+            .map(|guess| Language(guess.lang))
+    }
+
+    /// Whether the text is in `language` as `--target-language` asks: whatlang's best guess is
+    /// it, reliably or with a confidence of at least [`TARGET_CONFIDENCE`] (close languages,
+    /// Norwegian and Danish, leave whatlang unsure of long Norwegian articles that it guesses
+    /// right).
+    pub fn is(self, language: Language) -> bool {
+        self.0.is_some_and(|guess| {
+            guess.lang == language.0 && (guess.reliable || guess.confidence >= TARGET_CONFIDENCE)
         })
     }
 }
 
 /// The least confidence with which whatlang's best guess, not reliable by its own measure,
-/// is taken by `--target-language` ([`Language::is_of_spool`]).
+/// is taken by `--target-language` ([`Told::is`]).
 pub const TARGET_CONFIDENCE: f64 = 0.5;
-
-/// Whatlang's best guess at the language of `text` (its first [`SAMPLE_BYTES`]).
-fn guess(text: &[u8]) -> Option<whatlang::Info> {
-    let sample = &text[..text.len().min(SAMPLE_BYTES)];
-    whatlang::detect(&String::from_utf8_lossy(sample))
-}
-
-/// The text a [`Spool`] holds in memory, trimmed.
-fn held(text: &Spool) -> &[u8] {
-    let held = text.held();
-    &held[..held.len().min(text.trimmed_len() as usize)]
-}
 
 #[cfg(test)]
 mod tests {
@@ -174,9 +192,10 @@ mod tests {
         let mut spool = Spool::new(SAMPLE_BYTES);
         spool.write(text.as_bytes()).unwrap();
         let norwegian = Language::of_name("no").unwrap();
-        assert_eq!(Language::of_spool(&spool), None);
-        assert!(norwegian.is_of_spool(&spool));
-        assert!(!Language::of_name("da").unwrap().is_of_spool(&spool));
+        let told = Told::of_spool(&spool);
+        assert_eq!(told.language(), None);
+        assert!(told.is(norwegian));
+        assert!(!told.is(Language::of_name("da").unwrap()));
         assert_eq!(norwegian.two_letter_code(), "no");
     }
 

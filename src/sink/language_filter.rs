@@ -1,9 +1,9 @@
 //! `--target-language`: [`LanguageFilter`], the sink that passes on only the documents whose
-//! text is in one language ([`Language::is_of_spool`] tells it).
+//! text is in one language ([`Told::is`] tells it), and says what it told to the sink after it.
 
 use std::io;
 
-use crate::sink::language::{Language, SAMPLE_BYTES};
+use crate::sink::language::{Language, Told, SAMPLE_BYTES};
 use crate::sink::{DocumentMeta, DocumentStats, Sink};
 use crate::source::spool::Spool;
 
@@ -13,9 +13,10 @@ use crate::source::spool::Spool;
 /// [`LanguageFilter::left_out`]). A document that was not cleaned (it could not be read) goes
 /// on, so that its record or error is kept.
 /// The held text is bounded as a record's is ([`Spool`]: its first bytes in memory, the rest in
-/// a temporary file).
-pub struct LanguageFilter<'a> {
-    inner: &'a mut dyn Sink,
+/// a temporary file). The language told is handed on ([`DocumentStats::told`]): a record that
+/// says it does not tell it again.
+pub struct LanguageFilter<S: Sink> {
+    inner: S,
     language: Language,
     /// The current document: its index, where it came from, and its output so far.
     current: Option<(usize, DocumentMeta)>,
@@ -35,9 +36,9 @@ pub struct LeftOut {
     pub kept: u64,
 }
 
-impl<'a> LanguageFilter<'a> {
+impl<S: Sink> LanguageFilter<S> {
     /// Passes on to `inner` the documents in `language`.
-    pub fn new(inner: &'a mut dyn Sink, language: Language) -> LanguageFilter<'a> {
+    pub fn new(inner: S, language: Language) -> LanguageFilter<S> {
         LanguageFilter {
             inner,
             language,
@@ -51,9 +52,14 @@ impl<'a> LanguageFilter<'a> {
     pub fn left_out(&self) -> LeftOut {
         self.left_out
     }
+
+    /// The sink documents are passed on to.
+    pub fn into_inner(self) -> S {
+        self.inner
+    }
 }
 
-impl Sink for LanguageFilter<'_> {
+impl<S: Sink> Sink for LanguageFilter<S> {
     fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
         self.text.clear();
         self.current = Some((index, meta.clone()));
@@ -68,21 +74,41 @@ impl Sink for LanguageFilter<'_> {
         let Some((index, meta)) = self.current.take() else {
             return Ok(());
         };
-        if stats.failure.is_none() && !self.language.is_of_spool(&self.text) {
+        if stats.failure.is_some() {
+            return self.pass_on(index, &meta, stats);
+        }
+        let told = Told::of_spool(&self.text);
+        if !told.is(self.language) {
             self.left_out.documents += 1;
             self.left_out.sentences += stats.sentences;
             self.left_out.kept += stats.kept;
             return Ok(());
         }
-        self.inner.begin(index, &meta)?;
-        let inner = &mut *self.inner;
-        self.text
-            .each_written_chunk(&mut |chunk| inner.write(chunk))?;
-        self.inner.end(stats)
+        let stats = DocumentStats {
+            told: Some(told),
+            ..stats.clone()
+        };
+        self.pass_on(index, &meta, &stats)
     }
 
     fn finish(&mut self) -> io::Result<()> {
         self.inner.finish()
+    }
+}
+
+impl<S: Sink> LanguageFilter<S> {
+    /// Hands the document held on to the inner sink.
+    fn pass_on(
+        &mut self,
+        index: usize,
+        meta: &DocumentMeta,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        self.inner.begin(index, meta)?;
+        let inner = &mut self.inner;
+        self.text
+            .each_written_chunk(&mut |chunk| inner.write(chunk))?;
+        self.inner.end(stats)
     }
 }
 
@@ -99,8 +125,8 @@ mod tests {
             "Die Katze schläft den ganzen Tag auf dem warmen Sofa im Wohnzimmer.\n",
             "ok\n",
         ];
-        let mut sink = StreamSink::new(Vec::new(), b"--\n");
-        let mut filter = LanguageFilter::new(&mut sink, Language::of_name("de").unwrap());
+        let sink = StreamSink::new(Vec::new(), b"--\n");
+        let mut filter = LanguageFilter::new(sink, Language::of_name("de").unwrap());
         for (i, text) in texts.iter().enumerate() {
             let meta = DocumentMeta::Input {
                 source: format!("{i}.html"),
@@ -124,7 +150,7 @@ mod tests {
             kept: 1 + 3,
         };
         assert_eq!(filter.left_out(), left_out);
-        let out = String::from_utf8(sink.into_inner()).unwrap();
+        let out = String::from_utf8(filter.into_inner().into_inner()).unwrap();
         assert_eq!(out, format!("{}--\n{}", texts[0], texts[2]));
     }
 }

@@ -22,8 +22,10 @@ use std::io::{self, Write};
 
 use crate::block::{PageInfo, PageKind};
 use crate::source::jsonl::{JsonRecord, PassedLine};
+use language::Told;
 
 pub use dir::{DirSink, PartialFile};
+pub use language_filter::LanguageFilter;
 pub use records::{RecordFormat, RecordSink};
 
 /// Where a document came from, as far as its sink needs to know.
@@ -67,6 +69,9 @@ pub struct DocumentStats {
     /// Why the document was not cleaned (it could not be opened, or is not text), if it was
     /// not: a sink writes no file and no ordinary record for it.
     pub failure: Option<String>,
+    /// What its text's language was told to be, once a sink has told it (the
+    /// [`LanguageFilter`]), for the sinks after it.
+    pub told: Option<Told>,
 }
 
 impl DocumentStats {
@@ -95,6 +100,42 @@ pub trait Sink: Send {
     }
     /// No more output: flush everything.
     fn finish(&mut self) -> io::Result<()>;
+}
+
+impl<S: Sink + ?Sized> Sink for &mut S {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        (**self).begin(index, meta)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        (**self).write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        (**self).end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
+        (**self).begin(index, meta)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
+        (**self).write(bytes)
+    }
+
+    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
+        (**self).end(stats)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
 }
 
 /// All documents on one stream, separated by `separator`.

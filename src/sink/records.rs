@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::language::Language;
+use super::language::{Language, Told};
 use super::warc::{Source, WarcWriter};
 use super::{DocumentMeta, DocumentStats, Sink};
 use crate::block::PageKind;
@@ -16,28 +16,54 @@ fn optional(value: Option<&str>) -> Extra<'_> {
     value.map_or(Extra::Null, Extra::Str)
 }
 
-/// What a record sink writes for each document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a record sink writes for each document, each kind with only its own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
     /// JSONL input: the line again, its field replaced by the cleaned text.
     JsonlRewrite {
+        /// The field the cleaned text goes to (added, or replaced if the line has it), leaving
+        /// the field read as it was (`--output-field`); `None` (or the field read) replaces it.
+        output_field: Option<String>,
         /// Also add `sentences_kept`, `sentences_dropped` and `mean_perplexity`.
         add_scores: bool,
     },
     /// Any input: one JSON object per document (`--format json`): source, url, title, lang,
     /// kind, text, counts, mean perplexity, and the WARC record id of a response.
-    JsonlObjects,
+    JsonlObjects {
+        /// The URL of every whole input (`--url`, ahead of the page's own canonical link).
+        url: Option<String>,
+    },
     /// WARC input: one `conversion` record per response.
-    Warc,
+    Warc {
+        /// Each record its own gzip member (`.warc.gz`, as WARC readers and indexers expect).
+        gzip_members: bool,
+    },
 }
 
 impl RecordFormat {
+    /// One JSON object per document, with no URL given for whole inputs.
+    pub const JSON: RecordFormat = RecordFormat::JsonlObjects { url: None };
+
+    /// This format, its JSON objects saying `url` (when given) as the URL of every whole input.
+    pub fn with_url(&self, url: Option<String>) -> RecordFormat {
+        match self {
+            RecordFormat::JsonlObjects { url: given } => RecordFormat::JsonlObjects {
+                url: url.or_else(|| given.clone()),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// Whether each record says its kept sentences' mean perplexity (so every sentence must be
     /// measured: `RenderSettings::report_perplexity`).
-    pub fn reports_perplexity(self) -> bool {
+    pub fn reports_perplexity(&self) -> bool {
         matches!(
             self,
-            RecordFormat::JsonlObjects | RecordFormat::JsonlRewrite { add_scores: true }
+            RecordFormat::JsonlObjects { .. }
+                | RecordFormat::JsonlRewrite {
+                    add_scores: true,
+                    ..
+                }
         )
     }
 }
@@ -64,54 +90,29 @@ enum RecordWriter<W: Write + Send> {
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
-        RecordSink::of(match format {
-            RecordFormat::Warc => RecordWriter::Warc(WarcRecords::new(WarcWriter::new(out))),
-            RecordFormat::JsonlRewrite { add_scores } => RecordWriter::Jsonl(JsonlRecords {
+        let records = match format {
+            RecordFormat::Warc { gzip_members } => {
+                let out = match gzip_members {
+                    true => WarcWriter::new_gzip(out, flate2::Compression::default()),
+                    false => WarcWriter::new(out),
+                };
+                RecordWriter::Warc(WarcRecords::new(out))
+            }
+            RecordFormat::JsonlRewrite {
+                output_field,
+                add_scores,
+            } => RecordWriter::Jsonl(JsonlRecords {
                 out,
-                output_field: None,
+                output_field,
                 add_scores,
             }),
-            RecordFormat::JsonlObjects => RecordWriter::Json(JsonRecords { out, url: None }),
-        })
-    }
-
-    /// As [`RecordSink::new`], WARC records each written as its own gzip member (`.warc.gz`,
-    /// as WARC readers and indexers expect); other formats are unaffected.
-    pub fn with_gzip_members(out: W, format: RecordFormat) -> RecordSink<W> {
-        match format {
-            RecordFormat::Warc => {
-                let out = WarcWriter::new_gzip(out, flate2::Compression::default());
-                RecordSink::of(RecordWriter::Warc(WarcRecords::new(out)))
-            }
-            _ => RecordSink::new(out, format),
-        }
-    }
-
-    fn of(records: RecordWriter<W>) -> RecordSink<W> {
+            RecordFormat::JsonlObjects { url } => RecordWriter::Json(JsonRecords { out, url }),
+        };
         RecordSink {
             meta: None,
             text: Spool::new(HELD_BYTES),
             records,
         }
-    }
-
-    /// JSONL input: write the cleaned text to field `name` (added, or replaced if the line
-    /// has it) and leave the field read as it was; `None` (or the field read) replaces it.
-    /// Other records have no field to choose.
-    pub fn output_field(mut self, name: Option<String>) -> Self {
-        if let RecordWriter::Jsonl(records) = &mut self.records {
-            records.output_field = name;
-        }
-        self
-    }
-
-    /// JSON objects: `url` is the URL of every whole input (`--url`, ahead of the page's own
-    /// canonical link). Other records say no URL of their own.
-    pub fn url(mut self, url: Option<String>) -> Self {
-        if let RecordWriter::Json(records) = &mut self.records {
-            records.url = url;
-        }
-        self
     }
 
     /// The underlying writer.
@@ -378,7 +379,8 @@ fn json_object_of(
         return out.write_all(b"\n");
     }
     // The language of the text's first bytes (all of it unless it is very long).
-    let lang = Language::of_spool(text).map(Language::code);
+    let told = stats.told.unwrap_or_else(|| Told::of_spool(text));
+    let lang = told.language().map(Language::code);
     let published = stats.page.published();
     let before = json_object(&[
         ("source", optional(about.source)),
@@ -430,9 +432,16 @@ mod tests {
 
     #[test]
     fn json_objects_and_scored_jsonl_lines_report_the_mean_perplexity() {
-        assert!(RecordFormat::JsonlObjects.reports_perplexity());
-        assert!(RecordFormat::JsonlRewrite { add_scores: true }.reports_perplexity());
-        assert!(!RecordFormat::JsonlRewrite { add_scores: false }.reports_perplexity());
-        assert!(!RecordFormat::Warc.reports_perplexity());
+        let jsonl = |add_scores| RecordFormat::JsonlRewrite {
+            output_field: None,
+            add_scores,
+        };
+        assert!(RecordFormat::JSON.reports_perplexity());
+        assert!(jsonl(true).reports_perplexity());
+        assert!(!jsonl(false).reports_perplexity());
+        assert!(!RecordFormat::Warc {
+            gzip_members: false
+        }
+        .reports_perplexity());
     }
 }
