@@ -15,7 +15,7 @@
 //! The way in is this page's items (below) and the public modules; the stages' own
 //! modules are private, and what the edges need of them is re-exported where it is used
 //! ([`pipeline`] the settings of each stage, [`decide`] the evidence it weighs). The crate's
-//! own tests and examples reach the stages through the feature `internals`, which is no API.
+//! own tests and examples reach the stages through the feature `_internals`, which is no API.
 //!
 //! # Examples
 //!
@@ -124,15 +124,15 @@ pub mod serve;
 pub mod sink;
 pub mod source;
 
-/// The stages' modules: private, or public with the feature `internals` (for this crate's own
+/// The stages' modules: private, or public with the feature `_internals` (for this crate's own
 /// tests and examples, which reach inside the stages; it is no API).
 macro_rules! stages {
     ($($name:ident),* $(,)?) => {
         $(
-            #[cfg(feature = "internals")]
+            #[cfg(feature = "_internals")]
             #[allow(missing_docs)]
             pub mod $name;
-            #[cfg(not(feature = "internals"))]
+            #[cfg(not(feature = "_internals"))]
             mod $name;
         )*
     };

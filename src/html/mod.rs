@@ -222,7 +222,7 @@ impl BlockParser {
     }
 
     /// Ends the document, appending its last blocks to `out`.
-    #[cfg(any(test, feature = "internals"))]
+    #[cfg(any(test, feature = "_internals"))]
     pub fn end(self, out: &mut Vec<Block>) -> Result<(), HtmlError> {
         self.end_page(out).0
     }
@@ -315,7 +315,7 @@ fn parser_error(e: lol_html::errors::RewritingError, max_parser_memory: usize) -
 }
 
 /// Parses a whole in-memory page: a convenience for tests; streams do not need it.
-#[cfg(any(test, feature = "internals"))]
+#[cfg(any(test, feature = "_internals"))]
 pub fn blocks_from_str(html: &str, settings: &HtmlSettings) -> Result<Vec<Block>, HtmlError> {
     let mut parser = BlockParser::new(settings.clone());
     let mut blocks = Vec::new();

@@ -17,18 +17,18 @@
 //!    Viterbi transition log probabilities are the label bigram frequencies.
 
 //!
-//! Files: `pages.rs` (sets, gold formats, pages and their labels), `logistic.rs` (the
+//! Files: `sets.rs` (sets, gold formats, pages and their labels), `logistic.rs` (the
 //! logistic-regression learner); the rest is here.
 
 mod kinds;
 mod logistic;
-mod pages;
+mod sets;
 
 use std::path::PathBuf;
 
 pub use crate::boost::BoostOptions;
 pub use kinds::kind_evidence;
-pub use pages::{
+pub use sets::{
     aligned_shares, read_pages, read_set_list, read_sets, GoldFormat, LabelledPage, TrainingSet,
 };
 
