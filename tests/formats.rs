@@ -197,7 +197,7 @@ fn markdown_shows_headings_lists_and_paragraphs() {
     let out = ppl_filter(&["--format", "markdown", "--title"], PAGE.as_bytes());
     let text = stdout(&out);
     assert!(
-        text.starts_with("# Budget & school\n\n## The new budget\n\n"),
+        text.starts_with("# Budget & school\n\n# The new budget\n\n"),
         "{text}"
     );
     assert!(

@@ -23,4 +23,5 @@ mod robust_warc;
 mod serve;
 mod stream_splitter;
 mod streaming;
+mod structure;
 mod warc_responses;

@@ -11,6 +11,7 @@ mod evidence;
 mod hints;
 mod metadata;
 mod page;
+mod structure;
 
 use std::ops::Range;
 
@@ -18,6 +19,7 @@ pub use evidence::{Evidence, PageEvidence, EVIDENCE_VALUES, PAGE_EVIDENCE_VALUES
 pub use hints::ContainerHints;
 pub(crate) use metadata::byline_people;
 pub use page::{PageInfo, PageKind, SchemaTypes};
+pub use structure::{Cell, Code, ListItem, Mark, MarkKind, Structure, MAX_SPAN};
 pub(crate) use page::split_url;
 
 /// The element a block of text came from, as far as later stages care.
@@ -31,7 +33,7 @@ pub enum BlockKind {
     TableCell,
     /// Text inside a `form` (labels, buttons, options).
     Form,
-    /// `pre`: whitespace was preserved inside lines.
+    /// `pre`: a code block, its lines and indentation kept (line breaks are `\n`).
     Preformatted,
     /// Everything else: `p`, `div`, `blockquote`, bare text.
     #[default]
@@ -69,7 +71,8 @@ pub struct Block {
     pub index: u32,
     /// The element kind the text sat in.
     pub kind: BlockKind,
-    /// The text: entities decoded, whitespace collapsed to single spaces, trimmed.
+    /// The text: entities decoded, whitespace collapsed to single spaces, trimmed (in a
+    /// [`BlockKind::Preformatted`] block, its lines and their indentation kept).
     pub text: String,
     /// How many bytes of `text` sat inside `<a href>` links.
     pub link_bytes: usize,
@@ -89,6 +92,9 @@ pub struct Block {
     pub story: Option<u32>,
     /// The block is a top-level heading (`<h1>`): the page's headline, or another story's.
     pub top_heading: bool,
+    /// What the page's author structured around the text: heading level, list item, table
+    /// cell, code block, inline code and formulas.
+    pub structure: Structure,
     /// What the combined method knows of the block, filled by the evidence stage.
     pub evidence: Evidence,
 }
@@ -118,6 +124,9 @@ impl Block {
     pub fn words(&self) -> usize {
         if self.text.is_empty() {
             0
+        } else if self.kind == BlockKind::Preformatted {
+            // Lines and indentation kept: words are between runs of white space.
+            self.text.split_ascii_whitespace().count()
         } else {
             memchr::memchr_iter(b' ', self.text.as_bytes()).count() + 1
         }

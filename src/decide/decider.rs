@@ -121,7 +121,11 @@ impl<'a> Decider<'a> {
             kind,
             titles: page.map_or([None; 3], PageInfo::titles),
         };
-        let keep = classifier.decide(&mut blocks, &view, &choices);
+        let mut keep = classifier.decide(&mut blocks, &view, &choices);
+        super::units::tables_whole(&mut blocks, &mut keep);
+        super::units::code_beside_text(&blocks, &mut keep);
+        super::units::lists_whole(&blocks, &mut keep);
+        super::units::headings_between_text(&blocks, &mut keep);
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;

@@ -23,6 +23,7 @@ mod classifier;
 mod decider;
 mod file;
 mod policy;
+mod units;
 mod viterbi;
 
 use crate::block::{PageInfo, PageKind};

@@ -27,8 +27,10 @@
 //! the content alone: lol_html is fed in pieces that end at fixed stream offsets (`PIECE_BYTES`),
 //! whatever the sizes of the pieces given to [`BlockParser::write`].
 
+mod inline;
 mod json_ld;
 mod meta;
+mod open;
 mod rewriter;
 mod state;
 mod tags;

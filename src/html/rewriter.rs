@@ -11,7 +11,11 @@ use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, S
 
 use super::meta;
 use super::state::State;
-use super::tags::{is_byline, is_screen_reader_text, tag_id, BlockAttributes, Role, Tag};
+use super::inline::Formula;
+use super::tags::{
+    code_language, is_byline, is_drawn_beside_text, is_screen_reader_text, tag_id, BlockAttributes,
+    Role, Tag,
+};
 use crate::block::{PageInfo, SchemaTypes};
 
 /// The error a handler returns to stop lol_html where [`State::restart_at`] says.
@@ -81,11 +85,79 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
     };
     watch_for_byline(state, el, at.clone())?;
     match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
+        Some(Tag::Img) => on_image(state, el),
         Some(id) => on_element(state, el, id)?,
         None if is_custom_link(el) => on_element(state, el, Tag::A)?,
         None => count_end_tag(state, el)?,
     }
-    watch_for_screen_reader_text(state, el, at)
+    watch_for_screen_reader_text(state, el, at.clone())?;
+    watch_for_drawn_text(state, el, at)
+}
+
+/// Stops reading text at an element drawn beside a code block's or a formula's text (line
+/// numbers, a formula's visual copy: [`is_drawn_beside_text`]; in a code block, also what its
+/// style or `aria-hidden` keep from being selected or read), up to its end tag; and at an
+/// element that gives its formula's TeX in `data-math` (its content drawn from it), which its
+/// end tag writes.
+fn watch_for_drawn_text(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    at: std::ops::Range<usize>,
+) -> lol_html::HandlerResult {
+    let in_code = {
+        let s = state.borrow();
+        if !el.can_have_content() || !s.may_be_drawn_beside_text(at) {
+            return Ok(());
+        }
+        s.in_code_block()
+    };
+    let tex = el.get_attribute("data-math");
+    // MathJax 3's `<mjx-container class="MathJax">` holds the formula's MathML for readers.
+    let custom = el.tag_name().contains('-');
+    let drawn = tex.is_some()
+        || (!custom
+            && el
+                .get_attribute("class")
+                .is_some_and(|class| is_drawn_beside_text(&class)))
+        || (in_code
+            && (el.get_attribute("aria-hidden").is_some_and(|v| v == "true")
+                || el
+                    .get_attribute("style")
+                    .is_some_and(|style| style.replace(' ', "").contains("user-select:none"))));
+    if drawn {
+        let number = state.borrow_mut().start_unread();
+        let end_state = Rc::clone(state);
+        el.on_end_tag(Box::new(move |_end| {
+            let mut s = end_state.borrow_mut();
+            s.end_unread(number);
+            if let Some(tex) = &tex {
+                s.push_formula(&meta::decoded(tex), false);
+            }
+            Ok(())
+        }))?;
+    }
+    Ok(())
+}
+
+/// An image of a formula (a LaTeX service's, or one whose `alt` is TeX): its TeX, from its
+/// `alt` (or the `latex=` of its URL), goes into the text.
+fn on_image(state: &Rc<RefCell<State>>, el: &Element<'_, '_>) {
+    if !state.borrow().may_read_formula() {
+        return;
+    }
+    let alt = el.get_attribute("alt").unwrap_or_default();
+    let src = el.get_attribute("src").unwrap_or_default().to_ascii_lowercase();
+    let class = el.get_attribute("class").unwrap_or_default().to_ascii_lowercase();
+    let service = class.split_ascii_whitespace().any(|c| c == "latex" || c == "tex")
+        || ["latex.php", "codecogs.com", "/latex?", "mathtex", "chart?cht=tx"]
+            .iter()
+            .any(|part| src.contains(part));
+    let tex_alt = alt.contains('\\') && alt.bytes().any(|b| b.is_ascii_alphabetic());
+    if (service || tex_alt) && !alt.trim().is_empty() {
+        let alt = meta::decoded(&alt);
+        let display = alt.contains("\\begin{");
+        state.borrow_mut().push_formula(&alt, display);
+    }
 }
 
 /// Stops reading text at an element only screen readers read ([`is_screen_reader_text`]),
@@ -171,19 +243,41 @@ fn on_element(
                 // A product on sale, not an article about products.
                 let types = s.page.schema;
                 let product = types.product_on_sale() && !types.has(SchemaTypes::ARTICLE);
-                s.on_block_start(id, attributes.container_hints(id, product));
+                let hints = attributes.container_hints(id, product);
+                s.on_block_start(id, hints, attributes.opening(id));
             }
             Role::Break => s.flush_block(),
             Role::Skip => {
+                let script_type = match id {
+                    Tag::Script => el.get_attribute("type"),
+                    _ => None,
+                };
+                let script_type = script_type.as_deref().map(str::trim);
                 if s.skip_depth == 0
-                    && id == Tag::Script
-                    && el
-                        .get_attribute("type")
-                        .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+                    && script_type.is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
                 {
                     s.start_json_ld();
                 }
+                if s.may_read_formula() {
+                    s.inline.formula = formula_of(el, id, script_type);
+                }
                 s.start_skip(id);
+            }
+            Role::Mark if id == Tag::Code && s.in_code_block() => {
+                let class = el.get_attribute("class");
+                let data_lang = el.get_attribute("data-lang");
+                if let Some(language) = code_language(class.as_deref(), data_lang.as_deref()) {
+                    s.stack.set_code_language(language);
+                }
+            }
+            Role::Mark => s.start_mark(id.mark()),
+            Role::TeX => {
+                let tex = el
+                    .get_attribute("encoding")
+                    .is_some_and(|e| e.to_ascii_lowercase().contains("tex"));
+                if let Some(formula) = &mut s.inline.formula {
+                    formula.in_tex = tex;
+                }
             }
             // An `<a>` inside an unclosed `<a>` closes it, as browsers do.
             Role::Link => s.link_depth = 1,
@@ -205,6 +299,25 @@ fn on_element(
         return Ok(());
     }
     on_end_of(state, el, id)
+}
+
+/// The formula `el` holds, if it is one: a MathML `<math>` (its `alttext`, and whether it is
+/// shown on its own), or a MathJax `<script type="math/tex">` (`; mode=display` on its own).
+fn formula_of(el: &Element<'_, '_>, id: Tag, script_type: Option<&str>) -> Option<Formula> {
+    match id {
+        Tag::Math => {
+            let display = el
+                .get_attribute("display")
+                .is_some_and(|d| d.trim().eq_ignore_ascii_case("block"));
+            Some(Formula::new(id, display, el.get_attribute("alttext")))
+        }
+        Tag::Script => {
+            let kind = script_type?.to_ascii_lowercase();
+            kind.starts_with("math/tex")
+                .then(|| Formula::new(id, kind.contains("mode=display"), None))
+        }
+        _ => None,
+    }
 }
 
 /// What the page says about itself, where a first value is kept: the canonical link, its
@@ -283,7 +396,16 @@ fn on_end_of(
         match role {
             Role::Block => s.on_block_end(id),
             Role::Break | Role::Page => {}
-            Role::Skip | Role::NoScript => s.end_role(role),
+            Role::Skip | Role::NoScript => {
+                s.end_role(role);
+                s.end_formula(id);
+            }
+            Role::Mark => s.end_mark(id.mark()),
+            Role::TeX => {
+                if let Some(formula) = &mut s.inline.formula {
+                    formula.in_tex = false;
+                }
+            }
             Role::Annotation => s.in_annotation = false,
             Role::Link => s.link_depth = 0,
             Role::Title => {

@@ -6,14 +6,13 @@
 
 use lol_html::html_content::{TextChunk, TextType};
 
+use super::inline::Inline;
 use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
+use super::open::{Opening, Stack};
 use super::tags::{tag_id_ascii, Role, Tag};
 use super::{last_sentence_end, soft_cut_start, word_piece};
 use super::{max_open_elements, BlockParser, HtmlSettings};
-use crate::block::{byline_people, Block, BlockKind, ContainerHints, PageInfo};
-
-/// The most block elements kept open at once; deeper nesting is treated as flat.
-const MAX_STACK_DEPTH: usize = 256;
+use crate::block::{byline_people, Block, BlockKind, ContainerHints, MarkKind, PageInfo};
 
 /// Raw text of one text node held before its entities are decoded; longer nodes are decoded in pieces.
 const MAX_PENDING_RAW: usize = 16 * 1024;
@@ -23,14 +22,10 @@ pub(super) struct State {
     /// What the page says about itself (title, canonical link, CleanEval wrapper).
     pub(super) page: PageInfo,
     pub(super) settings: HtmlSettings,
-    /// Open block elements, innermost last.
-    stack: Vec<Tag>,
-    /// What each open block element's tag, class and id suggest ([`ContainerHints`] bits),
-    /// parallel to `stack`.
-    hints: Vec<u8>,
-    /// The number of each open block element in the document ([`Block::containers`]), parallel
-    /// to `stack`.
-    numbers: Vec<u32>,
+    /// Open block elements, innermost last, with the structure they give.
+    pub(super) stack: Stack,
+    /// The block's inline code and formulas, and a formula being read.
+    pub(super) inline: Inline,
     /// The number the next block element gets.
     next_number: u32,
     pub(super) skip_depth: u32,
@@ -149,9 +144,8 @@ impl State {
         let settings_memory = settings.max_parser_memory;
         State {
             settings,
-            stack: Vec::new(),
-            hints: Vec::new(),
-            numbers: Vec::new(),
+            stack: Stack::default(),
+            inline: Inline::default(),
             next_number: 0,
             skip_depth: 0,
             skip_outer: Tag::P,
@@ -191,7 +185,7 @@ impl State {
 
     /// The kind of text written now, from the innermost element that decides it.
     fn current_kind(&self) -> BlockKind {
-        for &id in self.stack.iter().rev() {
+        for id in self.stack.iter().rev().map(|open| open.tag) {
             match id {
                 _ if id.is_heading() => return BlockKind::Heading,
                 Tag::Li | Tag::Dt | Tag::Dd => return BlockKind::ListItem,
@@ -214,7 +208,7 @@ impl State {
 
     /// The place in the stack of the innermost open element that `is`.
     fn innermost(&self, is: impl Fn(Tag) -> bool) -> Option<usize> {
-        self.stack.iter().rposition(|&id| is(id))
+        self.stack.innermost(is)
     }
 
     /// Ends the current block, if it holds any text.
@@ -231,9 +225,24 @@ impl State {
         } else {
             self.current_kind()
         };
+        if kind == BlockKind::Preformatted {
+            // A code block's text: its lines, without the blank ones around them.
+            let trimmed = self.text.trim_end().trim_start_matches(['\n', '\r']);
+            if trimmed.is_empty() {
+                self.text.clear();
+                self.inline.clear();
+                self.truncated = false;
+                return;
+            }
+            let start = self.text.len() - self.text.trim_start_matches(['\n', '\r']).len();
+            self.text.truncate(start + trimmed.len());
+            self.text.drain(..start);
+        }
         // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
         // grows by reallocation. Composing may shorten it, so the link text is bounded by it.
         let text = nfc(&self.text);
+        let mut structure = self.stack.structure();
+        structure.marks = self.inline.take_marks(text.len(), text.len() == self.text.len());
         let block = Block {
             index: self.next_index,
             kind,
@@ -247,11 +256,14 @@ impl State {
             } else {
                 self.open_hints()
             },
-            containers: self.numbers.clone(),
-            story: self.innermost(|id| id == Tag::Article).map(|at| self.numbers[at]),
+            containers: self.stack.numbers(),
+            story: self
+                .innermost(|id| id == Tag::Article)
+                .map(|at| self.stack.number(at)),
             top_heading: self
                 .innermost(Tag::is_heading)
-                .is_some_and(|at| self.stack[at] == Tag::H1),
+                .is_some_and(|at| self.stack.tag(at) == Tag::H1),
+            structure,
         };
         self.text.clear();
         self.last_end = None;
@@ -304,20 +316,52 @@ impl State {
         }
     }
 
-    /// Appends decoded text with whitespace collapsed; a newline in `pre` starts a new block.
+    /// Appends decoded text with whitespace collapsed, or as it is in a `<pre>`.
     fn append_decoded(&mut self, decoded: &str, in_link: bool) {
-        let preformatted =
-            memchr::memchr(b'\n', decoded.as_bytes()).is_some() && self.stack.contains(&Tag::Pre);
-        if !preformatted {
+        if self.stack.contains(Tag::Pre) {
+            self.append_code(decoded, in_link);
+        } else {
             self.append_words(decoded, in_link);
-            return;
         }
-        for (i, line) in decoded.split('\n').enumerate() {
-            if i > 0 {
+    }
+
+    /// Appends the text of a code block as it is: its line breaks and indentation kept (a
+    /// carriage return dropped, another control character a space). A block that would grow
+    /// past its bound is cut after its last whole line (a line longer than a block, in pieces).
+    fn append_code(&mut self, decoded: &str, in_link: bool) {
+        for piece in decoded.split_inclusive('\n') {
+            let piece: std::borrow::Cow<'_, str> =
+                if piece.bytes().any(|b| b < 0x20 && b != b'\n' && b != b'\t') {
+                    piece
+                        .chars()
+                        .filter(|&c| c != '\r')
+                        .map(|c| if c.is_control() && c != '\n' && c != '\t' { ' ' } else { c })
+                        .collect::<String>()
+                        .into()
+                } else {
+                    piece.into()
+                };
+            let mut rest: &str = &piece;
+            while self.text.len() + rest.len() > self.settings.max_block_bytes {
+                if self.text.is_empty() {
+                    let cut = word_piece(rest, self.settings.max_block_bytes);
+                    self.push_code(&rest[..cut], in_link);
+                    rest = &rest[cut..];
+                }
+                self.truncated = true;
                 self.flush_block_keep_pending();
             }
-            self.append_words(line, in_link);
+            self.push_code(rest, in_link);
         }
+    }
+
+    /// Appends a piece of a code block's text as it is.
+    fn push_code(&mut self, piece: &str, in_link: bool) {
+        self.text.push_str(piece);
+        if in_link {
+            self.link_bytes += piece.len();
+        }
+        self.pending_space = false;
     }
 
     /// Appends the words of `text`; any run of white space (`char::is_whitespace`, and C0
@@ -365,7 +409,7 @@ impl State {
         self.settings.as_seen
             && self.text.chars().next_back().is_some_and(char::is_lowercase)
             && next.chars().next().is_some_and(char::is_uppercase)
-            && !self.stack.contains(&Tag::Pre)
+            && !self.stack.contains(Tag::Pre)
     }
 
     /// Appends `run`, words separated by single spaces (and the pending space before it); when it
@@ -442,6 +486,7 @@ impl State {
         if space == 1 {
             self.text.push(' ');
         }
+        self.inline.text_at(self.text.len());
         self.text.push_str(piece);
         if in_link {
             self.link_bytes += piece.len() + space;
@@ -543,6 +588,25 @@ impl State {
         })
     }
 
+    /// Whether the start tag at `at` may be of an element drawn beside the text (line numbers,
+    /// a formula's visual copy): none such is open, and its source names one of their classes
+    /// or, in a code block or at a table cell, has a class, a style or `aria-hidden` (true when
+    /// the source is not at hand).
+    pub(super) fn may_be_drawn_beside_text(&self, at: std::ops::Range<usize>) -> bool {
+        if self.unread.is_some() || self.skip_depth > 0 {
+            return false;
+        }
+        let Some(tag) = self.tag_source(at) else {
+            return true;
+        };
+        let has = |part: &[u8]| memchr::memmem::find(tag, part).is_some();
+        if has(b"katex-html") || has(b"MathJax") || has(b"data-math") || has(b"mw-editsection") {
+            return true;
+        }
+        let in_code = self.in_code_block() || tag.get(1..3).is_some_and(|n| n.eq_ignore_ascii_case(b"td"));
+        in_code && (has(b"class") || has(b"style") || has(b"aria-hidden"))
+    }
+
     /// Whether a start tag is looked at for text only screen readers read: the settings drop
     /// such text, and no such element is open already.
     pub(super) fn watches_screen_reader_text(&self) -> bool {
@@ -574,6 +638,12 @@ impl State {
     }
 
     pub(super) fn on_text(&mut self, chunk: &TextChunk) {
+        if let Some(formula) = &mut self.inline.formula {
+            if matches!(chunk.text_type(), TextType::Data | TextType::ScriptData) {
+                formula.push(chunk.as_str());
+            }
+            return;
+        }
         if chunk.text_type() == TextType::RCData
             && self.in_title
             && self.on_title_text(chunk.as_str())
@@ -762,19 +832,34 @@ impl State {
             let inner = std::mem::take(&mut block.containers);
             let base = self.nested_base;
             block.containers = self
-                .numbers
+                .stack
                 .iter()
-                .copied()
+                .map(|open| open.number)
                 .chain(inner.into_iter().map(|n| base.saturating_add(n)))
                 .collect();
             block.hints = ContainerHints(block.hints.0 | self.open_hints().0);
+            let structure = &mut block.structure;
+            for number in structure
+                .cell
+                .iter_mut()
+                .flat_map(|cell| [&mut cell.table, &mut cell.number])
+                .chain(
+                    structure
+                        .list
+                        .iter_mut()
+                        .flat_map(|list| [&mut list.list, &mut list.item]),
+                )
+                .chain(structure.caption_of.iter_mut())
+            {
+                *number = base.saturating_add(*number);
+            }
             self.done.push(block);
         }
     }
 
     /// What the open block elements suggest, all together.
     fn open_hints(&self) -> ContainerHints {
-        ContainerHints(self.hints.iter().fold(0, |all, &h| all | h))
+        ContainerHints(self.stack.hints())
     }
 
     /// Whether an element starting now may be the page's byline: it is looked for
@@ -818,21 +903,96 @@ impl State {
         self.end_nested();
     }
 
-    pub(super) fn on_block_start(&mut self, id: Tag, hints: u8) {
-        self.flush_block();
-        self.close_implied_by(id);
-        if self.stack.len() < MAX_STACK_DEPTH {
-            self.stack.push(id);
-            self.hints.push(hints);
-            self.numbers.push(self.next_number);
+    /// At the start of inline code, a subscript or a superscript (not in a code block, whose
+    /// text is all code).
+    pub(super) fn start_mark(&mut self, kind: MarkKind) {
+        if !self.in_code_block() {
+            self.decode_pending(true);
+            self.inline.open(kind);
         }
+    }
+
+    /// At the end of inline code, a subscript or a superscript.
+    pub(super) fn end_mark(&mut self, kind: MarkKind) {
+        self.decode_pending(true);
+        self.inline.close(kind, self.text.len());
+    }
+
+    /// Whether a formula starting now is read: its text would be the block's.
+    pub(super) fn may_read_formula(&self) -> bool {
+        self.text_allowed() && !self.in_title && self.inline.formula.is_none()
+    }
+
+    /// At the end of an element a formula may be read from: the formula read from it goes
+    /// into the text as its TeX, marked.
+    pub(super) fn end_formula(&mut self, element: Tag) {
+        if self
+            .inline
+            .formula
+            .as_ref()
+            .is_none_or(|formula| formula.element != element)
+        {
+            return;
+        }
+        let formula = self.inline.formula.take().expect("a formula");
+        let display = formula.display;
+        if let Some(tex) = formula.tex() {
+            self.push_formula(&tex, display);
+        }
+    }
+
+    /// Appends a formula's TeX to the block's text, marked as one (shown on its own when
+    /// `display`).
+    pub(super) fn push_formula(&mut self, tex: &str, display: bool) {
+        let kind = match display {
+            true => MarkKind::DisplayFormula,
+            false => MarkKind::Formula,
+        };
+        let tex = tex.trim();
+        if tex.is_empty() || !self.may_read_formula() {
+            return;
+        }
+        let tex = &tex[..floor_char_boundary(tex, super::inline::MAX_FORMULA_BYTES)];
+        self.decode_pending(true);
+        self.at_element_edge = false;
+        self.inline.open(kind);
+        self.append_words(tex, self.link_depth > 0);
+        self.end_mark(kind);
+    }
+
+    pub(super) fn on_block_start(&mut self, id: Tag, hints: u8, opening: Opening) {
+        if self.in_code_block() {
+            // A line of a code block written as an element (Expressive Code's `<div>`s).
+            self.code_line_break();
+        } else {
+            self.flush_block();
+        }
+        self.close_implied_by(id);
+        self.stack.push(id, hints, self.next_number, opening);
         self.next_number = self.next_number.saturating_add(1);
     }
 
     pub(super) fn on_block_end(&mut self, id: Tag) {
-        self.flush_block();
-        if let Some(pos) = self.stack.iter().rposition(|&open| open == id) {
+        if id != Tag::Pre && self.in_code_block() {
+            self.code_line_break();
+        } else {
+            self.flush_block();
+        }
+        if let Some(pos) = self.innermost(|open| open == id) {
             self.truncate_stack(pos);
+        }
+    }
+
+    /// Inside a `<pre>`: a block element there is a line of the code block, not a block.
+    pub(super) fn in_code_block(&self) -> bool {
+        self.stack.contains(Tag::Pre)
+    }
+
+    /// Ends the code block's line, unless it has just ended.
+    fn code_line_break(&mut self) {
+        self.decode_pending(true);
+        if !self.text.is_empty() && !self.text.ends_with('\n') {
+            self.push_code("\n", false);
         }
     }
 
@@ -845,10 +1005,12 @@ impl State {
         let (title, link) = (self.in_title, self.link_depth > 0);
         let room = (self.max_open / 2)
             .saturating_sub(usize::from(skip) + usize::from(title) + usize::from(link));
-        let blocks = &self.stack[self.stack.len() - room.min(self.stack.len())..];
-        let names = blocks
+        let skipped = self.stack.len() - room.min(self.stack.len());
+        let names = self
+            .stack
             .iter()
-            .map(|&id| id.name())
+            .skip(skipped)
+            .map(|open| open.tag.name())
             .chain(skip.then(|| self.skip_outer.name()))
             .chain(title.then_some("title"))
             .chain(link.then_some("a"));
@@ -878,8 +1040,6 @@ impl State {
             self.unread = None;
         }
         self.stack.truncate(pos);
-        self.hints.truncate(pos);
-        self.numbers.truncate(pos);
     }
 
     /// Pops the elements a new start tag closes implicitly, as the HTML parser would.
@@ -901,7 +1061,7 @@ impl State {
             _ => (&[], &[]),
         };
         // Any block start closes an open `p` directly above it.
-        if self.stack.last() == Some(&Tag::P) {
+        if self.stack.last() == Some(Tag::P) {
             self.truncate_stack(self.stack.len() - 1);
         }
         if targets.is_empty() {
@@ -914,7 +1074,7 @@ impl State {
             return;
         }
         for pos in (0..self.stack.len()).rev() {
-            let open = self.stack[pos];
+            let open = self.stack.tag(pos);
             if targets.contains(&open) {
                 self.truncate_stack(pos);
                 return;
@@ -1185,8 +1345,8 @@ mod tests {
                 (BlockKind::ListItem, "next".to_string()),
                 (BlockKind::TableCell, "cell".to_string()),
                 (BlockKind::Paragraph, "para".to_string()),
-                (BlockKind::Preformatted, "a b".to_string()),
-                (BlockKind::Preformatted, "c".to_string()),
+                // A code block is one block, its lines and spaces kept.
+                (BlockKind::Preformatted, "a  b\nc".to_string()),
             ]
         );
     }

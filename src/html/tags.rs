@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use lol_html::html_content::Element;
 
-use crate::block::ContainerHints;
+use super::open::Opening;
+use crate::block::{ContainerHints, MarkKind};
 
 /// What a tag does to the text stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,10 @@ pub(super) enum Role {
     /// `<link>`, `<meta>`, a CleanEval `<text>` wrapper: what the page says about itself (its
     /// canonical URL, author, date...); transparent to the text.
     Page,
+    /// Inline code, a subscript or a superscript: its text is marked ([`Tag::mark`]).
+    Mark,
+    /// A MathML `<annotation>`: a formula's TeX, when its encoding says so.
+    TeX,
 }
 
 /// How the HTML tokenizer reads an element's content (the specification's content models, as
@@ -164,6 +169,14 @@ tags! {
     Meta = "meta" => Page,
     Text = "text" => Page,
     Time = "time" => Page,
+    Code = "code" => Mark,
+    Kbd = "kbd" => Mark,
+    Samp = "samp" => Mark,
+    Tt = "tt" => Mark,
+    Sub = "sub" => Mark,
+    Sup = "sup" => Mark,
+    MathAnnotation = "annotation" => TeX,
+    Img = "img" => Page,
 }
 
 impl Tag {
@@ -175,6 +188,15 @@ impl Tag {
     /// What the tag does to the text stream.
     pub(super) fn role(self) -> Role {
         TAGS[self as usize].1
+    }
+
+    /// What the text of a [`Role::Mark`] element is.
+    pub(super) fn mark(self) -> MarkKind {
+        match self {
+            Tag::Sub => MarkKind::Sub,
+            Tag::Sup => MarkKind::Sup,
+            _ => MarkKind::Code,
+        }
     }
 
     /// `<h1>` to `<h6>`.
@@ -340,6 +362,10 @@ pub(super) struct BlockAttributes {
     aria_hidden: Option<String>,
     hidden: bool,
     open: bool,
+    /// `<ol start>`, `<td colspan>`, `data-lang`: what a list, a cell or a code block opens.
+    start: Option<String>,
+    colspan: Option<String>,
+    data_lang: Option<String>,
 }
 
 impl BlockAttributes {
@@ -356,6 +382,9 @@ impl BlockAttributes {
                 "itemtype" => &mut found.itemtype,
                 "aria-modal" => &mut found.aria_modal,
                 "aria-hidden" => &mut found.aria_hidden,
+                "start" => &mut found.start,
+                "colspan" => &mut found.colspan,
+                "data-lang" | "data-language" => &mut found.data_lang,
                 "hidden" => {
                     found.hidden = true;
                     continue;
@@ -371,6 +400,22 @@ impl BlockAttributes {
             }
         }
         found
+    }
+
+    /// What these attributes say of the structure `tag` opens: a list's first number, a cell's
+    /// columns, a code block's language.
+    pub(super) fn opening(&self, tag: Tag) -> Opening {
+        let number = |value: &Option<String>| value.as_deref().and_then(|v| v.trim().parse().ok());
+        Opening {
+            start: (tag == Tag::Ol).then(|| number(&self.start)).flatten(),
+            span: matches!(tag, Tag::Td | Tag::Th)
+                .then(|| number(&self.colspan))
+                .flatten(),
+            // GitHub names a code block's language on the `<div>` around its `<pre>`.
+            language: matches!(tag, Tag::Pre | Tag::Div)
+                .then(|| code_language(self.class.as_deref(), self.data_lang.as_deref()))
+                .flatten(),
+        }
     }
 
     /// What the element's tag name and these attributes suggest about the text inside it, on
@@ -474,6 +519,67 @@ fn declarations(style: &str) -> impl Iterator<Item = (&str, &str, bool)> {
             _ => (property.trim(), value, false),
         })
     })
+}
+
+/// The language a code block's `data-lang` or classes name (`language-rust`, `lang-py`,
+/// GitHub's `highlight-source-js`, SyntaxHighlighter's `brush: ruby`), in lower case.
+pub(super) fn code_language(class: Option<&str>, data_lang: Option<&str>) -> Option<String> {
+    let named = |name: &str| {
+        let name = name.trim().to_ascii_lowercase();
+        let plain = !name.is_empty()
+            && name.len() <= 32
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"+#-_.".contains(&b));
+        plain.then_some(name)
+    };
+    if let Some(language) = data_lang.and_then(named) {
+        return Some(language);
+    }
+    let class = class?;
+    let mut words = class.split_ascii_whitespace();
+    while let Some(word) = words.next() {
+        if word.eq_ignore_ascii_case("brush:") {
+            return words.next().and_then(|w| named(w.trim_end_matches(';')));
+        }
+        for prefix in ["language-", "lang-", "highlight-source-", "brush:"] {
+            let Some(start) = word.get(..prefix.len()) else {
+                continue;
+            };
+            if start.eq_ignore_ascii_case(prefix) {
+                return named(word[prefix.len()..].trim_end_matches(';'));
+            }
+        }
+    }
+    None
+}
+
+/// Class names of what is not the text of a code block or a formula, but drawn beside it: line
+/// numbers (Pygments, Chroma, Rouge, highlight.js, Prism, react-syntax-highlighter,
+/// Expressive Code), the visual copies of a formula whose TeX is read (KaTeX's HTML, MathJax
+/// 2's output and preview), and MediaWiki's `[edit]` links beside its headings.
+pub(super) fn is_drawn_beside_text(class: &str) -> bool {
+    const NAMES: [&str; 18] = [
+        "mw-editsection",
+        "lineno",
+        "linenos",
+        "linenodiv",
+        "lnt",
+        "ln",
+        "gutter",
+        "rouge-gutter",
+        "hljs-ln-numbers",
+        "hljs-ln-n",
+        "line-numbers-rows",
+        "linenumber",
+        "react-syntax-highlighter-line-number",
+        "katex-html",
+        "MathJax",
+        "MathJax_Display",
+        "MathJax_Preview",
+        "MathJax_CHTML",
+    ];
+    class
+        .split_ascii_whitespace()
+        .any(|name| NAMES.contains(&name))
 }
 
 #[cfg(test)]

@@ -533,9 +533,11 @@ mod tests {
         let options = Options::default();
         let (blocks, _) = decided_blocks(&page("<page>", bytes), embedded(), &options);
         let mut kept = Vec::new();
-        for block in &blocks {
-            crate::output::render_block(block, RenderSettings::default(), &mut kept);
+        let mut renderer = crate::output::Renderer::new(RenderSettings::default());
+        for block in blocks.iter().cloned() {
+            renderer.block(block, &mut kept);
         }
+        renderer.finish(&mut kept);
         let (clean, _) = super::super::clean_bytes(bytes, embedded(), &options);
         assert_eq!(kept, clean);
         assert!(blocks.iter().any(|b| b.sentences.iter().any(|s| !s.keep)));

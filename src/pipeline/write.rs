@@ -6,15 +6,16 @@ use std::io;
 use super::{Batch, Options, RunError, Summary};
 use crate::block::Block;
 use crate::decide::Decider;
-use crate::output::render_block;
+use crate::output::Renderer;
 use crate::sink::{DocumentStats, Sink};
 
 /// The ordered end of the pipeline: decides, renders and writes each document's blocks,
 /// telling the sink where documents begin and end.
 pub(super) struct Writer<'a> {
-    options: &'a Options,
     out: &'a mut dyn Sink,
     decider: Decider<'a>,
+    /// Writes the decided blocks.
+    renderer: Renderer,
     /// The current document's counts.
     document: DocumentStats,
     /// (sentences, kept) over the run.
@@ -26,9 +27,9 @@ impl<'a> Writer<'a> {
     pub(super) fn new(options: &'a Options, out: &'a mut dyn Sink) -> Writer<'a> {
         let decider = Decider::new(&options.decide);
         Writer {
-            options,
             out,
             decider,
+            renderer: Renderer::new(options.render),
             document: DocumentStats::default(),
             totals: (0, 0),
             bytes: Vec::new(),
@@ -42,8 +43,8 @@ impl<'a> Writer<'a> {
             self.document = DocumentStats::default();
         }
         let Writer {
-            options,
             decider,
+            renderer,
             document,
             totals,
             bytes,
@@ -59,13 +60,14 @@ impl<'a> Writer<'a> {
                 totals.1 += 1;
                 document.kept_perplexity_sum += f64::from(sentence.perplexity);
             }
-            render_block(&block, options.render, bytes);
+            renderer.block(block, bytes);
         };
         for block in scored.blocks {
             decider.push(block, &mut render);
         }
         if scored.ends {
             document.kind = Some(decider.finish(scored.page.as_deref(), &mut render));
+            renderer.finish(bytes);
         }
         self.out.write(&self.bytes)?;
         if scored.ends {
