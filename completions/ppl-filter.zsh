@@ -36,13 +36,15 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '--kind=[Combined method\: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is\: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and \`other\` are decided as the flags say]:KIND:(article forum product collection listing documentation service other)' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '-f+[Output layout]:FORMAT:((text\:"The kept text, one block per line (\`plain\` is another name for it)"
-markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+markdown\:"Markdown\: headings by level, lists, GitHub tables, fenced code, inline code, \$formulas\$"
+html\:"The main content as clean, minimal HTML (headings, paragraphs, lists, tables, pre/code, blockquotes, formulas), to render or parse again"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 mark\:"Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (\`--mark\`)"
 scores\:"\`perplexity<TAB>sentence\` for every sentence (\`--scores\`)"
 json\:"One JSON object per document and line\: source, url, title, lang, kind of page, text, counts (for every input kind; \`jsonl\` is another name for it)"))' \
 '--format=[Output layout]:FORMAT:((text\:"The kept text, one block per line (\`plain\` is another name for it)"
-markdown\:"Markdown\: headings, list items, code blocks and paragraphs from the block kinds"
+markdown\:"Markdown\: headings by level, lists, GitHub tables, fenced code, inline code, \$formulas\$"
+html\:"The main content as clean, minimal HTML (headings, paragraphs, lists, tables, pre/code, blockquotes, formulas), to render or parse again"
 cleaneval\:"One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold"
 mark\:"Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (\`--mark\`)"
 scores\:"\`perplexity<TAB>sentence\` for every sentence (\`--scores\`)"

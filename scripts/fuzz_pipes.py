@@ -120,7 +120,7 @@ class Target:
         # A stream is cut into its pages where a file is one: read as one document, it must
         # give what the file gives (the cutting has its own tests, tests/streaming.rs).
         flags = [rng.choice(["-j1", "-j2"]), "--one-document"]
-        fmt = rng.choice([None, None, "json", "plain", "markdown"])
+        fmt = rng.choice([None, None, "json", "plain", "markdown", "html"])
         if fmt:
             flags += ["--format", fmt]
         if rng.random() < 0.2:

@@ -539,7 +539,7 @@ def make_call(values, rng):
             arg = Values.word(rng, "method", ["combined", "perplexity"] if valid else ["combined"])
             method = arg.source
         elif name == "format":
-            arg = Values.word(rng, "format", ["text", "markdown", "cleaneval", "mark", "scores",
+            arg = Values.word(rng, "format", ["text", "markdown", "html", "cleaneval", "mark", "scores",
                                               "json"] if valid else ["text"])
         elif name == "favor":
             # The default leaning is None or left out.

@@ -388,7 +388,7 @@ def generate(rng, port):
         request = {"html": pathological_html(rng)}
         if rng.random() < 0.2:
             request = {"text": request["html"]}
-        for key, values in [("format", ["text", "markdown", "cleaneval", "mark", "scores", "json"]),
+        for key, values in [("format", ["text", "markdown", "html", "cleaneval", "mark", "scores", "json"]),
                             ("method", ["combined", "perplexity"]),
                             ("favor", ["precision", "recall", None])]:
             if rng.random() < 0.4:

@@ -1,13 +1,14 @@
 //! ppl-filter: turns raw web pages into their clean, well-formed text.
 //!
 //! A page flows through the stages sources ([`source`]) → `decode` → `html` (or `plain`) →
-//! `segment` → `evidence` → [`decide`] → `output` → sinks ([`sink`]), wired by [`pipeline`]
-//! (reader, workers and ordered writer, in bounded memory). Imports run one way, from the top
-//! of this list down: `cli` (both binaries' flags, behind the default feature `cli`) and
+//! `segment` → `evidence` → [`decide`] → sinks ([`sink`], whose renderers write each format),
+//! wired by [`pipeline`] (reader, workers and ordered writer, in bounded memory). Imports run
+//! one way, from the top of this list down: `cli` (both binaries' flags, behind the default
+//! feature `cli`) and
 //! `serve` (the web demo, `ppl-filter serve`, behind the default feature `serve`) → `fetch`
 //! (pages fetched by URL, behind the feature `fetch`) → [`learn`] (the classifier from pages
 //! and gold) → [`eval`] (`ppl-eval`) → [`pipeline`] → [`sink`] → [`source`], `decode`, `html`,
-//! `plain`, `output` → [`decide`] (with `boost`ed trees) → `evidence` → [`lm`] (the n-gram
+//! `plain` → [`decide`] (with `boost`ed trees) → `evidence` → [`lm`] (the n-gram
 //! language model) → `segment` → `stopwords`, `block` (the values every stage passes along)
 //! and `errors` (how an error is printed: [`one_line`]). The guide's "Layout" (GUIDE.md) draws
 //! the same.
@@ -138,7 +139,7 @@ macro_rules! stages {
     };
 }
 
-stages!(block, boost, decode, errors, evidence, html, output, plain, segment, stopwords);
+stages!(block, boost, decode, errors, evidence, html, plain, segment, stopwords);
 
 // The short way in, for a program that cleans pages: a page or many held in memory
 // (`clean_page`, `clean_pages`, with the job a `Request` asks for), or inputs streamed into the
@@ -147,6 +148,6 @@ pub use block::{Block, BlockKind, PageInfo, PageKind, Sentence};
 pub use decide::{Classifier, Favor, Method, MethodKind};
 pub use errors::{one_line, printable};
 pub use lm::{load_model, LanguageModel};
-pub use output::Layout;
 pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Page};
 pub use pipeline::{run, Decision, InputFormat, Job, Options, Output, Request, Summary, Value};
+pub use sink::render::Layout;

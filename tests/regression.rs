@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use ppl_filter::decide::{self, Method};
 use ppl_filter::lm::model::embedded;
-use ppl_filter::output::{OutputFormat, OutputMode};
 use ppl_filter::pipeline::{self, Options, Problem};
+use ppl_filter::sink::render::{OutputFormat, OutputMode};
 use ppl_filter::sink::StreamSink;
 use ppl_filter::source::Input;
 

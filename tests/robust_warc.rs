@@ -9,8 +9,8 @@ use std::sync::Mutex;
 
 use flate2::write::GzEncoder;
 use ppl_filter::lm;
-use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem, Severity};
+use ppl_filter::sink::render::OutputMode;
 use ppl_filter::sink::warc::WarcWriter;
 use ppl_filter::source::warc::{
     http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord,

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use ppl_filter::lm;
-use ppl_filter::output::OutputMode;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem};
+use ppl_filter::sink::render::OutputMode;
 use ppl_filter::sink::StreamSink;
 use ppl_filter::source::{Input, Stream};
 use proptest::prelude::*;

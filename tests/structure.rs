@@ -49,6 +49,23 @@ fn text_writes_a_table_row_a_line_and_the_code_s_lines() {
 }
 
 #[test]
+fn html_writes_the_table_the_code_and_the_formula_as_minimal_html() {
+    let html = clean(&["-f", "html"], "pages/install-guide.html");
+    for part in [
+        "<h1>Installing the tool</h1>\n",
+        "<thead><tr><th>Platform</th><th>Version</th><th>Status</th></tr></thead>",
+        "<tr><td>Windows</td><td>3.10 to 3.13</td><td>experimental</td></tr>",
+        "<pre><code class=\"language-sh\">pip install mytool\nmytool --version</code></pre>",
+        "<h2>Options</h2>",
+        "<ul><li>The <code>--fast</code> flag",
+        "<span class=\"math inline\">\\(E=mc^2\\)</span>",
+    ] {
+        assert!(html.contains(part), "{part:?} in\n{html}");
+    }
+    assert!(html.trim_end().ends_with("</p>"), "lists closed: {html}");
+}
+
+#[test]
 fn hostile_structure_is_clear_output_in_bounded_time() {
     let prose = "<p>The town council voted on Tuesday to approve a plan that will restore the \
                  banks of the river, after two years of public meetings.</p>";

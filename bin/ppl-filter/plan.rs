@@ -281,6 +281,7 @@ fn output_names(
         (Layout::Json, _) => Some("jsonl"),
         (_, true) => None,
         (Layout::Markdown, false) => Some("md"),
+        (Layout::Html, false) => Some("html"),
         (_, false) => Some("txt"),
     };
     inputs

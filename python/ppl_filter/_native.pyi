@@ -28,7 +28,7 @@ __all__ = [
 __version__: str
 
 FORMATS: List[str]
-"""The output formats: text, markdown, cleaneval, mark, scores, json."""
+"""The output formats: text, markdown, html, cleaneval, mark, scores, json."""
 METHODS: List[str]
 """The decision methods: combined, perplexity."""
 FAVORS: List[str]

@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::html::HtmlSettings;
 use crate::learn::{GoldFormat, Learner, SetBalance};
-use crate::output::Layout;
+use crate::sink::render::Layout;
 use crate::source::InputFormat;
 
 const EXIT_CODES: &str = "\

@@ -16,9 +16,9 @@ const MAX_CELL_BYTES: usize = 1000;
 const MAX_MEAN_CELL_BYTES: usize = 200;
 
 /// Marks each data table among `blocks` that is kept ([`crate::block::Cell::data`]) and keeps
-/// it whole (`keep`, one a block): kept when its cells' text was mostly kept, or when the text
-/// next to it in the element around it is (a table of the main content, whose short cells
-/// alone read as boilerplate). A table not kept is left to the classifier's decision of each
+/// it whole (`keep`, one a block): kept when its cells' text was mostly kept, or when the block
+/// before or after it is (a table of the main content, whose short cells alone read as
+/// boilerplate). A table not kept is left to the classifier's decision of each
 /// cell, as a layout's.
 pub(super) fn tables_whole(blocks: &mut [Block], keep: &mut [bool]) {
     for run in data_tables(blocks) {
@@ -28,17 +28,8 @@ pub(super) fn tables_whole(blocks: &mut [Block], keep: &mut [bool]) {
                 .map(|i| blocks[i].text.len())
                 .sum()
         };
-        let first = &blocks[run.start];
-        let table = first.structure.cell.map(|c| c.table);
-        let parent = first
-            .containers
-            .iter()
-            .position(|&n| Some(n) == table)
-            .and_then(|at| at.checked_sub(1))
-            .map(|at| first.containers[at]);
-        let beside = |i: usize| {
-            keep[i] && parent.is_some_and(|parent| blocks[i].containers.contains(&parent))
-        };
+        let table = blocks[run.start].structure.cell.map(|c| c.table);
+        let beside = |i: usize| keep[i];
         let before = (0..run.start)
             .rev()
             .find(|&i| blocks[i].structure.caption_of != table);

@@ -599,12 +599,23 @@ impl State {
         let Some(tag) = self.tag_source(at) else {
             return true;
         };
-        let has = |part: &[u8]| memchr::memmem::find(tag, part).is_some();
-        if has(b"katex-html") || has(b"MathJax") || has(b"data-math") || has(b"mw-editsection") {
+        // Each is a `<span>`, a `<div>` or a `<td>` (or, in a code block, any element).
+        let in_code = self.in_code_block();
+        if !in_code && !matches!(tag.get(1).map(u8::to_ascii_lowercase), Some(b's' | b'd' | b't')) {
+            return false;
+        }
+        static NAMES: std::sync::OnceLock<[memchr::memmem::Finder<'static>; 4]> =
+            std::sync::OnceLock::new();
+        let names = NAMES.get_or_init(|| {
+            [&b"katex-html"[..], b"MathJax", b"data-math", b"mw-editsection"]
+                .map(memchr::memmem::Finder::new)
+        });
+        if names.iter().any(|name| name.find(tag).is_some()) {
             return true;
         }
-        let in_code = self.in_code_block() || tag.get(1..3).is_some_and(|n| n.eq_ignore_ascii_case(b"td"));
-        in_code && (has(b"class") || has(b"style") || has(b"aria-hidden"))
+        let in_code = in_code || tag.get(1..3).is_some_and(|n| n.eq_ignore_ascii_case(b"td"));
+        // A class, a style or `aria-hidden`: some attribute, whose `=` is there.
+        in_code && memchr::memchr(b'=', tag).is_some()
     }
 
     /// Whether a start tag is looked at for text only screen readers read: the settings drop

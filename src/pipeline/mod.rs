@@ -37,7 +37,7 @@ use crossbeam_channel::bounded;
 pub use crate::decide::DecideSettings;
 pub use crate::decode::{encoding_for_label, DecodeError};
 pub use crate::html::{HtmlError, HtmlSettings};
-pub use crate::output::{Layout, OutputFormat, OutputMode, RenderSettings};
+pub use crate::sink::render::{Layout, OutputFormat, OutputMode, RenderSettings};
 pub use crate::source::InputFormat;
 pub use job::{Job, Output, OutputDir, PageWriter};
 pub use options::{Options, ReadSettings};

@@ -5,7 +5,7 @@
 
 use crate::decide::{self, Choices, DecideSettings, Method, Policy};
 use crate::html::HtmlSettings;
-use crate::output::{Layout, OutputMode, RenderSettings};
+use crate::sink::render::{Layout, OutputMode, RenderSettings};
 use crate::source::InputFormat;
 
 /// Everything that decides how documents are cleaned and written, stage by stage.

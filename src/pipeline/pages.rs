@@ -328,8 +328,8 @@ pub fn each_decided_block(
 mod tests {
     use super::*;
     use crate::lm::model::embedded;
-    use crate::output::RenderSettings;
     use crate::pipeline::{Request, Value};
+    use crate::sink::render::RenderSettings;
 
     /// The options writing `format` (`json` or `text`).
     fn json_or_text(format: &str) -> Job {
@@ -533,7 +533,7 @@ mod tests {
         let options = Options::default();
         let (blocks, _) = decided_blocks(&page("<page>", bytes), embedded(), &options);
         let mut kept = Vec::new();
-        let mut renderer = crate::output::Renderer::new(RenderSettings::default());
+        let mut renderer = crate::sink::render::Renderer::new(RenderSettings::default());
         for block in blocks.iter().cloned() {
             renderer.block(block, &mut kept);
         }

@@ -21,17 +21,18 @@ use crate::block::PageKind;
 use crate::decide::{
     embedded, Choices, Classifier, Favor, Given, Method, MethodKind, MethodOption, Policy,
 };
-use crate::output::Layout;
 use crate::sink::language::Language;
+use crate::sink::render::Layout;
 use crate::sink::RecordFormat;
 
 /// The output formats by name ([`Layout::name`], `--format`): `text` (the kept text, one block a
-/// line, as `ppl-filter` writes it), `markdown`, `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark`
+/// line, as `ppl-filter` writes it), `markdown`, `html` (the main content as minimal HTML),
+/// `cleaneval` (`<p>`/`<h>`/`<l>` markers), `mark`
 /// (every sentence, the dropped ones as `<ppl score="…">…</ppl>`), `scores`
 /// (`perplexity<TAB>sentence`) and `json` (one JSON object, as `--format json`); the older names
 /// `plain` and `jsonl` are taken too.
-pub const FORMATS: [&str; 6] = {
-    let mut names = [""; 6];
+pub const FORMATS: [&str; Layout::ALL.len()] = {
+    let mut names = [""; Layout::ALL.len()];
     let mut i = 0;
     while i < Layout::ALL.len() {
         names[i] = Layout::ALL[i].name();
@@ -430,7 +431,7 @@ mod cli {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::OutputMode;
+    use crate::sink::render::OutputMode;
 
     fn words(words: &[(&str, &str)]) -> Result<Job, RequestError> {
         let words = words.iter().map(|&(key, name)| (key, Value::Text(name)));
@@ -469,7 +470,7 @@ mod tests {
     fn what_names_nothing_or_does_not_go_together_is_refused() {
         for (given, error) in [
             (&[("method", "best")][..], "unknown method 'best'"),
-            (&[("format", "html")], "unknown format 'html'"),
+            (&[("format", "xml")], "unknown format 'xml'"),
             (&[("favor", "most")], "unknown favor 'most'"),
             (&[("kind", "blog")], "unknown kind 'blog'"),
             (&[("colour", "red")], "unknown option 'colour'"),

@@ -6,7 +6,7 @@ use std::io;
 use super::{Batch, Options, RunError, Summary};
 use crate::block::Block;
 use crate::decide::Decider;
-use crate::output::Renderer;
+use crate::sink::render::Renderer;
 use crate::sink::{DocumentStats, Sink};
 
 /// The ordered end of the pipeline: decides, renders and writes each document's blocks,

@@ -2,7 +2,8 @@
 //! separator between documents ([`StreamSink`], here), one file per input under an output
 //! directory that mirrors the input tree ([`DirSink`], `dir.rs`), or records ([`RecordSink`],
 //! `records.rs`: JSONL lines written back, JSON objects, WARC `conversion` records written by
-//! `warc.rs`); [`language_filter`] passes on only the documents in one language, and
+//! `warc.rs`), each document's blocks written as a format says by [`render`];
+//! [`language_filter`] passes on only the documents in one language, and
 //! [`outputs`] checks where the outputs go before anything is written.
 //!
 //! Write errors are returned as they are (a closed pipe stays [`io::ErrorKind::BrokenPipe`],
@@ -16,6 +17,7 @@ pub mod language;
 pub mod language_filter;
 pub mod outputs;
 mod records;
+pub mod render;
 pub mod warc;
 
 use std::io::{self, Write};

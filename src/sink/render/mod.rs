@@ -3,10 +3,13 @@
 //! optionally with CleanEval's `<p>`/`<h>`/`<l>` block markers or as Markdown. [`Layout`] names
 //! them all, as every interface takes them.
 
+mod html;
+mod markdown;
+
 use std::io::Write;
 use std::ops::Range;
 
-use crate::block::{Block, BlockKind, Mark, MarkKind};
+use crate::block::{Block, BlockKind, Mark};
 
 /// Which text is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -28,9 +31,11 @@ pub enum OutputFormat {
     Plain,
     /// One block per line, prefixed with `<p>`, `<h>` or `<l>` as in CleanEval gold.
     CleanEval,
-    /// Markdown: `## ` headings, `- ` list items, fenced preformatted text, every block a
-    /// paragraph of its own (followed by an empty line).
+    /// Markdown: headings by level, lists, tables, fenced code, inline code and formulas.
     Markdown,
+    /// Clean, minimal HTML: headings, paragraphs, lists, tables, `pre`/`code`, blockquotes and
+    /// formulas.
+    Html,
 }
 
 /// What is written, named the same on the command line (`--format`), in Python (`format=`) and
@@ -44,8 +49,11 @@ pub enum Layout {
     #[default]
     #[cfg_attr(feature = "cli", value(alias = "plain"))]
     Text,
-    /// Markdown: headings, list items, code blocks and paragraphs from the block kinds.
+    /// Markdown: headings by level, lists, GitHub tables, fenced code, inline code, $formulas$.
     Markdown,
+    /// The main content as clean, minimal HTML (headings, paragraphs, lists, tables, pre/code,
+    /// blockquotes, formulas), to render or parse again.
+    Html,
     /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
     #[cfg_attr(feature = "cli", value(name = "cleaneval"))]
     CleanEval,
@@ -61,9 +69,10 @@ pub enum Layout {
 
 impl Layout {
     /// Every layout, in the order the help lists them.
-    pub const ALL: [Layout; 6] = [
+    pub const ALL: [Layout; 7] = [
         Layout::Text,
         Layout::Markdown,
+        Layout::Html,
         Layout::CleanEval,
         Layout::Mark,
         Layout::Scores,
@@ -76,6 +85,7 @@ impl Layout {
             Layout::Text => "text",
             Layout::Json => "json",
             Layout::Markdown => "markdown",
+            Layout::Html => "html",
             Layout::CleanEval => "cleaneval",
             Layout::Mark => "mark",
             Layout::Scores => "scores",
@@ -105,6 +115,7 @@ impl Layout {
         match self {
             Layout::CleanEval => OutputFormat::CleanEval,
             Layout::Markdown => OutputFormat::Markdown,
+            Layout::Html => OutputFormat::Html,
             _ => OutputFormat::Plain,
         }
     }
@@ -137,48 +148,63 @@ impl RenderSettings {
 }
 
 /// Writes one document's decided blocks, in order, as the settings say ([`Renderer::block`],
-/// then [`Renderer::finish`] at the document's end). Text and Markdown write the structure the
-/// blocks carry: a data table's cells are held until the table ends and written as its rows
-/// (a GitHub table, or a line a row with its cells between tabs), a code block whole with its
-/// lines, and in Markdown headings by level, nested and numbered lists, blockquotes, inline code
-/// and formulas (`$…$`). The other layouts write a block at a time.
+/// then [`Renderer::finish`] at the document's end). Text, Markdown and HTML write the structure
+/// the blocks carry: a data table's cells are held until the table ends and written as its rows
+/// (a line a row with its cells between tabs, a GitHub table, a `<table>`), a code block whole
+/// with its lines, and in Markdown and HTML headings by level, nested and numbered lists,
+/// blockquotes, inline code and formulas (`markdown.rs`, `html.rs`). The other layouts write a
+/// block at a time.
 #[derive(Debug, Default)]
 pub struct Renderer {
     settings: RenderSettings,
     /// The data table being read: its cells so far, in order.
     table: Vec<Block>,
-    /// What the last block written was: a list item's (its item), for tight lists.
-    last: Option<Written>,
-    /// The list items open, by depth (their element numbers): an item's paragraphs after its
-    /// first continue it.
-    items: Vec<u32>,
+    /// The writer of the format, with what it knows of the blocks before.
+    writer: Writer,
 }
 
-/// What the last block written was.
+/// The writer of each format that writes structure.
+#[derive(Debug, Default)]
+enum Writer {
+    /// A block a line, a table row a line.
+    #[default]
+    Text,
+    /// Markdown.
+    Markdown(markdown::Markdown),
+    /// HTML.
+    Html(html::Html),
+}
+
+/// How a block's marked spans are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Written {
-    /// A block of the list item numbered so in the document.
-    Item(u32),
-    /// Any other block.
-    Other,
+enum Style {
+    /// As the text they are.
+    Plain,
+    /// As Markdown writes them.
+    Markdown,
+    /// As HTML elements, the text escaped.
+    Html,
 }
 
 impl Renderer {
     /// A renderer for `settings`.
     pub fn new(settings: RenderSettings) -> Renderer {
+        let writer = match (settings.mode, settings.format) {
+            (OutputMode::Clean, OutputFormat::Markdown) => Writer::Markdown(Default::default()),
+            (OutputMode::Clean, OutputFormat::Html) => Writer::Html(Default::default()),
+            _ => Writer::Text,
+        };
         Renderer {
             settings,
-            ..Renderer::default()
+            table: Vec::new(),
+            writer,
         }
     }
 
     /// Writes `block` (or holds it, a data table's cell, until its table ends) to `out`.
     pub fn block(&mut self, block: Block, out: &mut Vec<u8>) {
         let structured = self.settings.mode == OutputMode::Clean
-            && matches!(
-                self.settings.format,
-                OutputFormat::Plain | OutputFormat::Markdown
-            );
+            && self.settings.format != OutputFormat::CleanEval;
         if !structured {
             return render_block(&block, self.settings, out);
         }
@@ -190,221 +216,149 @@ impl Renderer {
         if cell.is_some() {
             return self.table.push(block);
         }
-        match self.settings.format {
-            OutputFormat::Markdown => self.markdown(&block, out),
-            _ => {
-                if let Some(text) = kept_text(&block, false) {
-                    out.extend_from_slice(text.as_bytes());
+        match &mut self.writer {
+            Writer::Markdown(markdown) => markdown.block(&block, out),
+            Writer::Html(html) => html.block(&block, out),
+            Writer::Text if block.kind == BlockKind::Preformatted => {
+                if block.sentences.iter().any(|s| s.keep) {
+                    out.extend_from_slice(block.text.as_bytes());
                     out.push(b'\n');
                 }
             }
+            Writer::Text => render_block(&block, self.settings, out),
         }
     }
 
     /// The document ends: writes what is held, and is ready for the next.
     pub fn finish(&mut self, out: &mut Vec<u8>) {
         self.write_table(out);
-        self.last = None;
-        self.items.clear();
-    }
-
-    /// Writes a Markdown block: a blank line before it (none between two items of a list).
-    fn markdown(&mut self, block: &Block, out: &mut Vec<u8>) {
-        let Some(text) = kept_text(block, true) else {
-            return;
-        };
-        let structure = &block.structure;
-        let item = structure.list.filter(|_| block.kind != BlockKind::Heading);
-        // An item's block after its first continues it, under its marker.
-        let continued = item.is_some_and(|list| {
-            self.items.get(usize::from(list.depth.max(1)) - 1) == Some(&list.item)
-        });
-        let written = item.map_or(Written::Other, |list| Written::Item(list.item));
-        let new_item = item.is_some() && !continued;
-        if self.last.is_some() && !(new_item && matches!(self.last, Some(Written::Item(_)))) {
-            out.push(b'\n');
+        match &mut self.writer {
+            Writer::Markdown(markdown) => *markdown = Default::default(),
+            Writer::Html(html) => html.finish(out),
+            Writer::Text => {}
         }
-        let quote = "> ".repeat(usize::from(structure.quotes));
-        let mut indent = String::new();
-        let mut first = quote.clone();
-        match item {
-            Some(list) => {
-                let depth = usize::from(list.depth.max(1));
-                self.items.truncate(depth - 1);
-                self.items.push(list.item);
-                indent = "    ".repeat(depth - 1);
-                first.push_str(&indent);
-                indent.push_str("    ");
-                if continued {
-                    first.push_str("    ");
-                } else {
-                    match list.number {
-                        Some(n) => first.push_str(&format!("{n}. ")),
-                        None => first.push_str("- "),
-                    }
-                }
-            }
-            None => self.items.clear(),
-        }
-        let rest = format!("{quote}{indent}");
-        if block.hints.has(crate::block::ContainerHints::TITLE) {
-            first.push_str("# ");
-        } else if block.kind == BlockKind::Heading {
-            first.push_str(&"#".repeat(usize::from(structure.heading.clamp(1, 6))));
-            first.push(' ');
-        }
-        let lines: Vec<String> = match &structure.code {
-            Some(code) if block.kind == BlockKind::Preformatted => {
-                let fence = fence_for(&text);
-                let mut lines = vec![format!("{fence}{}", code.language)];
-                lines.extend(text.lines().map(str::to_string));
-                lines.push(fence);
-                lines
-            }
-            _ => {
-                // Text that would read as Markdown syntax at the start of a line is escaped.
-                let escape = item.is_none()
-                    && block.kind != BlockKind::Heading
-                    && text.starts_with(['#', '-', '+', '*', '>', '|', '`', '=']);
-                vec![format!("{}{text}", if escape { "\\" } else { "" })]
-            }
-        };
-        for (i, line) in lines.iter().enumerate() {
-            out.extend_from_slice(if i == 0 { &first } else { &rest }.as_bytes());
-            out.extend_from_slice(line.as_bytes());
-            out.push(b'\n');
-        }
-        self.last = Some(written);
     }
 
     /// Writes the data table held, if any: its rows, the header first.
     fn write_table(&mut self, out: &mut Vec<u8>) {
         let cells = std::mem::take(&mut self.table);
-        let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
-        let mut last_cell = None;
-        for block in &cells {
-            let Some(cell) = block.structure.cell else {
-                continue;
-            };
-            let text = kept_text(block, self.settings.format == OutputFormat::Markdown)
-                .unwrap_or_default();
-            if rows.last().is_none_or(|(row, _)| *row != cell.row) {
-                rows.push((cell.row, Vec::new()));
-            }
-            let row = &mut rows.last_mut().expect("a row").1;
-            if last_cell == Some(cell.number) {
-                // A cell's second line (after a `<br>`).
-                if let Some(last) = row.last_mut() {
-                    last.push(' ');
-                    last.push_str(&text);
-                }
-                continue;
-            }
-            last_cell = Some(cell.number);
-            while row.len() < cell.column as usize {
-                row.push(String::new());
-            }
-            row.push(text);
-            for _ in 1..cell.span {
-                row.push(String::new());
-            }
-        }
-        if rows.iter().all(|(_, row)| row.iter().all(String::is_empty)) {
+        let style = match self.writer {
+            Writer::Text => Style::Plain,
+            Writer::Markdown(_) => Style::Markdown,
+            Writer::Html(_) => Style::Html,
+        };
+        let rows = rows(&cells, style);
+        if rows.iter().all(|row| row.iter().all(String::is_empty)) {
             return;
         }
-        let columns = rows.iter().map(|(_, row)| row.len()).max().unwrap_or(0);
-        let markdown = self.settings.format == OutputFormat::Markdown;
-        if markdown && self.last.is_some() {
-            out.push(b'\n');
-        }
-        for (i, (_, row)) in rows.iter().enumerate() {
-            let mut cells: Vec<String> = row.clone();
-            cells.resize(columns, String::new());
-            if markdown {
-                let cells: Vec<String> = cells.iter().map(|c| markdown_cell(c)).collect();
-                out.extend_from_slice(format!("| {} |\n", cells.join(" | ")).as_bytes());
-                if i == 0 {
-                    let rule = vec!["---"; columns].join(" | ");
-                    out.extend_from_slice(format!("| {rule} |\n").as_bytes());
+        match &mut self.writer {
+            Writer::Markdown(markdown) => markdown.table(&rows, out),
+            Writer::Html(html) => html.table(&rows, out),
+            Writer::Text => {
+                for row in &rows {
+                    let cells: Vec<String> =
+                        row.iter().map(|c| c.replace(['\t', '\n'], " ")).collect();
+                    out.extend_from_slice(cells.join("\t").trim_end().as_bytes());
+                    out.push(b'\n');
                 }
-            } else {
-                let line = cells.iter().map(|c| c.replace(['\t', '\n'], " ")).collect::<Vec<_>>();
-                out.extend_from_slice(line.join("\t").trim_end().as_bytes());
-                out.push(b'\n');
             }
         }
-        self.last = Some(Written::Other);
-        self.items.clear();
     }
 }
 
-/// A table cell's text as a GitHub table cell holds it: `|` escaped, on one line.
-fn markdown_cell(text: &str) -> String {
-    text.replace('\n', " ").replace('|', "\\|")
-}
-
-/// A code fence longer than any run of backticks in `text`.
-fn fence_for(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
-    "`".repeat(longest.max(2) + 1)
+/// A data table's rows, each cell's text in its column (a cell spanning columns leaves the next
+/// ones empty), every row as long as the longest.
+fn rows(cells: &[Block], style: Style) -> Vec<Vec<String>> {
+    let mut rows: Vec<(u32, Vec<String>)> = Vec::new();
+    let mut last_cell = None;
+    for block in cells {
+        let Some(cell) = block.structure.cell else {
+            continue;
+        };
+        let text = kept_text(block, style).unwrap_or_default();
+        if rows.last().is_none_or(|(row, _)| *row != cell.row) {
+            rows.push((cell.row, Vec::new()));
+        }
+        let row = &mut rows.last_mut().expect("a row").1;
+        if last_cell == Some(cell.number) {
+            // A cell's second line (after a `<br>`).
+            if let Some(last) = row.last_mut() {
+                last.push(' ');
+                last.push_str(&text);
+            }
+            continue;
+        }
+        last_cell = Some(cell.number);
+        while row.len() < cell.column as usize {
+            row.push(String::new());
+        }
+        row.push(text);
+        for _ in 1..cell.span {
+            row.push(String::new());
+        }
+    }
+    let columns = rows.iter().map(|(_, row)| row.len()).max().unwrap_or(0);
+    rows.into_iter()
+        .map(|(_, mut row)| {
+            row.resize(columns, String::new());
+            row
+        })
+        .collect()
 }
 
 /// The text of `block` that is written: a code block whole when any of it is kept, else its
-/// kept sentences, separated by a space; with `marked`, its inline code and formulas as
-/// Markdown writes them. `None` when nothing is kept.
-fn kept_text(block: &Block, marked: bool) -> Option<String> {
-    let kept = block.sentences.iter().filter(|s| s.keep);
+/// kept sentences, separated by a space, their marked spans written in `style`. `None` when
+/// nothing is kept.
+fn kept_text(block: &Block, style: Style) -> Option<String> {
     if block.kind == BlockKind::Preformatted {
-        return block.sentences.iter().any(|s| s.keep).then(|| block.text.clone());
+        let kept = block.sentences.iter().any(|s| s.keep);
+        return kept.then(|| match style {
+            Style::Html => html::escape(&block.text).into_owned(),
+            _ => block.text.clone(),
+        });
     }
     let mut text = String::new();
-    for sentence in kept {
+    for sentence in block.sentences.iter().filter(|s| s.keep) {
         if !text.is_empty() {
             text.push(' ');
         }
-        let range = sentence.range();
-        match marked {
-            true => push_marked(&mut text, &block.text, range, &block.structure.marks),
-            false => text.push_str(&block.text[range]),
-        }
+        push_marked(
+            &mut text,
+            &block.text,
+            sentence.range(),
+            &block.structure.marks,
+            style,
+        );
     }
     (!text.is_empty()).then_some(text)
 }
 
-/// Appends `text[range]` with the marks in it written as Markdown writes them.
-fn push_marked(out: &mut String, text: &str, range: Range<usize>, marks: &[Mark]) {
+/// Appends `text[range]` with the marks in it written in `style`.
+fn push_marked(out: &mut String, text: &str, range: Range<usize>, marks: &[Mark], style: Style) {
+    let plain = |out: &mut String, piece: &str| match style {
+        Style::Html => out.push_str(&html::escape(piece)),
+        _ => out.push_str(piece),
+    };
     let mut at = range.start;
-    for mark in marks {
+    for mark in marks.iter().filter(|_| style != Style::Plain) {
         let (start, end) = (mark.start as usize, mark.end as usize);
         let (start, end) = (start.max(range.start), end.min(range.end));
-        if start >= end || start < at || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+        if start >= end
+            || start < at
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
             continue;
         }
-        out.push_str(&text[at..start]);
+        plain(out, &text[at..start]);
         let inner = &text[start..end];
-        match mark.kind {
-            MarkKind::Code => {
-                let ticks = if inner.contains('`') { "``" } else { "`" };
-                out.push_str(&format!("{ticks}{inner}{ticks}"));
-            }
-            MarkKind::Formula => out.push_str(&format!("${inner}$")),
-            MarkKind::DisplayFormula => out.push_str(&format!("$${inner}$$")),
-            MarkKind::Sub => out.push_str(&format!("<sub>{inner}</sub>")),
-            // A note's number (`[2]`) as Markdown writes a footnote's.
-            MarkKind::Sup => match inner.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
-                Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric()) => {
-                    out.push_str(&format!("[^{n}]"));
-                }
-                _ => out.push_str(&format!("<sup>{inner}</sup>")),
-            },
+        match style {
+            Style::Markdown => markdown::push_mark(out, mark.kind, inner),
+            _ => html::push_mark(out, mark.kind, inner),
         }
         at = end;
     }
-    out.push_str(&text[at..range.end]);
+    plain(out, &text[at..range.end]);
 }
 
 /// Appends the rendering of `block` to `out`, on its own.
@@ -490,7 +444,7 @@ mod tests {
         }
         assert_eq!(Layout::of_name("plain"), Some(Layout::Text));
         assert_eq!(Layout::of_name("jsonl"), Some(Layout::Json));
-        assert_eq!(Layout::of_name("html"), None);
+        assert_eq!(Layout::of_name("xml"), None);
         assert_eq!(Layout::Mark.mode(), OutputMode::Mark);
         assert_eq!(Layout::CleanEval.format(), OutputFormat::CleanEval);
     }
@@ -631,8 +585,14 @@ mod tests {
         );
         assert_eq!(rendered(table, Layout::Text), "a|b\tc\n1\nwide\n");
         let code = "<pre><code class=language-md>```\n  indented</code></pre>";
-        assert_eq!(rendered(code, Layout::Markdown), "````md\n```\n  indented\n````\n");
+        assert_eq!(
+            rendered(code, Layout::Markdown),
+            "````md\n```\n  indented\n````\n"
+        );
         let quoted = "<blockquote><p>Said so.</p></blockquote><h3>Three</h3>";
-        assert_eq!(rendered(quoted, Layout::Markdown), "> Said so.\n\n### Three\n");
+        assert_eq!(
+            rendered(quoted, Layout::Markdown),
+            "> Said so.\n\n### Three\n"
+        );
     }
 }
