@@ -29,14 +29,13 @@ pub(super) fn tables_whole(blocks: &mut [Block], keep: &mut [bool]) {
                 .sum()
         };
         let table = blocks[run.start].structure.cell.map(|c| c.table);
-        let beside = |i: usize| keep[i];
+        // The block before it (its caption passed over) or after it.
         let before = (0..run.start)
             .rev()
             .find(|&i| blocks[i].structure.caption_of != table);
-        let after = (run.end < blocks.len()).then_some(run.end);
         let kept = 2 * bytes(true) >= bytes(false)
-            || before.is_some_and(beside)
-            || after.is_some_and(beside);
+            || before.is_some_and(|i| keep[i])
+            || keep.get(run.end).copied().unwrap_or(false);
         if !kept {
             // A table dropped is no table written: its cells stay as the classifier left them.
             continue;

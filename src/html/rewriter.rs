@@ -125,22 +125,32 @@ fn watch_for_drawn_text(
                     .get_attribute("style")
                     .is_some_and(|style| style.replace(' ', "").contains("user-select:none"))));
     if drawn {
-        let number = state.borrow_mut().start_unread();
-        let end_state = Rc::clone(state);
-        el.on_end_tag(Box::new(move |_end| {
-            let mut s = end_state.borrow_mut();
-            s.end_unread(number);
-            if let Some(tex) = &tex {
-                s.push_formula(&meta::decoded(tex), false);
-            }
-            Ok(())
-        }))?;
+        unread_to_end_tag(state, el, tex)?;
     }
     Ok(())
 }
 
-/// An image of a formula (a LaTeX service's, or one whose `alt` is TeX): its TeX, from its
-/// `alt` (or the `latex=` of its URL), goes into the text.
+/// Drops the text of `el` up to its end tag ([`State::start_unread`]), where `tex`, the TeX of
+/// the formula it draws, goes into the text if it is given.
+fn unread_to_end_tag(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+    tex: Option<String>,
+) -> lol_html::HandlerResult {
+    let number = state.borrow_mut().start_unread();
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        let mut s = end_state.borrow_mut();
+        s.end_unread(number);
+        if let Some(tex) = &tex {
+            s.push_formula(&meta::decoded(tex), false);
+        }
+        Ok(())
+    }))
+}
+
+/// An image of a formula (a LaTeX service's, by its class or URL, or one whose `alt` is TeX):
+/// its TeX, its `alt`, goes into the text.
 fn on_image(state: &Rc<RefCell<State>>, el: &Element<'_, '_>) {
     if !state.borrow().may_read_formula() {
         return;
@@ -177,12 +187,7 @@ fn watch_for_screen_reader_text(
             .get_attribute("class")
             .is_some_and(|class| is_screen_reader_text(class.as_bytes()))
     {
-        let number = state.borrow_mut().start_unread();
-        let end_state = Rc::clone(state);
-        el.on_end_tag(Box::new(move |_end| {
-            end_state.borrow_mut().end_unread(number);
-            Ok(())
-        }))?;
+        unread_to_end_tag(state, el, None)?;
     }
     Ok(())
 }

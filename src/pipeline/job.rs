@@ -241,10 +241,12 @@ impl<W: Write + Send> PageWriter<'_, W> {
     ) -> Result<Summary, RunError> {
         let input = [page.input()];
         let options = page.options(&self.job.options);
-        let sink: Box<dyn Sink + '_> = match &mut self.to {
-            To::Stream(sink) => Box::new(sink),
+        let mut record;
+        let sink: &mut dyn Sink = match &mut self.to {
+            To::Stream(sink) => sink,
             To::Records(out, format) => {
-                Box::new(RecordSink::new(out, format.with_url(page.url.clone())))
+                record = RecordSink::new(out, format.with_url(page.url.clone()));
+                &mut record
             }
         };
         Ok(self

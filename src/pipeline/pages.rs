@@ -153,12 +153,16 @@ pub fn clean_page_within(
     };
     let mut output = Capped::new(max_output_bytes);
     let (text_over, ran, other_language) = {
-        let written: Box<dyn Sink + '_> = match job.output.records() {
-            Some(format) => Box::new(RecordSink::new(
-                &mut output,
-                format.with_url(page.url.clone()),
-            )),
-            None => Box::new(StreamSink::new(&mut output, b"")),
+        let (mut record, mut stream);
+        let written: &mut dyn Sink = match job.output.records() {
+            Some(format) => {
+                record = RecordSink::new(&mut output, format.with_url(page.url.clone()));
+                &mut record
+            }
+            None => {
+                stream = StreamSink::new(&mut output, b"");
+                &mut stream
+            }
         };
         let mut chain = job.chain(written);
         // A record or a page held for its language is written whole once the page ends: its

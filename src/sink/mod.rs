@@ -122,24 +122,6 @@ impl<S: Sink + ?Sized> Sink for &mut S {
     }
 }
 
-impl<S: Sink + ?Sized> Sink for Box<S> {
-    fn begin(&mut self, index: usize, meta: &DocumentMeta) -> io::Result<()> {
-        (**self).begin(index, meta)
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> io::Result<()> {
-        (**self).write(bytes)
-    }
-
-    fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
-        (**self).end(stats)
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        (**self).finish()
-    }
-}
-
 /// All documents on one stream, separated by `separator`.
 pub struct StreamSink<W: Write + Send> {
     out: W,

@@ -219,9 +219,10 @@ impl Renderer {
         match &mut self.writer {
             Writer::Markdown(markdown) => markdown.block(&block, out),
             Writer::Html(html) => html.block(&block, out),
+            // A code block whole, with its lines.
             Writer::Text if block.kind == BlockKind::Preformatted => {
-                if block.sentences.iter().any(|s| s.keep) {
-                    out.extend_from_slice(block.text.as_bytes());
+                if let Some(text) = kept_text(&block, Style::Plain) {
+                    out.extend_from_slice(text.as_bytes());
                     out.push(b'\n');
                 }
             }
