@@ -3,6 +3,7 @@
 //! (from MathML's TeX annotation or `alttext`, else its text; from a MathJax
 //! `<script type="math/tex">`), which goes into the text as its TeX once its element ends.
 
+use super::mathml::MathTree;
 use super::tags::Tag;
 use crate::block::{Mark, MarkKind};
 
@@ -34,6 +35,8 @@ pub(super) struct Formula {
     pub(super) in_tex: bool,
     /// Its text otherwise (MathML's tokens), raw: the formula when it has no TeX.
     text: String,
+    /// A MathML formula's elements, written as TeX when it gives none.
+    pub(super) tree: Option<MathTree>,
 }
 
 impl Formula {
@@ -46,11 +49,15 @@ impl Formula {
             tex: String::new(),
             in_tex: element == Tag::Script,
             text: String::new(),
+            tree: (element == Tag::Math).then(MathTree::default),
         }
     }
 
     /// More of the formula's text (raw: entities as written, but in a script).
     pub(super) fn push(&mut self, raw: &str) {
+        if let (Some(tree), false) = (&mut self.tree, self.in_tex) {
+            tree.push(raw, MAX_FORMULA_BYTES);
+        }
         let to = if self.in_tex {
             &mut self.tex
         } else {
@@ -65,7 +72,7 @@ impl Formula {
     }
 
     /// The formula as TeX, entities decoded: its annotation's, else its `alttext`, else its
-    /// text; `None` when all are empty.
+    /// MathML written as TeX, else its text; `None` when all are empty.
     pub(super) fn tex(self) -> Option<String> {
         let decode = |raw: &str, script: bool| match script {
             true => raw.trim().to_string(),
@@ -75,6 +82,7 @@ impl Formula {
         [
             decode(&self.tex, script),
             self.alttext.map(|alt| alt.trim().to_string()).unwrap_or_default(),
+            self.tree.and_then(|tree| tree.tex()).unwrap_or_default(),
             decode(&self.text, false),
         ]
         .into_iter()
@@ -178,9 +186,10 @@ mod tests {
         for (html, tex) in [
             ("<math><mi>E</mi><annotation encoding='application/x-tex'>E=mc^2</annotation></math>", "E=mc^2"),
             ("<math alttext='a^2'><mi>a</mi><mn>2</mn></math>", "a^2"),
-            ("<math><mi>x</mi><mo>+</mo><mn>1</mn></math>", "x+1"),
+            ("<math><mi>x</mi><mo>+</mo><mn>1</mn></math>", "x + 1"),
             ("<script type='math/tex'>\\alpha < 1</script>", "\\alpha < 1"),
             ("<span data-math='\\beta'><span class=katex>β</span></span>", "\\beta"),
+            ("<span class=hurmet-tex data-entry='\\frac{a}{b}'><math><mfrac><mi>a</mi><mi>b</mi></mfrac></math></span>", "\\frac{a}{b}"),
             ("<img class=latex alt='\\gamma' src='https://s0.wp.com/latex.php?latex=%5Cgamma'>", "\\gamma"),
             ("<span class=katex><span class=katex-mathml><math><annotation encoding='application/x-tex'>k</annotation></math></span><span class=katex-html aria-hidden=true>k</span></span>", "k"),
         ] {

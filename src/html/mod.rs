@@ -29,6 +29,7 @@
 
 mod inline;
 mod json_ld;
+mod mathml;
 mod meta;
 mod open;
 mod rewriter;

@@ -12,6 +12,7 @@ use lol_html::{ElementContentHandlers, HtmlRewriter, MemorySettings, Selector, S
 use super::meta;
 use super::state::State;
 use super::inline::Formula;
+use super::mathml::MathAttributes;
 use super::tags::{
     code_language, is_byline, is_drawn_beside_text, is_screen_reader_text, tag_id, BlockAttributes,
     Role, Tag,
@@ -84,7 +85,11 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
         return on_replayed_element(state, el);
     };
     watch_for_byline(state, el, at.clone())?;
-    match known.unwrap_or_else(|| tag_id(&el.tag_name())) {
+    let known = known.unwrap_or_else(|| tag_id(&el.tag_name()));
+    if known != Some(Tag::Math) {
+        on_math_element(state, el)?;
+    }
+    match known {
         Some(Tag::Img) => on_image(state, el),
         Some(id) => on_element(state, el, id)?,
         None if is_custom_link(el) => on_element(state, el, Tag::A)?,
@@ -97,8 +102,8 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
 /// Stops reading text at an element drawn beside a code block's or a formula's text (line
 /// numbers, a formula's visual copy: [`is_drawn_beside_text`]; in a code block, also what its
 /// style or `aria-hidden` keep from being selected or read), up to its end tag; and at an
-/// element that gives its formula's TeX in `data-math` (its content drawn from it), which its
-/// end tag writes.
+/// element that gives its formula's TeX in an attribute ([`tex_attribute`]; its content drawn
+/// from it), whose TeX goes into the text in its place.
 fn watch_for_drawn_text(
     state: &Rc<RefCell<State>>,
     el: &mut Element<'_, '_>,
@@ -111,7 +116,7 @@ fn watch_for_drawn_text(
         }
         s.in_code_block()
     };
-    let tex = el.get_attribute("data-math");
+    let tex = tex_attribute(el);
     // MathJax 3's `<mjx-container class="MathJax">` holds the formula's MathML for readers.
     let custom = el.tag_name().contains('-');
     let drawn = tex.is_some()
@@ -125,25 +130,66 @@ fn watch_for_drawn_text(
                     .get_attribute("style")
                     .is_some_and(|style| style.replace(' ', "").contains("user-select:none"))));
     if drawn {
-        unread_to_end_tag(state, el, tex)?;
+        if let Some(tex) = tex {
+            // A paragraph or a division of its own is a formula shown on its own.
+            let display = matches!(tag_id(&el.tag_name()), Some(Tag::P | Tag::Div));
+            state.borrow_mut().push_formula(&meta::decoded(&tex), display);
+        }
+        unread_to_end_tag(state, el)?;
     }
     Ok(())
 }
 
-/// Drops the text of `el` up to its end tag ([`State::start_unread`]), where `tex`, the TeX of
-/// the formula it draws, goes into the text if it is given.
-fn unread_to_end_tag(
-    state: &Rc<RefCell<State>>,
-    el: &mut Element<'_, '_>,
-    tex: Option<String>,
-) -> lol_html::HandlerResult {
+/// The TeX an element gives of the formula it draws: `data-math` (KaTeX's auto-render),
+/// `data-tex` or `data-latex`, or Temml's and Hurmet's `data-entry` on an element of class
+/// `hurmet-tex`.
+fn tex_attribute(el: &Element<'_, '_>) -> Option<String> {
+    ["data-math", "data-tex", "data-latex"]
+        .iter()
+        .find_map(|name| el.get_attribute(name))
+        .or_else(|| {
+            el.get_attribute("class")
+                .filter(|class| class.split_ascii_whitespace().any(|c| c == "hurmet-tex"))
+                .and_then(|_| el.get_attribute("data-entry"))
+        })
+}
+
+/// Drops the text of `el` up to its end tag ([`State::start_unread`]).
+fn unread_to_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
     let number = state.borrow_mut().start_unread();
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
+        end_state.borrow_mut().end_unread(number);
+        Ok(())
+    }))
+}
+
+/// An element inside a MathML formula being read: a node of its tree, closed at its end tag.
+fn on_math_element(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_html::HandlerResult {
+    {
+        let mut s = state.borrow_mut();
+        let Some(tree) = s.inline.formula.as_mut().and_then(|f| f.tree.as_mut()) else {
+            return Ok(());
+        };
+        let attribute = |name: &str| el.get_attribute(name).map(|v| v.to_ascii_lowercase());
+        let attributes = MathAttributes {
+            variant: attribute("mathvariant"),
+            line_thickness: attribute("linethickness"),
+            open: el.get_attribute("open"),
+            close: el.get_attribute("close"),
+            column_align: attribute("columnalign"),
+        };
+        let name = el.tag_name().to_ascii_lowercase();
+        tree.open(&name, attributes, !el.can_have_content());
+    }
+    if !el.can_have_content() {
+        return Ok(());
+    }
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
         let mut s = end_state.borrow_mut();
-        s.end_unread(number);
-        if let Some(tex) = &tex {
-            s.push_formula(&meta::decoded(tex), false);
+        if let Some(tree) = s.inline.formula.as_mut().and_then(|f| f.tree.as_mut()) {
+            tree.close();
         }
         Ok(())
     }))
@@ -187,7 +233,7 @@ fn watch_for_screen_reader_text(
             .get_attribute("class")
             .is_some_and(|class| is_screen_reader_text(class.as_bytes()))
     {
-        unread_to_end_tag(state, el, None)?;
+        unread_to_end_tag(state, el)?;
     }
     Ok(())
 }

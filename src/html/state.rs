@@ -599,16 +599,25 @@ impl State {
         let Some(tag) = self.tag_source(at) else {
             return true;
         };
-        // Each is a `<span>`, a `<div>` or a `<td>` (or, in a code block, any element).
+        // Each is a `<span>`, a `<div>`, a `<td>` or a `<p>` (or, in a code block, any element).
         let in_code = self.in_code_block();
-        if !in_code && !matches!(tag.get(1).map(u8::to_ascii_lowercase), Some(b's' | b'd' | b't')) {
+        let first = tag.get(1).map(u8::to_ascii_lowercase);
+        if !in_code && !matches!(first, Some(b's' | b'd' | b't' | b'p')) {
             return false;
         }
-        static NAMES: std::sync::OnceLock<[memchr::memmem::Finder<'static>; 4]> =
+        static NAMES: std::sync::OnceLock<[memchr::memmem::Finder<'static>; 7]> =
             std::sync::OnceLock::new();
         let names = NAMES.get_or_init(|| {
-            [&b"katex-html"[..], b"MathJax", b"data-math", b"mw-editsection"]
-                .map(memchr::memmem::Finder::new)
+            [
+                &b"katex-html"[..],
+                b"MathJax",
+                b"data-math",
+                b"data-tex",
+                b"data-latex",
+                b"hurmet-tex",
+                b"mw-editsection",
+            ]
+            .map(memchr::memmem::Finder::new)
         });
         if names.iter().any(|name| name.find(tag).is_some()) {
             return true;

@@ -75,6 +75,7 @@ impl Markdown {
                 // Text that would read as Markdown syntax at the start of a line is escaped.
                 let escape = item.is_none()
                     && block.kind != BlockKind::Heading
+                    && !starts_with_mark(block)
                     && text.starts_with(['#', '-', '+', '*', '>', '|', '`', '=']);
                 line(0, &format!("{}{text}", if escape { "\\" } else { "" }));
             }
@@ -121,6 +122,17 @@ pub(super) fn push_mark(out: &mut String, kind: MarkKind, inner: &str) {
             _ => out.push_str(&format!("<sup>{inner}</sup>")),
         },
     }
+}
+
+/// Whether the first text written of `block` is a marked span's (inline code, a formula),
+/// which Markdown writes with its own syntax.
+fn starts_with_mark(block: &Block) -> bool {
+    let first = block
+        .sentences
+        .iter()
+        .find(|s| s.keep)
+        .map(|s| s.range().start);
+    first.is_some_and(|at| block.structure.marks.iter().any(|m| m.start as usize == at))
 }
 
 /// A code fence longer than any run of backticks in `text`.

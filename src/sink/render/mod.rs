@@ -590,6 +590,11 @@ mod tests {
             rendered(code, Layout::Markdown),
             "````md\n```\n  indented\n````\n"
         );
+        // Inline code at a paragraph's start is no syntax to escape; a `#` is.
+        assert_eq!(
+            rendered("<p><code>x</code> is set.</p><p># no heading</p>", Layout::Markdown),
+            "`x` is set.\n\n\\# no heading\n"
+        );
         let quoted = "<blockquote><p>Said so.</p></blockquote><h3>Three</h3>";
         assert_eq!(
             rendered(quoted, Layout::Markdown),
