@@ -35,6 +35,8 @@ pub struct Decider<'a> {
     /// The blocks of the document, or of its current piece, not decided yet.
     held: Vec<Block>,
     held_bytes: usize,
+    /// A piece of the document was decided before the blocks held: they are not all of it.
+    in_pieces: bool,
 }
 
 impl<'a> Decider<'a> {
@@ -47,6 +49,7 @@ impl<'a> Decider<'a> {
             document: DocumentContext::default(),
             held: Vec::new(),
             held_bytes: 0,
+            in_pieces: false,
         }
     }
 
@@ -66,6 +69,7 @@ impl<'a> Decider<'a> {
         self.held.push(block);
         if self.held_bytes > self.choices.max_document_bytes {
             self.decide_held(classifier, None, decided);
+            self.in_pieces = true;
         }
     }
 
@@ -81,6 +85,7 @@ impl<'a> Decider<'a> {
             None => self.declared(page),
         };
         self.document.clear();
+        self.in_pieces = false;
         kind
     }
 
@@ -126,6 +131,9 @@ impl<'a> Decider<'a> {
         super::units::code_beside_text(&blocks, &mut keep);
         super::units::lists_whole(&blocks, &mut keep);
         super::units::headings_between_text(&blocks, &mut keep);
+        if page.is_some() && !self.in_pieces {
+            super::units::small_page_whole(&blocks, &mut keep);
+        }
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;

@@ -1,9 +1,10 @@
 //! The units the decision keeps whole: a data table, its header with its rows, rather than
-//! each short cell on its own ([`tables_whole`]), and a code block beside the text that explains
-//! it ([`code_beside_text`]), a list mostly kept ([`lists_whole`]), and a heading between
-//! kept text ([`headings_between_text`]). A table is of data when its cells are
-//! all it holds (no paragraph, list, code block or other table inside a cell: old blogs lay a
-//! page out in tables, whose cells stay blocks decided one by one), it has at least two rows and
+//! each short cell on its own ([`tables_whole`]), a code block beside the text that explains
+//! it ([`code_beside_text`]), a list mostly kept or standing in kept text ([`lists_whole`]), a
+//! heading between kept text ([`headings_between_text`]), and a small page whose few words
+//! were mostly dropped ([`small_page_whole`]). A table is of data when its cells are all it
+//! holds (no paragraph, list, code block or other table inside a cell: old blogs lay a page
+//! out in tables, whose cells stay blocks decided one by one), it has at least two rows and
 //! two columns, and its cells are short.
 
 use std::ops::Range;
@@ -49,14 +50,31 @@ pub(super) fn tables_whole(blocks: &mut [Block], keep: &mut [bool]) {
     }
 }
 
-/// Keeps each code block next to a kept block (`keep`, one a block): code reads as
-/// boilerplate to the models of prose, and a code block between the paragraphs that explain it
-/// is theirs.
+/// Keeps each code block next to a kept block (`keep`, one a block), passing over the few
+/// short blocks of a code block's frame (a tab's language, "Copy"): code reads as boilerplate
+/// to the models of prose, and a code block between the paragraphs that explain it is theirs.
 pub(super) fn code_beside_text(blocks: &[Block], keep: &mut [bool]) {
+    /// The most blocks of a frame passed over on either side, each this short.
+    const FRAME_BLOCKS: usize = 3;
+    const FRAME_BYTES: usize = 40;
+    let frame = |i: usize, keep: &[bool]| {
+        blocks[i].text.len() <= FRAME_BYTES && !keep[i] && blocks[i].structure.code.is_none()
+    };
     for i in 0..blocks.len() {
-        let code = blocks[i].kind == BlockKind::Preformatted && blocks[i].structure.code.is_some();
-        let beside = (i > 0 && keep[i - 1]) || keep.get(i + 1).copied().unwrap_or(false);
-        if code && !keep[i] && beside {
+        if blocks[i].kind != BlockKind::Preformatted
+            || blocks[i].structure.code.is_none()
+            || keep[i]
+        {
+            continue;
+        }
+        let before = (i.saturating_sub(FRAME_BLOCKS + 1)..i)
+            .rev()
+            .find(|&j| !frame(j, keep))
+            .is_some_and(|j| keep[j]);
+        let after = (i + 1..blocks.len().min(i + FRAME_BLOCKS + 2))
+            .find(|&j| !frame(j, keep))
+            .is_some_and(|j| keep[j]);
+        if before || after {
             keep[i] = true;
         }
     }
@@ -72,29 +90,80 @@ pub(super) fn headings_between_text(blocks: &[Block], keep: &mut [bool]) {
     }
 }
 
-/// Keeps each list whose items' text was mostly kept whole (`keep`, one a block): a list of
-/// the text keeps its short items with its long ones.
+/// Keeps each list whole (`keep`, one a block) whose items' text was mostly kept, or that
+/// stands in kept text: the block before it is kept and either ends in a colon (introducing
+/// it) or the block after it is kept too, and it is not mostly links (a menu, a rail of
+/// other stories). A list of the text keeps its short items with its long ones.
 pub(super) fn lists_whole(blocks: &[Block], keep: &mut [bool]) {
-    let mut lists: std::collections::HashMap<u32, (usize, usize)> = Default::default();
-    for (block, &kept) in blocks.iter().zip(keep.iter()) {
+    #[derive(Default)]
+    struct List {
+        first: usize,
+        last: usize,
+        bytes: usize,
+        kept_bytes: usize,
+        link_bytes: usize,
+    }
+    let mut lists: std::collections::HashMap<u32, List> = Default::default();
+    for (i, (block, &kept)) in blocks.iter().zip(keep.iter()).enumerate() {
         if let Some(item) = block.structure.list {
-            let bytes = lists.entry(item.list).or_default();
-            bytes.0 += block.text.len();
+            let list = lists.entry(item.list).or_insert(List {
+                first: i,
+                ..List::default()
+            });
+            list.last = i;
+            list.bytes += block.text.len();
+            list.link_bytes += block.link_bytes;
             if kept {
-                bytes.1 += block.text.len();
+                list.kept_bytes += block.text.len();
             }
         }
     }
+    let whole: std::collections::HashSet<u32> = lists
+        .iter()
+        .filter(|(_, list)| {
+            let before = list.first.checked_sub(1).filter(|&i| keep[i]);
+            let introduced = before.is_some_and(|i| blocks[i].text.trim_end().ends_with(':'));
+            let after = keep.get(list.last + 1).copied().unwrap_or(false);
+            2 * list.kept_bytes > list.bytes
+                || (2 * list.link_bytes <= list.bytes && before.is_some() && (introduced || after))
+        })
+        .map(|(&id, _)| id)
+        .collect();
     for (block, kept) in blocks.iter().zip(keep.iter_mut()) {
-        let Some(item) = block.structure.list else {
-            continue;
-        };
-        let (all, of_kept) = lists[&item.list];
-        if 2 * of_kept > all && block.kind == BlockKind::ListItem {
+        let in_whole = block
+            .structure
+            .list
+            .is_some_and(|item| whole.contains(&item.list));
+        if in_whole && matches!(block.kind, BlockKind::ListItem | BlockKind::Paragraph) {
             *kept = true;
         }
     }
 }
+
+/// A small page's text is all its content: a page of at most [`SMALL_PAGE_WORDS`] words of
+/// which less than [`SMALL_PAGE_KEPT`] were kept keeps every block that is not mostly links.
+pub(super) fn small_page_whole(blocks: &[Block], keep: &mut [bool]) {
+    let words: usize = blocks.iter().map(Block::words).sum();
+    let kept: usize = blocks
+        .iter()
+        .zip(keep.iter())
+        .filter(|(_, &k)| k)
+        .map(|(b, _)| b.words())
+        .sum();
+    if words > SMALL_PAGE_WORDS || kept * SMALL_PAGE_KEPT.1 >= words * SMALL_PAGE_KEPT.0 {
+        return;
+    }
+    for (block, kept) in blocks.iter().zip(keep.iter_mut()) {
+        if 2 * block.link_bytes < block.text.len() {
+            *kept = true;
+        }
+    }
+}
+
+/// A page of at most this many words is small…
+const SMALL_PAGE_WORDS: usize = 200;
+/// …and when less than this share of them was kept, all of it is.
+const SMALL_PAGE_KEPT: (usize, usize) = (1, 4);
 
 /// The runs of blocks that are data tables: the cells of one table in a row, with nothing
 /// else of the table before or after them but its caption.
@@ -199,5 +268,84 @@ mod tests {
             assert!(got.iter().all(|(_, _, data)| !data), "{html}: {got:?}");
             assert!(got.iter().any(|(text, kept, _)| text == "a" && !kept), "{html}");
         }
+    }
+
+    /// Each block's text and whether `rule` leaves it kept, from `keep`'s first decision.
+    fn after(
+        html: &str,
+        keep: impl Fn(&Block) -> bool,
+        rule: fn(&[Block], &mut [bool]),
+    ) -> Vec<(String, bool)> {
+        let blocks = blocks_from_str(html, &HtmlSettings::default()).unwrap();
+        let mut kept: Vec<bool> = blocks.iter().map(&keep).collect();
+        rule(&blocks, &mut kept);
+        blocks.into_iter().map(|b| b.text).zip(kept).collect()
+    }
+
+    #[test]
+    fn a_list_in_kept_text_is_kept_whole_and_a_menu_is_not() {
+        let long = |b: &Block| b.text.len() > 20;
+        let list = "<p>If your main concern is one of these:</p><ul><li><p>Dust</p></li><li>Pollen</li></ul>";
+        let got = after(list, long, lists_whole);
+        assert!(got.iter().all(|(_, kept)| *kept), "{got:?}");
+        // Between kept paragraphs, without a colon.
+        let between = "<p>The first paragraph of the text.</p><ul><li>Dust</li><li>Pollen</li></ul><p>The paragraph after the list.</p>";
+        assert!(after(between, long, lists_whole)
+            .iter()
+            .all(|(_, kept)| *kept));
+        // Links, or after nothing kept: left as they were.
+        let menu = "<p>The first paragraph of the text:</p><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>";
+        let got = after(menu, long, lists_whole);
+        assert!(
+            got.iter().any(|(text, kept)| text == "Home" && !kept),
+            "{got:?}"
+        );
+        let alone = "<h3>Menu</h3><ul><li>Dust</li><li>Pollen</li></ul><p>The paragraph after the list.</p>";
+        let got = after(alone, long, lists_whole);
+        assert!(
+            got.iter().any(|(text, kept)| text == "Dust" && !kept),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_code_block_in_its_frame_is_kept_beside_the_text() {
+        let page = "<p>Add the middleware to your endpoint like this.</p><div>Node.js</div><div>Copy</div>\
+            <pre><code>app.use(pay)</code></pre><div>Python</div>";
+        let got = after(page, |b| b.text.len() > 20, code_beside_text);
+        assert!(
+            got.iter()
+                .any(|(text, kept)| text == "app.use(pay)" && *kept),
+            "{got:?}"
+        );
+        assert!(
+            got.iter().any(|(text, kept)| text == "Copy" && !kept),
+            "{got:?}"
+        );
+        // Beside nothing kept.
+        let lone = "<div>Node.js</div><pre><code>app.use(pay)</code></pre><div>Python</div>";
+        let got = after(lone, |b| b.text.len() > 20, code_beside_text);
+        assert!(got.iter().all(|(_, kept)| !kept), "{got:?}");
+    }
+
+    #[test]
+    fn a_small_page_mostly_dropped_is_kept_but_its_links() {
+        let page =
+            "<h1>Welcome</h1><p>Hello, welcome to my website!</p><p><a href=/a>Project one</a></p>";
+        let got = after(page, |_| false, small_page_whole);
+        assert_eq!(
+            got.iter().map(|(_, kept)| *kept).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        // Mostly kept already, or not small: as it was.
+        let got = after(page, |b| b.text.starts_with('H'), small_page_whole);
+        assert!(got.iter().any(|(text, kept)| text == "Welcome" && !kept));
+        let big = format!(
+            "<p>{}</p><p>Dropped.</p>",
+            "word ".repeat(SMALL_PAGE_WORDS + 1)
+        );
+        assert!(after(&big, |_| false, small_page_whole)
+            .iter()
+            .all(|(_, kept)| !kept));
     }
 }

@@ -592,7 +592,10 @@ mod tests {
         );
         // Inline code at a paragraph's start is no syntax to escape; a `#` is.
         assert_eq!(
-            rendered("<p><code>x</code> is set.</p><p># no heading</p>", Layout::Markdown),
+            rendered(
+                "<p><code>x</code> is set.</p><p># no heading</p>",
+                Layout::Markdown
+            ),
             "`x` is set.\n\n\\# no heading\n"
         );
         let quoted = "<blockquote><p>Said so.</p></blockquote><h3>Three</h3>";
