@@ -261,7 +261,12 @@ HTML_TOKENS = [b"<", b">", b"</", b"<p>", b"</p>", b"<div>", b"</div>", b"<li>",
                b"<meta charset=shift_jis>", b"<meta http-equiv=content-type content='text/html; charset=iso-2022-jp'>",
                b"<meta charset=x-user-defined>", b"<meta charset=replacement>", b"<meta charset=utf-7>",
                b"<text id=1 title=t>", b"<div class='nav footer sidebar' id='content'>", b"<p class=\"",
-               b"<img src=x alt='", b"<select><option>", b"<frameset>", b"<noscript>", b"<iframe>", b"<object>"]
+               b"<img src=x alt='", b"<select><option>", b"<frameset>", b"<noscript>", b"<iframe>", b"<object>",
+               b"<th>", b"<thead>", b"<td colspan=1000000>", b"<td rowspan=0>", b"<caption>", b"<code>", b"</code>",
+               b"<pre><code class=language-x>", b"<ol start=-7>", b"<ol start=99999999999>", b"<blockquote>",
+               b"<math>", b"</math>", b"<math display=block>", b"<annotation encoding='application/x-tex'>",
+               b"</annotation>", b"<mfrac>", b"<msup>", b"<mo>(</mo>", b"<mtable><mtr><mtd>", b"<mi>",
+               b"<script type='math/tex'>", b"<span data-math='\\frac{'>", b"<sub>", b"<sup>"]
 
 CJK_CHARS = ["中", "文", "日本語", "한국어", "ไทย", "😀", "👩‍👩‍👧", "e\u0301", "\u200f", "\u00a0", "ß", "ﷺ", "\U0010fffd"]
 
@@ -358,7 +363,32 @@ def html_encoding(rng):
     return what, blob
 
 
-HTML_CONSTRUCTS = [html_huge_text, html_huge_text, html_unclosed, html_unclosed, html_nested, html_nested, html_nul,
+def html_structure(rng):
+    """The shapes of structure at their bounds: deep tables, lists and MathML, huge spans, ragged
+    rows, broken TeX, huge code blocks and tables."""
+    n = rng.choice([10, 1000, 10000, 100000])
+    shape = rng.choice(["nested tables", "colspan", "ragged rows", "deep mathml", "wide mathml", "broken tex",
+                        "huge pre", "huge table", "deep lists", "marks"])
+    blob = {
+        "nested tables": "<table><tr><th>h</th><td>" * min(n, 1000) + "cell" + "</td></tr></table>" * min(n, 1000),
+        "colspan": "<table>" + "<tr><td colspan=1000000>a</td><td colspan=-3>b</td><td colspan=x>c</td></tr>" * (n // 10 + 2)
+                   + "</table>",
+        "ragged rows": "<table>" + "".join("<tr>" + "<td>v</td>" * rng.randrange(0, 40) for _ in range(n // 10 + 2)),
+        "deep mathml": "<p>Let <math>" + "<mrow><msup><mfrac>" * n + "<mi>x</mi>" + "</mfrac></msup></mrow>" * (n // 2)
+                       + " be small.</p>",
+        "wide mathml": "<p><math>" + "<mi>x</mi><mo>(</mo><mtable><mtr><mtd><mn>1</mn>" * (n // 10 + 1) + "</math></p>",
+        "broken tex": "<p>See <math><semantics><mi>a</mi><annotation encoding='application/x-tex'>"
+                      + "\\frac{{}$$\\\\" * (n // 10 + 1) + "</annotation></semantics></math> here.</p>",
+        "huge pre": "<pre><code class=language-rust>" + "    let x = y;\n" * n + "</code></pre>",
+        "huge table": "<table><thead><tr><th>a</th><th>b</th></tr></thead>" + "<tr><td>1</td><td>2</td></tr>" * n
+                      + "</table>",
+        "deep lists": "<ol start=3><li>" * min(n, 10000) + "item",
+        "marks": "<p>" + "<code>c</code><sub>2</sub><sup>[1]</sup><kbd>k</kbd> " * (n // 10 + 1) + "</p>",
+    }[shape]
+    return "structure: " + shape, blob.encode()
+
+
+HTML_CONSTRUCTS = [html_structure, html_structure, html_huge_text, html_huge_text, html_unclosed, html_unclosed, html_nested, html_nested, html_nul,
                    html_huge_attribute, html_huge_markup, html_text_shapes, html_text_shapes, html_encoding]
 
 
@@ -942,7 +972,7 @@ class Case:
         self.output_dir = False  # -o DIR: compare directories
 
 
-EXTRA_PAGE_FLAGS = [["--mark"], ["--scores"], ["--format", "cleaneval"], ["--title"], ["-0"], ["--method", "perplexity"],
+EXTRA_PAGE_FLAGS = [["--format", "markdown"], ["--format", "markdown"], ["--format", "html"], ["--mark"], ["--scores"], ["--format", "cleaneval"], ["--title"], ["-0"], ["--method", "perplexity"],
                     ["--input", "text"], ["--max-block-bytes", "100"], ["--max-parser-memory", "4096"],
                     ["--encoding", "windows-1252"], ["--encoding", "utf-16le"], ["--encoding", "shift_jis"]]
 
@@ -1107,6 +1137,7 @@ NOTES = (
     ": empty input",
     "every line names a file",
     "but its bytes are UTF-8: read as UTF-8",
+    "was cut into blocks of that size",
 )
 PANIC = re.compile(rb"panicked at ([^\s:]+:\d+)")
 

@@ -4,8 +4,8 @@
 //! heading between kept text ([`headings_between_text`]), and a small page whose few words
 //! were mostly dropped ([`small_page_whole`]). A table is of data when its cells are all it
 //! holds (no paragraph, list, code block or other table inside a cell: old blogs lay a page
-//! out in tables, whose cells stay blocks decided one by one), it has at least two rows and
-//! two columns, and its cells are short.
+//! out in tables, whose cells stay blocks decided one by one), it has at least two columns,
+//! and its cells are short; a table of one row is kept only by its own text.
 
 use std::ops::Range;
 
@@ -34,9 +34,14 @@ pub(super) fn tables_whole(blocks: &mut [Block], keep: &mut [bool]) {
         let before = (0..run.start)
             .rev()
             .find(|&i| blocks[i].structure.caption_of != table);
+        // A row alone may be a layout's: only its own text keeps it.
+        let one_row = blocks[run.clone()].iter().all(|b| {
+            b.structure.cell.map(|c| c.row) == blocks[run.start].structure.cell.map(|c| c.row)
+        });
         let kept = 2 * bytes(true) >= bytes(false)
-            || before.is_some_and(|i| keep[i])
-            || keep.get(run.end).copied().unwrap_or(false);
+            || (!one_row
+                && (before.is_some_and(|i| keep[i])
+                    || keep.get(run.end).copied().unwrap_or(false)));
         if !kept {
             // A table dropped is no table written: its cells stay as the classifier left them.
             continue;
@@ -195,8 +200,8 @@ fn data_tables(blocks: &[Block]) -> Vec<Range<usize>> {
     tables
 }
 
-/// Whether the cells of one table, in order, are a data table's: two rows and two columns at
-/// least, and short cells.
+/// Whether the cells of one table, in order, are a data table's: two columns at least, short
+/// cells, not mostly links, and a header or two cells a row.
 fn is_of_data(cells: &[Block]) -> bool {
     let rows = cells
         .iter()
@@ -215,8 +220,7 @@ fn is_of_data(cells: &[Block]) -> bool {
     let header = cells
         .iter()
         .any(|b| b.structure.cell.is_some_and(|c| c.header));
-    rows >= 2
-        && columns >= 2
+    columns >= 2
         && cells.iter().all(|b| b.text.len() <= MAX_CELL_BYTES && !b.truncated)
         && bytes <= MAX_MEAN_CELL_BYTES * cells.len()
         // A list of links laid out in a table (a menu, a listing's titles) is no data.
@@ -255,14 +259,28 @@ mod tests {
     }
 
     #[test]
+    fn a_table_of_one_row_is_kept_by_its_own_text_only() {
+        let row =
+            "<table><tr><td>Home</td><td>Contact us</td></tr></table><p>The text of the page.</p>";
+        let got = decided(row, |b| b.text.len() > 12);
+        assert!(
+            got.iter()
+                .all(|(text, kept, data)| *kept == (text.len() > 12) && !data),
+            "{got:?}"
+        );
+        let got = decided(row, |b| b.text.len() > 5);
+        assert!(got.iter().all(|(_, kept, _)| *kept), "{got:?}");
+        assert!(got[..2].iter().all(|(_, _, data)| *data), "{got:?}");
+    }
+
+    #[test]
     fn a_layout_table_s_cells_are_decided_one_by_one() {
         for html in [
             // A cell holding a paragraph, a list or another table lays the page out.
             "<table><tr><td>Menu</td><td><p>The story of the day.</p></td></tr><tr><td>a</td><td>b</td></tr></table>",
             "<table><tr><td>Menu</td><td>x</td></tr><tr><td><ul><li>a</li></ul></td><td>b</td></tr></table>",
-            // One column, or one row.
+            // One column.
             "<table><tr><td>a</td></tr><tr><td>b</td></tr></table>",
-            "<table><tr><td>a</td><td>b</td></tr></table>",
         ] {
             let got = decided(html, |b| b.text != "a");
             assert!(got.iter().all(|(_, _, data)| !data), "{html}: {got:?}");

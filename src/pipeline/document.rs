@@ -216,6 +216,9 @@ pub(super) fn read_document(
     if options.html.as_seen {
         shown.describe_if_bare(&findings.page, &mut blocks);
     }
+    if shown.cut {
+        findings.problem(Trouble::BlockCut(options.html.max_block_bytes));
+    }
     if let Some((_, EncodingSource::Utf8OverMeta { declared })) = decoder.encoding() {
         findings.problem(Trouble::Utf8OverMeta(declared));
     }
@@ -243,6 +246,8 @@ pub(super) fn read_document(
 struct Shown {
     words: usize,
     next_index: u32,
+    /// A block was cut at the block limit.
+    cut: bool,
 }
 
 impl Shown {
@@ -257,6 +262,7 @@ impl Shown {
         if let Some(last) = blocks.last() {
             self.next_index = last.index.saturating_add(1);
         }
+        self.cut |= blocks.iter().any(|b| b.truncated);
         for b in blocks {
             if self.words >= Self::FEW {
                 return;
@@ -346,6 +352,19 @@ mod tests {
         let shown = described.replace("</section>", &format!("{words}</section>"));
         let (texts, _, _) = read_with(shown.as_bytes(), 64, Options::default());
         assert_eq!(texts, [words]);
+    }
+
+    #[test]
+    fn a_block_cut_at_the_block_limit_is_said_once_and_its_text_kept() {
+        let code = "let x = y;\n".repeat(20_000);
+        let page = format!("<pre>{code}</pre><p>{}</p>", "word ".repeat(20_000));
+        let (texts, problems, _) = read(page.as_bytes(), 1 << 16);
+        assert!(texts.len() > 2, "{}", texts.len());
+        assert_eq!(
+            problems,
+            ["a block longer than --max-block-bytes (65536 bytes) was cut into blocks of that size"]
+        );
+        assert_eq!(texts.concat().matches("let x = y;").count(), 20_000);
     }
 
     #[test]

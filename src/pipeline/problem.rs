@@ -120,6 +120,10 @@ pub enum Trouble {
     /// cut was kept.
     #[error("{0}; text up to the cut was kept")]
     Cut(String),
+    /// A block (a paragraph, a code block, a table's cell) longer than `--max-block-bytes` was
+    /// cut into blocks of at most that many bytes; no text was dropped.
+    #[error("a block longer than --max-block-bytes ({0} bytes) was cut into blocks of that size")]
+    BlockCut(usize),
     /// Standard input seems to list files rather than hold a page.
     #[error("every line names a file: cleaned as a page all the same (to clean the files it lists, use --files-from -)")]
     ListsFiles,
@@ -170,6 +174,7 @@ impl Trouble {
             Trouble::Empty
             | Trouble::Replaced { .. }
             | Trouble::Utf8OverMeta(_)
+            | Trouble::BlockCut(_)
             | Trouble::ListsFiles => Severity::Note,
             // Damaged compressed data is damaged input; a failing read is an error.
             Trouble::Read(e) => match e.kind() {
