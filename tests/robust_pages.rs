@@ -97,7 +97,10 @@ fn long_text_nodes_of_multibyte_characters_do_not_panic() {
             let (blocks, problems) = read(page.as_bytes(), &options);
             // Said once: a block was cut at the limit.
             assert_eq!(problems.len(), 1, "{unit}: {problems:?}");
-            assert!(problems[0].contains("--max-block-bytes"), "{unit}: {problems:?}");
+            assert!(
+                problems[0].contains("--max-block-bytes"),
+                "{unit}: {problems:?}"
+            );
             // One word longer than a block: cut in pieces of whole characters, all kept.
             let want = unit.replace("&amp;", "&");
             let (after, pieces) = blocks.split_last().unwrap();
@@ -158,7 +161,10 @@ fn undeclared_utf8_is_sniffed_as_utf8_wherever_the_window_ends() {
 fn the_cjk_reproducer_comes_out_as_written() {
     let page = format!("<p>{}\n", "中".repeat(100_000));
     let (blocks, problems) = read(page.as_bytes(), &Options::default());
-    assert!(problems.iter().all(|p| p.contains("--max-block-bytes")), "{problems:?}");
+    assert!(
+        problems.iter().all(|p| p.contains("--max-block-bytes")),
+        "{problems:?}"
+    );
     assert!(blocks[0].text.starts_with("中中中") && blocks[0].text.chars().all(|c| c == '中'));
 }
 

@@ -25,7 +25,14 @@ pub(super) struct Open {
     span: u16,
     /// A `<pre>`: the language its classes (or its `<code>`'s) name.
     language: Option<String>,
+    /// A table: for each of its first [`MAX_SPANNED_COLUMNS`] columns, how many rows from the
+    /// current one a cell of a row before (`rowspan`) still takes.
+    spanned: Vec<u16>,
 }
+
+/// The columns of a table whose cells spanning rows are followed; a cell in a later column
+/// spans one row.
+const MAX_SPANNED_COLUMNS: usize = 256;
 
 /// What a start tag says of the structure it opens: an `<ol>`'s `start`, a cell's `colspan`,
 /// a code block's language.
@@ -35,6 +42,8 @@ pub(super) struct Opening {
     pub(super) start: Option<u32>,
     /// `<td colspan>`, `<th colspan>`.
     pub(super) span: Option<u32>,
+    /// `<td rowspan>`, `<th rowspan>`.
+    pub(super) rows: Option<u32>,
     /// The language a `<pre>`'s classes name.
     pub(super) language: Option<String>,
 }
@@ -117,17 +126,26 @@ impl Stack {
             at: 0,
             span: 1,
             language,
+            spanned: Vec::new(),
         };
         match tag {
             Tag::Ol => open.next = opening.start.unwrap_or(1),
             Tag::Ul | Tag::Menu | Tag::Dir => open.next = 1,
             Tag::Li => open.at = self.count_in(is_list, 1),
-            Tag::Tr => open.at = self.count_in(|tag| tag == Tag::Table, 1),
+            Tag::Tr => {
+                open.at = self.count_in(|tag| tag == Tag::Table, 1);
+                // The cells spanning rows above take one row less.
+                if let Some(table) = self.table_of_row(self.open.len()) {
+                    for rows in &mut self.open[table].spanned {
+                        *rows = rows.saturating_sub(1);
+                    }
+                }
+            }
             Tag::Td | Tag::Th => {
                 self.open_implied_row();
                 let span = opening.span.unwrap_or(1).clamp(1, u32::from(MAX_SPAN));
                 open.span = span as u16;
-                open.at = self.count_in(|tag| tag == Tag::Tr, span);
+                open.at = self.place_cell(span, opening.rows.unwrap_or(1));
             }
             _ => {}
         }
@@ -145,6 +163,45 @@ impl Stack {
             let table = self.open[at].number;
             self.push(Tag::Tr, 0, table, Opening::default());
         }
+    }
+
+    /// The place of the table the row opening at `at` (or open at `at`) is in.
+    fn table_of_row(&self, at: usize) -> Option<usize> {
+        let table = self.open[..at]
+            .iter()
+            .rposition(|o| matches!(o.tag, Tag::Table | Tag::Tr))?;
+        (self.open[table].tag == Tag::Table).then_some(table)
+    }
+
+    /// The column of a cell spanning `span` columns and `rows` rows in the innermost open row:
+    /// the first from the row's next one not taken by a cell above spanning rows. The row's
+    /// next column follows it; the table notes the rows it takes.
+    fn place_cell(&mut self, span: u32, rows: u32) -> u32 {
+        let Some(row) = self.innermost(|tag| matches!(tag, Tag::Tr | Tag::Table)) else {
+            return 0;
+        };
+        if self.open[row].tag != Tag::Tr {
+            return 0;
+        }
+        let Some(table) = self.table_of_row(row) else {
+            return self.count_in(|tag| tag == Tag::Tr, span);
+        };
+        let mut column = self.open[row].next;
+        let spanned = &mut self.open[table].spanned;
+        while spanned.get(column as usize).is_some_and(|&r| r > 0) {
+            column += 1;
+        }
+        // `rowspan=0` spans the rest of its section: taken as one row.
+        let rows = rows.clamp(1, u32::from(u16::MAX)) as u16;
+        let end = (column.saturating_add(span) as usize).min(MAX_SPANNED_COLUMNS);
+        if spanned.len() < end {
+            spanned.resize(end, 0);
+        }
+        for taken in spanned.iter_mut().skip(column as usize).take(end.saturating_sub(column as usize)) {
+            *taken = rows;
+        }
+        self.open[row].next = column.saturating_add(span);
+        column
     }
 
     /// Takes `n` from the count of the innermost open element that `is` (within the table
@@ -308,6 +365,20 @@ mod tests {
         assert_eq!(at(4), Some((1, 2, 1, false)));
         assert_eq!(cells[5].0, "para");
         assert_eq!(at(5), None, "a paragraph in a cell lays the page out");
+        // A cell spanning rows takes its column in the rows below.
+        let spans = blocks(
+            "<table><tr><th rowspan=2>h<th>x<th>y<tr><td>a<td>b<tr><td>c<td rowspan=0>d<td>e</table>",
+        );
+        let columns: Vec<(String, u32, u32)> = spans
+            .iter()
+            .filter_map(|b| b.structure.cell.map(|c| (b.text.clone(), c.row, c.column)))
+            .collect();
+        let want = [("h", 0, 0), ("x", 0, 1), ("y", 0, 2), ("a", 1, 1), ("b", 1, 2), ("c", 2, 0), ("d", 2, 1), ("e", 2, 2)];
+        assert_eq!(
+            columns,
+            want.map(|(t, r, c)| (t.to_string(), r, c)),
+            "{columns:?}"
+        );
         let huge = blocks("<table><tr><td colspan=99999999>a<td>b</table>");
         assert_eq!(huge[1].structure.cell.unwrap().column, u32::from(crate::block::MAX_SPAN));
     }

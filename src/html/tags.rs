@@ -362,9 +362,11 @@ pub(super) struct BlockAttributes {
     aria_hidden: Option<String>,
     hidden: bool,
     open: bool,
-    /// `<ol start>`, `<td colspan>`, `data-lang`: what a list, a cell or a code block opens.
+    /// `<ol start>`, `<td colspan>`, `<td rowspan>`, `data-lang`: what a list, a cell or a
+    /// code block opens.
     start: Option<String>,
     colspan: Option<String>,
+    rowspan: Option<String>,
     data_lang: Option<String>,
 }
 
@@ -384,6 +386,7 @@ impl BlockAttributes {
                 "aria-hidden" => &mut found.aria_hidden,
                 "start" => &mut found.start,
                 "colspan" => &mut found.colspan,
+                "rowspan" => &mut found.rowspan,
                 "data-lang" | "data-language" => &mut found.data_lang,
                 "hidden" => {
                     found.hidden = true;
@@ -403,13 +406,16 @@ impl BlockAttributes {
     }
 
     /// What these attributes say of the structure `tag` opens: a list's first number, a cell's
-    /// columns, a code block's language.
+    /// columns and rows, a code block's language.
     pub(super) fn opening(&self, tag: Tag) -> Opening {
         let number = |value: &Option<String>| value.as_deref().and_then(|v| v.trim().parse().ok());
         Opening {
             start: (tag == Tag::Ol).then(|| number(&self.start)).flatten(),
             span: matches!(tag, Tag::Td | Tag::Th)
                 .then(|| number(&self.colspan))
+                .flatten(),
+            rows: matches!(tag, Tag::Td | Tag::Th)
+                .then(|| number(&self.rowspan))
                 .flatten(),
             // GitHub names a code block's language on the `<div>` around its `<pre>`.
             language: matches!(tag, Tag::Pre | Tag::Div)
