@@ -1,6 +1,7 @@
 // Drives the web demo in headless Chromium: presses Clean on an empty box (refused, nothing
 // sent), pastes a page as plain text (the answer warns of its markup), pastes it as HTML and
-// presses Clean, chooses Markdown and the kind "listing" (cleaned again with them), then tries a URL that fails (no stale result may stay beside the error), pastes the page
+// presses Clean, chooses Markdown and the kind "listing" (cleaned again with them; the Markdown's
+// structure drawn beside it, headings and paragraphs without an attribute), then tries a URL that fails (no stale result may stay beside the error), pastes the page
 // again (it, not the URL, is cleaned, and the page says so), checks that kept text and
 // struck-through dropped text are both shown, and saves a screenshot. Run by scripts/demo-screenshot.sh, which starts the server.
 //
@@ -66,6 +67,12 @@ async function main() {
     await page.selectOption("#format", "markdown");
     const answer = await (await markdown).json();
     if (!/^#{1,6} /.test(answer.text)) throw new Error(`not Markdown: ${answer.text.slice(0, 60)}`);
+    // The Markdown's structure drawn beside it: headings and paragraphs, no attribute of the page.
+    await page.waitForSelector("#preview p", { timeout: 60000 });
+    const drawn = await page.evaluate(() => [...document.querySelectorAll("#preview *")]
+      .filter((node) => [...node.attributes].some((a) => a.name !== "start")).length);
+    if (drawn !== 0) throw new Error(`the drawn structure kept ${drawn} elements with attributes`);
+    if (!(await page.$("#preview h1, #preview h2, #preview h3"))) throw new Error("no heading drawn");
     await page.selectOption("#format", "text");
     await page.waitForSelector('body[data-cleaned="yes"]', { timeout: 60000 });
     // A URL that fails (the server fetches public addresses only): the error leaves no result
