@@ -95,15 +95,15 @@ pub(super) fn headings_between_text(blocks: &[Block], keep: &mut [bool]) {
     }
 }
 
-/// Keeps each list whole (`keep`, one a block) whose items' text was mostly kept, or that
-/// stands in kept text: the block before it is kept and either ends in a colon (introducing
-/// it) or the block after it is kept too, and it is not mostly links (a menu, a rail of
-/// other stories). A list of the text keeps its short items with its long ones.
+/// Keeps each list whole (`keep`, one a block) whose items' text was mostly kept, or that the
+/// kept block before it introduces (a colon at its end, or a section's heading) and that is
+/// not mostly links (a menu, a rail of other stories). A list of the text keeps its short
+/// items with its long ones. (A list merely between kept blocks is not: on news pages those
+/// are toolbars, bylines and boxes of offers.)
 pub(super) fn lists_whole(blocks: &[Block], keep: &mut [bool]) {
     #[derive(Default)]
     struct List {
         first: usize,
-        last: usize,
         bytes: usize,
         kept_bytes: usize,
         link_bytes: usize,
@@ -115,7 +115,6 @@ pub(super) fn lists_whole(blocks: &[Block], keep: &mut [bool]) {
                 first: i,
                 ..List::default()
             });
-            list.last = i;
             list.bytes += block.text.len();
             list.link_bytes += block.link_bytes;
             if kept {
@@ -127,10 +126,12 @@ pub(super) fn lists_whole(blocks: &[Block], keep: &mut [bool]) {
         .iter()
         .filter(|(_, list)| {
             let before = list.first.checked_sub(1).filter(|&i| keep[i]);
-            let introduced = before.is_some_and(|i| blocks[i].text.trim_end().ends_with(':'));
-            let after = keep.get(list.last + 1).copied().unwrap_or(false);
-            2 * list.kept_bytes > list.bytes
-                || (2 * list.link_bytes <= list.bytes && before.is_some() && (introduced || after))
+            // A section's heading introduces its list; a headline, its byline's parts.
+            let introduced = before.is_some_and(|i| {
+                (blocks[i].kind == BlockKind::Heading && blocks[i].structure.heading >= 2)
+                    || blocks[i].text.trim_end().ends_with(':')
+            });
+            2 * list.kept_bytes > list.bytes || (2 * list.link_bytes <= list.bytes && introduced)
         })
         .map(|(&id, _)| id)
         .collect();
@@ -306,11 +307,23 @@ mod tests {
         let list = "<p>If your main concern is one of these:</p><ul><li><p>Dust</p></li><li>Pollen</li></ul>";
         let got = after(list, long, lists_whole);
         assert!(got.iter().all(|(_, kept)| *kept), "{got:?}");
-        // Between kept paragraphs, without a colon.
+        // After a section's heading; but not after a headline, nor merely between kept text.
+        let sections = "<h2>What you need to check</h2><ul><li>Dust</li><li>Pollen</li></ul>";
+        assert!(
+            after(sections, |b| b.kind == BlockKind::Heading, lists_whole)
+                .iter()
+                .all(|(_, kept)| *kept)
+        );
+        let byline = "<h1>The story of the day</h1><ul><li>May 3</li><li>By Ann</li></ul>";
+        let got = after(byline, |b| b.kind == BlockKind::Heading, lists_whole);
+        assert!(
+            got.iter().any(|(text, kept)| text == "By Ann" && !kept),
+            "{got:?}"
+        );
         let between = "<p>The first paragraph of the text.</p><ul><li>Dust</li><li>Pollen</li></ul><p>The paragraph after the list.</p>";
         assert!(after(between, long, lists_whole)
             .iter()
-            .all(|(_, kept)| *kept));
+            .any(|(text, kept)| text == "Dust" && !kept));
         // Links, or after nothing kept: left as they were.
         let menu = "<p>The first paragraph of the text:</p><ul><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>";
         let got = after(menu, long, lists_whole);

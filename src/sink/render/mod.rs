@@ -362,7 +362,9 @@ fn push_marked(out: &mut String, text: &str, range: Range<usize>, marks: &[Mark]
     plain(out, &text[at..range.end]);
 }
 
-/// Appends the rendering of `block` to `out`, on its own.
+/// Appends the rendering of `block` to `out`, on its own: its kept sentences on a line (with
+/// its CleanEval marker), every sentence marked, or their scores. Markdown and HTML are the
+/// writers' ([`Renderer`]); in the modes that mark or score every sentence, they write as text.
 fn render_block(block: &Block, settings: RenderSettings, out: &mut Vec<u8>) {
     let RenderSettings { mode, format, .. } = settings;
     if mode == OutputMode::Scores {
@@ -386,19 +388,6 @@ fn render_block(block: &Block, settings: RenderSettings, out: &mut Vec<u8>) {
         } else if format == OutputFormat::CleanEval {
             out.extend_from_slice(block.kind.cleaneval_marker().as_bytes());
             out.push(b' ');
-        } else if format == OutputFormat::Markdown {
-            if block.hints.has(crate::block::ContainerHints::TITLE) {
-                out.extend_from_slice(b"# ");
-            } else {
-                out.extend_from_slice(markdown_opening(block.kind).as_bytes());
-            }
-            // Text that would read as Markdown syntax at the start of a line is escaped.
-            let text = block.sentence_text(sentence);
-            if block.kind != BlockKind::Preformatted
-                && text.starts_with(['#', '-', '+', '*', '>', '|', '`', '='])
-            {
-                out.push(b'\\');
-            }
         }
         wrote_any = true;
         let text = block.sentence_text(sentence);
@@ -414,22 +403,6 @@ fn render_block(block: &Block, settings: RenderSettings, out: &mut Vec<u8>) {
     }
     if wrote_any {
         out.push(b'\n');
-        if format == OutputFormat::Markdown {
-            if block.kind == BlockKind::Preformatted {
-                out.extend_from_slice(b"```\n");
-            }
-            out.push(b'\n');
-        }
-    }
-}
-
-/// What opens a block of `kind` in Markdown.
-fn markdown_opening(kind: BlockKind) -> &'static str {
-    match kind {
-        BlockKind::Heading => "## ",
-        BlockKind::ListItem => "- ",
-        BlockKind::Preformatted => "```\n",
-        _ => "",
     }
 }
 
@@ -519,31 +492,18 @@ mod tests {
     #[test]
     fn markdown_marks_headings_lists_and_code_and_escapes_the_rest() {
         assert_eq!(
-            render(OutputMode::Clean, OutputFormat::Markdown),
-            "## Good one.\n\n"
-        );
-        let render_as = |kind, text: &str| {
-            let mut b = Block::new(0, kind, text);
-            b.sentences = vec![Sentence {
-                keep: true,
-                ..Sentence::new(0..text.len())
-            }];
-            let mut out = Vec::new();
-            render_block(&b, RenderSettings::of(Layout::Markdown), &mut out);
-            String::from_utf8(out).unwrap()
-        };
-        assert_eq!(render_as(BlockKind::ListItem, "Milk."), "- Milk.\n\n");
-        assert_eq!(
-            render_as(BlockKind::Preformatted, "let x = 1;"),
-            "```\nlet x = 1;\n```\n\n"
+            rendered(
+                "<h2>Good one.</h2><ul><li>Milk.</li></ul>",
+                Layout::Markdown
+            ),
+            "## Good one.\n\n- Milk.\n"
         );
         assert_eq!(
-            render_as(BlockKind::Paragraph, "# not a heading"),
-            "\\# not a heading\n\n"
-        );
-        assert_eq!(
-            render_as(BlockKind::Paragraph, "Plain text."),
-            "Plain text.\n\n"
+            rendered(
+                "<pre>let x = 1;</pre><p># not a heading</p><p>Plain text.</p>",
+                Layout::Markdown
+            ),
+            "```\nlet x = 1;\n```\n\n\\# not a heading\n\nPlain text.\n"
         );
     }
 
