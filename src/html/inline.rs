@@ -1,7 +1,8 @@
 //! The inline structure of the block being filled ([`Inline`]): the spans of its text that are
 //! inline code, subscripts, superscripts and formulas ([`Mark`]s), and the formula being read
-//! (from MathML's TeX annotation or `alttext`, else its text; from a MathJax
-//! `<script type="math/tex">`), which goes into the text as its TeX once its element ends.
+//! (from MathML's TeX annotation or `alttext`, else its elements written as linear TeX:
+//! `html/mathml.rs`; from a MathJax `<script type="math/tex">`), which goes into the text as its
+//! TeX once its element ends.
 
 use super::mathml::MathTree;
 use super::tags::Tag;
