@@ -201,14 +201,10 @@ impl MathTree {
             Kind::Identifier => identifier(&text_of(node), node.attributes.variant.as_deref()),
             Kind::Number => tex_chars(&text_of(node)),
             Kind::Operator => operator(&text_of(node)),
-            Kind::Text => {
-                let text = text_of(node).replace('\u{a0}', " ");
-                match text.trim().is_empty() {
-                    true if text.is_empty() => String::new(),
-                    true => "\\text{ }".to_string(),
-                    false => format!("\\text{{{}}}", escape_text(&text)),
-                }
-            }
+            Kind::Text => match text_of(node) {
+                text if text.is_empty() => text,
+                text => format!("\\text{{{}}}", escape_text(&text.replace('\u{a0}', " "))),
+            },
             Kind::Hidden => String::new(),
             Kind::Fraction => {
                 let thin = node.attributes.line_thickness.as_deref().is_some_and(is_zero);
@@ -427,15 +423,10 @@ fn opening_of(close: char) -> char {
     }
 }
 
-/// A delimiter as `\left` and `\right` take it.
+/// A delimiter as `\left` and `\right` take it (`.` for none, `\{`, `\langle`).
 fn delimiter(text: &str) -> String {
     match text.trim() {
         "" => ".".to_string(),
-        "{" => "\\{".to_string(),
-        "}" => "\\}".to_string(),
-        "⟨" | "〈" => "\\langle".to_string(),
-        "⟩" | "〉" => "\\rangle".to_string(),
-        "‖" => "\\|".to_string(),
         other => tex_chars(other),
     }
 }

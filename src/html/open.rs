@@ -197,9 +197,8 @@ impl Stack {
         if spanned.len() < end {
             spanned.resize(end, 0);
         }
-        for taken in spanned.iter_mut().skip(column as usize).take(end.saturating_sub(column as usize)) {
-            *taken = rows;
-        }
+        let start = (column as usize).min(end);
+        spanned[start..end].fill(rows);
         self.open[row].next = column.saturating_add(span);
         column
     }
