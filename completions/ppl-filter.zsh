@@ -59,7 +59,7 @@ jsonl\:"JSON lines\: the --field of every line is cleaned and written back"))' \
 '--encoding=[Decode every input with this encoding (a WHATWG label such as utf-8, windows-1252, shift_jis) instead of detecting it (<meta charset> or a WARC response'\''s HTTP charset, then a guess); a byte-order mark still wins]:LABEL:_default' \
 '-j+[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
 '--threads=[Scoring threads, 1 to 256 (default\: the number of cores, at most 256)]:N:_default' \
-'--max-block-bytes=[The longest block\: a longer one is cut into several (after a sentence near the limit, else between words); no text is dropped]:BYTES:_default' \
+'--max-block-bytes=[The longest block, at least 256\: a longer one is cut into several (after a sentence near the limit, else between words); no text is dropped]:BYTES:_default' \
 '--max-record-bytes=[WARC and JSONL\: the largest record or line read. A larger WARC record is skipped, a larger JSONL line passed through unchanged (dropped with --skip-bad-lines)\: each is reported (exit status 1)]:BYTES:_default' \
 '--max-document-bytes=[The combined method decides a document whole when it holds at most this many bytes (its text plus 512 a block); a longer one is decided in pieces of this size]:BYTES:_default' \
 '--max-parser-memory=[Memory the HTML parser may use for one tag; a larger tag ends its document]:BYTES:_default' \

@@ -973,7 +973,7 @@ class Case:
 
 
 EXTRA_PAGE_FLAGS = [["--format", "markdown"], ["--format", "markdown"], ["--format", "html"], ["--mark"], ["--scores"], ["--format", "cleaneval"], ["--title"], ["-0"], ["--method", "perplexity"],
-                    ["--input", "text"], ["--max-block-bytes", "100"], ["--max-parser-memory", "4096"],
+                    ["--input", "text"], ["--max-block-bytes", "256"], ["--max-parser-memory", "4096"],
                     ["--encoding", "windows-1252"], ["--encoding", "utf-16le"], ["--encoding", "shift_jis"]]
 
 

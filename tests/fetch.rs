@@ -526,13 +526,17 @@ fn a_url_that_cannot_be_fetched_is_not_said_to_be_disallowed() {
         )),
         "{err}"
     );
+    // A host that cannot be reached is said so: its robots.txt is not blamed, nor is a flag
+    // that cannot help suggested.
     assert!(
-        err.contains(&format!(
-            "{unreachable}: not fetched: cannot read the site's robots.txt (cannot connect to"
-        )),
+        err.contains(&format!("{unreachable}: not fetched: cannot connect to")),
         "{err}"
     );
-    // Without robots.txt, the page's own failure is said.
+    assert!(
+        !err.contains("robots") && !err.contains("--no-robots"),
+        "{err}"
+    );
+    // Without robots.txt, the page's own failure is said alike.
     let args = ["-u", &unreachable, "--no-robots", "--fetch-delay", "0"];
     let err = stderr(&ppl_filter(&args, b""));
     assert!(

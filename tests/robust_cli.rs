@@ -45,6 +45,17 @@ fn non_finite_and_out_of_range_thresholds_are_usage_errors() {
 }
 
 #[test]
+fn blocks_too_small_to_hold_a_sentence_are_usage_errors() {
+    for bytes in ["0", "1", "255", "-1"] {
+        assert_usage_error(&["--max-block-bytes", bytes]);
+    }
+    let page = std::fs::read(fixture("pages/news.html")).unwrap();
+    let least = ppl_filter(&["--max-block-bytes", "256"], &page);
+    assert_eq!(least.status.code(), Some(0), "{}", stderr(&least));
+    assert!(!least.stdout.is_empty());
+}
+
+#[test]
 fn learning_settings_that_are_not_finite_or_out_of_range_are_usage_errors() {
     let path = std::env::temp_dir().join(format!("ppl-learn-args-{}.bin", std::process::id()));
     let out = path.to_str().unwrap();

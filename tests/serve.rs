@@ -319,6 +319,15 @@ fn bad_requests_are_refused_with_one_line() {
         let message = error(400, local.as_bytes(), "/clean");
         assert!(message.contains("non-public address"), "{url}: {message}");
     }
+    for url in [
+        "http://example.com:65536/",
+        "http://exa mple.com/",
+        "http:///",
+    ] {
+        let broken = json!({ "url": url }).to_string();
+        let message = error(400, broken.as_bytes(), "/clean");
+        assert!(message.starts_with("not a URL"), "{url}: {message}");
+    }
     let both = json!({"sentence": "a", "sentences": ["b"]}).to_string();
     assert!(error(400, both.as_bytes(), "/perplexity").starts_with("give exactly one"));
     assert_eq!(error(404, b"{}", "/nowhere"), "no such page: /nowhere");

@@ -233,9 +233,10 @@ pub struct CleanArgs {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::pipeline::MAX_THREADS as u64))]
     pub threads: Option<usize>,
 
-    /// The longest block: a longer one is cut into several (after a sentence near the limit,
-    /// else between words); no text is dropped.
-    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes)]
+    /// The longest block, at least 256: a longer one is cut into several (after a sentence
+    /// near the limit, else between words); no text is dropped.
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(crate::html::MIN_BLOCK_BYTES as u64..))]
     pub max_block_bytes: usize,
 
     /// WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a

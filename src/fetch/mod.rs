@@ -173,7 +173,19 @@ impl FetchError {
     /// Whether the visitor's URL is at fault (refused before anything was fetched) rather
     /// than the remote server.
     pub fn is_refusal(&self) -> bool {
-        matches!(self, FetchError::Scheme | FetchError::Refused(_))
+        matches!(
+            self,
+            FetchError::Scheme | FetchError::Url(_) | FetchError::Refused(_)
+        )
+    }
+
+    /// Whether the host itself cannot be reached (not resolved, no connection, no TLS
+    /// session): then its robots.txt is not to blame, and `--no-robots` cannot help.
+    fn is_unreachable(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Resolve { .. } | FetchError::Connect { .. } | FetchError::Tls { .. }
+        )
     }
 }
 
@@ -518,6 +530,7 @@ impl Polite {
         let path = &url[url::Position::BeforePath..url::Position::AfterQuery];
         let crawl_delay = match &host.rules {
             None | Some(Rules::All) => None,
+            Some(Rules::Unreadable(why)) if why.is_unreachable() => return Err(why.clone()),
             Some(Rules::Unreadable(why)) => {
                 return Err(FetchError::RobotsUnreadable(Box::new(why.clone())))
             }
@@ -1119,15 +1132,12 @@ mod tests {
             timeout: Duration::from_millis(500),
         };
         let unreachable = format!("http://127.0.0.1:{}/page", closed_port());
+        // A host that cannot be reached is said so: its robots.txt is not to blame.
         let error = polite(quick).fetch(&unreachable).unwrap_err();
         let message = error.to_string();
+        assert!(matches!(error, FetchError::Connect { .. }), "{message}");
         assert!(
-            matches!(error, FetchError::RobotsUnreadable(_)),
-            "{message}"
-        );
-        assert!(
-            message.starts_with("cannot read the site's robots.txt (cannot connect to 127.0.0.1:")
-                && message.ends_with(") (--no-robots fetches it anyway)"),
+            message.starts_with("cannot connect to 127.0.0.1:") && !message.contains("robots"),
             "{message}"
         );
         let slow = format!("{}/page", silent(Duration::from_secs(5)));

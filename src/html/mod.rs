@@ -50,7 +50,8 @@ pub use tags::TextModel;
 #[derive(Clone, Debug)]
 pub struct HtmlSettings {
     /// The longest block: a longer one is cut into several (`last_sentence_end` says where)
-    /// and each but the last marked `truncated`; no text is dropped.
+    /// and each but the last marked `truncated`; no text is dropped. The command line refuses
+    /// less than [`MIN_BLOCK_BYTES`].
     pub max_block_bytes: usize,
     /// Hard cap on lol_html's own buffers (a tag or attribute longer than this ends the document).
     pub max_parser_memory: usize,
@@ -68,6 +69,10 @@ pub struct HtmlSettings {
     /// the perplexity method always read it.
     pub as_seen: bool,
 }
+
+/// The least `--max-block-bytes` taken: a block of a few long sentences. Blocks much smaller
+/// cut sentences into words, and words into letters, each its own block.
+pub const MIN_BLOCK_BYTES: usize = 256;
 
 impl Default for HtmlSettings {
     fn default() -> HtmlSettings {

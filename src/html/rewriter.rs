@@ -91,12 +91,47 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
     }
     match known {
         Some(Tag::Img) => on_image(state, el),
+        Some(Tag::ForeignObject) => on_foreign_object(state, el)?,
+        // A declarative shadow root is shown in its host, as a `<div>` of it would be.
+        Some(Tag::Template) if is_shadow_root(el) => on_element(state, el, Tag::Div)?,
         Some(id) => on_element(state, el, id)?,
         None if is_custom_link(el) => on_element(state, el, Tag::A)?,
         None => count_end_tag(state, el)?,
     }
     watch_for_screen_reader_text(state, el, at.clone())?;
     watch_for_drawn_text(state, el, at)
+}
+
+/// Whether a `<template>` is a declarative shadow root (`shadowrootmode`, or the older
+/// `shadowroot`), whose content browsers show in its host element.
+fn is_shadow_root(el: &Element<'_, '_>) -> bool {
+    el.has_attribute("shadowrootmode") || el.has_attribute("shadowroot")
+}
+
+/// An SVG `<foreignObject>` in an `<svg>` (not itself inside another skipped element) shows
+/// HTML in the drawing, as browsers render it: the drawing's skip is lifted up to its end
+/// tag, and its content read as a `<div>`'s. Anywhere else it is one more element.
+fn on_foreign_object(
+    state: &Rc<RefCell<State>>,
+    el: &mut Element<'_, '_>,
+) -> lol_html::HandlerResult {
+    let lifted = {
+        let mut s = state.borrow_mut();
+        let lift = s.skip_depth == 1 && s.skip_outer == Tag::Svg && el.can_have_content();
+        if lift {
+            s.skip_depth = 0;
+        }
+        lift
+    };
+    if !lifted {
+        return count_end_tag(state, el);
+    }
+    on_element(state, el, Tag::Div)?;
+    let end_state = Rc::clone(state);
+    el.on_end_tag(Box::new(move |_end| {
+        end_state.borrow_mut().skip_depth = 1;
+        Ok(())
+    }))
 }
 
 /// Stops reading text at an element drawn beside a code block's or a formula's text (line

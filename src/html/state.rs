@@ -1283,6 +1283,30 @@ mod tests {
     }
 
     #[test]
+    fn shadow_roots_and_foreign_objects_are_read_as_browsers_show_them() {
+        // A declarative shadow root is shown in its host; another template is not.
+        assert_eq!(
+            texts("<div><template shadowrootmode=open><p>shown</p></template></div>\
+                   <template><p>inert</p></template><p>after</p>"),
+            ["shown", "after"]
+        );
+        // A drawing's HTML is read; its labels, a self-closing object and a drawing inside
+        // another skipped element are not.
+        assert_eq!(
+            texts("<svg><text>label</text><foreignObject/><text>label</text>\
+                   <foreignObject><p>in <b>it</b></p><svg><foreignObject><p>deeper</p>\
+                   </foreignObject><text>label</text></svg></foreignObject>\
+                   <g><text>label</text></g></svg><p>after</p>"),
+            ["in it", "deeper", "after"]
+        );
+        assert_eq!(
+            texts("<object><svg><foreignObject><p>no</p></foreignObject></svg></object>\
+                   <p>after</p>"),
+            ["after"]
+        );
+    }
+
+    #[test]
     fn blocks_know_their_containers() {
         let html = "<body><div><p>one</p><ul><li>two</li></ul></div><p>three</p></body>";
         let got: Vec<(String, Vec<u32>)> = blocks_from_str(html, &HtmlSettings::default())

@@ -152,6 +152,7 @@ tags! {
     Rp = "rp" => Annotation,
     Template = "template" => Skip,
     Svg = "svg" => Skip,
+    ForeignObject = "foreignobject" => Block,
     Math = "math" => Skip,
     Select = "select" => Skip,
     Iframe = "iframe" => Skip,

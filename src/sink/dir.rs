@@ -16,9 +16,13 @@ use super::{DocumentMeta, DocumentStats, Sink};
 /// ends ([`Sink::end`]). On a write error the temporary file is removed and the error returned;
 /// a document begun and never ended (the run failed, or the sink was dropped) is removed too.
 /// A process killed by a signal can leave a `.partial` file behind, never a truncated file
-/// under a final name. A final name that exists already is replaced when the document ends.
+/// under a final name. A final name that exists already is replaced when the document ends
+/// (a symbolic link of that name is replaced, not written through), and no file is written
+/// through a directory link that leaves the directory.
 pub struct DirSink {
     dir: PathBuf,
+    /// `dir` with its links resolved, once it exists: what every file written must be under.
+    root: Option<PathBuf>,
     names: Vec<PathBuf>,
     current: Option<PartialFile>,
 }
@@ -39,7 +43,14 @@ impl PartialFile {
             std::fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
         }
         let temp = temp_path(path);
-        let file = File::create(&temp).map_err(|e| with_path(path, e))?;
+        // A new file, never one a link of the temporary name points to: a stale one (of a
+        // process killed with this id) is removed first.
+        let _ = std::fs::remove_file(&temp);
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .map_err(|e| with_path(path, e))?;
         Ok(PartialFile {
             path: path.to_path_buf(),
             temp,
@@ -97,6 +108,7 @@ impl DirSink {
     pub fn new(dir: &Path, names: Vec<PathBuf>) -> DirSink {
         DirSink {
             dir: dir.to_path_buf(),
+            root: None,
             names,
             current: None,
         }
@@ -105,6 +117,43 @@ impl DirSink {
     /// Removes the document being written, if one was begun and not ended.
     fn discard(&mut self) {
         self.current = None;
+    }
+
+    /// Makes the directories of `name` under the output directory, one component at a time,
+    /// refusing one that is a link out of it (`out/sub -> /elsewhere`): `create_dir_all`
+    /// would make directories through it, and the file would be written outside.
+    fn make_parents(&mut self, name: &Path) -> io::Result<()> {
+        std::fs::create_dir_all(&self.dir).map_err(|e| with_path(&self.dir, e))?;
+        let root = match &self.root {
+            Some(root) => root.clone(),
+            None => {
+                let root = std::fs::canonicalize(&self.dir).map_err(|e| with_path(&self.dir, e))?;
+                self.root.insert(root).clone()
+            }
+        };
+        let mut at = self.dir.clone();
+        for part in name.parent().into_iter().flat_map(Path::components) {
+            at.push(part);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    let target = std::fs::canonicalize(&at).map_err(|e| with_path(&at, e))?;
+                    if !target.starts_with(&root) {
+                        return Err(with_path(
+                            &at,
+                            io::Error::other(
+                                "a symbolic link out of the output directory: not written through",
+                            ),
+                        ));
+                    }
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    std::fs::create_dir(&at).map_err(|e| with_path(&at, e))?;
+                }
+                Err(e) => return Err(with_path(&at, e)),
+            }
+        }
+        Ok(())
     }
 }
 
@@ -137,6 +186,7 @@ impl Sink for DirSink {
             .get(index)
             .cloned()
             .unwrap_or_else(|| PathBuf::from(format!("{index}.txt")));
+        self.make_parents(&name)?;
         self.current = Some(PartialFile::create(&self.dir.join(name))?);
         Ok(())
     }
@@ -237,5 +287,40 @@ mod tests {
         left.sort();
         assert_eq!(left, ["2.txt", "x"]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn no_file_is_written_through_a_link_out_of_the_directory() {
+        let base = std::env::temp_dir().join(format!("ppl-sink-links-{}", std::process::id()));
+        let (dir, outside) = (base.join("out"), base.join("outside"));
+        std::fs::create_dir_all(dir.join("inner")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("f.txt"), b"kept").unwrap();
+        std::os::unix::fs::symlink(&outside, dir.join("sub")).unwrap();
+        std::os::unix::fs::symlink(dir.join("inner"), dir.join("near")).unwrap();
+        std::os::unix::fs::symlink(outside.join("f.txt"), dir.join("f.txt")).unwrap();
+        let names = ["sub/a.txt", "sub/deeper/b.txt", "near/c.txt", "f.txt"];
+        let mut sink = DirSink::new(&dir, names.iter().map(PathBuf::from).collect());
+        let meta = DocumentMeta::Input {
+            source: String::new(),
+        };
+        for index in 0..2 {
+            let error = sink.begin(index, &meta).unwrap_err().to_string();
+            assert!(error.contains("out/sub: a symbolic link out of"), "{error}");
+        }
+        for index in 2..4 {
+            sink.begin(index, &meta).unwrap();
+            sink.write(b"text").unwrap();
+            sink.end(&DocumentStats::default()).unwrap();
+        }
+        // A link inside the directory is followed; a file's own link is replaced.
+        assert_eq!(std::fs::read(dir.join("inner/c.txt")).unwrap(), b"text");
+        assert!(!std::fs::symlink_metadata(dir.join("f.txt"))
+            .unwrap()
+            .is_symlink());
+        assert_eq!(std::fs::read(outside.join("f.txt")).unwrap(), b"kept");
+        let written: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+        assert_eq!(written.len(), 1, "nothing but f.txt outside");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -318,6 +318,24 @@ mod tests {
     }
 
     #[test]
+    fn plain_text_long_enough_to_be_read_as_text_ends_where_a_page_begins() {
+        let page = "<!DOCTYPE html><html><body><p>A page.</p></body></html>\n";
+        let bare = "<html><body><p>A bare page.</p></body></html>";
+        let long = "A line of plain text, no markup in it.\n".repeat(120);
+        assert_eq!(
+            split(&format!("{long}{page}{bare}")),
+            [long.as_str(), page, bare]
+        );
+        assert_eq!(split(&format!("{long}{bare}")), [long.as_str(), bare]);
+        // Shorter, the text is read with the page as HTML (its markup is in the head told).
+        let short = &long[..200];
+        assert_eq!(split(&format!("{short}{page}")), [format!("{short}{page}")]);
+        // Text after markup, however long, is the page's.
+        let marked = format!("<b>Bold.</b>{long}{bare}");
+        assert_eq!(split(&marked), [marked.as_str()]);
+    }
+
+    #[test]
     fn a_cleaneval_page_ends_with_its_wrapper() {
         let a = "<text id=\"http://a/\" title=\"A\">\n<!DOCTYPE html><html><p>A.</p>\
                  <svg><text>1</text><text>2</text></svg></html></text>\n";

@@ -36,6 +36,7 @@ use std::fmt;
 use memchr::{memchr, memchr2, memchr3};
 
 use crate::html::TextModel;
+use crate::source::sniff::MARKUP_HEAD_BYTES;
 
 /// The bytes after a `<` that tell what it opens (`<!doctype html` and the byte after it).
 pub(super) const LOOKAHEAD: usize = 16;
@@ -190,6 +191,10 @@ struct Markup {
     pasted_body: bool,
     /// The page has begun its body's content: an element that is not a head's, nor `<body>`.
     in_body: bool,
+    /// The page has shown markup (a tag, a comment, a declaration), and how many bytes of
+    /// text it held before any.
+    marked: bool,
+    plain: u64,
 }
 
 impl Markup {
@@ -213,6 +218,13 @@ impl Markup {
             && !self.wrapped
             && self.phase != Phase::Prologue
             && (!self.body || self.in_body)
+    }
+
+    /// Whether the page so far is plain text, long enough to be read as plain text
+    /// ([`MARKUP_HEAD_BYTES`] with no markup): an HTML page after it is another document,
+    /// not tags of the text.
+    fn is_plain_text(&self) -> bool {
+        !self.marked && self.plain >= MARKUP_HEAD_BYTES as u64
     }
 
     /// Whether an `<html>` tag may begin another document: once the page has begun its body
@@ -562,6 +574,9 @@ impl Scanner {
     /// Text read in the page (before a doctype, it begins no document): after a closed page,
     /// any but white space reopens it. `false` when the scan's place changed.
     fn read_text(&mut self, text: &[u8]) -> bool {
+        if !self.page.marked {
+            self.page.plain += text.len() as u64;
+        }
         if self.page.closed() && !text.iter().all(u8::is_ascii_whitespace) {
             return self.reopen();
         }
@@ -640,12 +655,17 @@ impl Scanner {
         } else {
             (Mode::Text, 1)
         };
+        // A `<` that opens nothing is text.
+        self.page.marked |= past > 1;
         self.mode = mode;
         self.at = at + past;
     }
 
     /// A doctype at `at` (`html`: an HTML one): `false` when the scan's place changed.
     fn doctype(&mut self, at: u64, html: bool) -> bool {
+        if html && self.ends_plain_text(at) {
+            return false;
+        }
         match self.page.phase {
             Phase::Prologue => true,
             Phase::Closed | Phase::Trailing => !self.begins_after_closed(at),
@@ -659,12 +679,25 @@ impl Scanner {
         }
     }
 
+    /// Ends a page of plain text ([`Markup::is_plain_text`]) where an HTML page plainly
+    /// begins, at `at`: `true` when it did.
+    fn ends_plain_text(&mut self, at: u64) -> bool {
+        let ends = self.page.is_plain_text() && at >= self.spent;
+        if ends {
+            self.page_ends(at, at);
+        }
+        ends
+    }
+
     /// A start tag named `name` at `at`.
     fn start_tag(&mut self, at: u64, name: &[u8]) -> Next {
         let page = self.page;
         let is = |tag: &str| name.eq_ignore_ascii_case(tag.as_bytes());
         let foreign = page.foreign > 0 && !BREAKS_OUT.iter().any(|tag| is(tag));
         if is("html") && !foreign {
+            if self.ends_plain_text(at) {
+                return Next::Moved;
+            }
             if page.closed() && self.begins_after_closed(at) {
                 return Next::Moved;
             }
