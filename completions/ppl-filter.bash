@@ -411,7 +411,7 @@ _ppl__filter() {
             return 0
             ;;
         ppl__filter__subcmd__serve)
-            opts="-m -q -h --bind --port --threads --max-body-bytes --max-fetch-bytes --fetch-timeout --body-timeout --max-pending --max-connections --max-connections-per-client --idle-timeout --max-blocks --max-answer-bytes --model --quiet --help"
+            opts="-m -q -h --bind --port --threads --max-body-bytes --max-body-memory --max-fetch-bytes --fetch-timeout --body-timeout --max-pending --max-connections --max-connections-per-client --idle-timeout --max-blocks --max-answer-bytes --model --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -430,6 +430,10 @@ _ppl__filter() {
                     return 0
                     ;;
                 --max-body-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body-memory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -135,6 +135,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l bind -d 
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l port -d 'The port to listen on (instead of the one --bind names) [default: 8080]' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l threads -d 'Requests cleaned at once, each on a thread of its own, 1 to 256 (default: the number of cores)' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-bytes -d 'A larger request body is refused (413)' -r
+complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-body-memory -d 'The request bodies being read hold at most this many bytes in all, and an eighth of it for one client (never less than --max-body-bytes); a body that would hold more is answered 503' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l max-fetch-bytes -d 'A larger page fetched from a URL is refused' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l fetch-timeout -d 'Seconds a URL\'s page may take to fetch (connecting, redirects and reading), 1 to 3600' -r
 complete -c ppl-filter -n "__fish_ppl_filter_using_subcommand serve" -l body-timeout -d 'Seconds a request\'s body may take to come, 1 to 3600; one not complete by then is answered 408 and its connection closed. A request is taken in (--max-pending) only once its body has come' -r

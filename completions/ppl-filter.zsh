@@ -174,6 +174,7 @@ _arguments "${_arguments_options[@]}" : \
 '--port=[The port to listen on (instead of the one --bind names) \[default\: 8080\]]:PORT:_default' \
 '--threads=[Requests cleaned at once, each on a thread of its own, 1 to 256 (default\: the number of cores)]:N:_default' \
 '--max-body-bytes=[A larger request body is refused (413)]:BYTES:_default' \
+'--max-body-memory=[The request bodies being read hold at most this many bytes in all, and an eighth of it for one client (never less than --max-body-bytes); a body that would hold more is answered 503]:BYTES:_default' \
 '--max-fetch-bytes=[A larger page fetched from a URL is refused]:BYTES:_default' \
 '--fetch-timeout=[Seconds a URL'\''s page may take to fetch (connecting, redirects and reading), 1 to 3600]:SECS:_default' \
 '--body-timeout=[Seconds a request'\''s body may take to come, 1 to 3600; one not complete by then is answered 408 and its connection closed. A request is taken in (--max-pending) only once its body has come]:SECS:_default' \

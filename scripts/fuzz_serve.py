@@ -10,9 +10,10 @@ and embedded-IPv4 addresses in every spelling (all pointing at the sentinel's po
 URLs and paths, wrong methods and paths, malformed HTTP, and bodies that stop short of their
 Content-Length. Some cases ("slow") first open several connections that hold the server a
 byte at a time (a body trickled, a head trickled, a chunked body trickled, or nothing sent at
-all), then send an ordinary request, which must get its proper answer all the same; some of
-them then wait past --body-timeout and --idle-timeout for the tricklers to be answered 408 or
-closed. The tricklers are closed at the end of their case. Only 127.0.0.1 and ::1 are ever
+all), from one, four or eight loopback addresses (127.0.0.10-17: the server counts each as a
+client of its own), then send an ordinary request, which must get its proper answer all the
+same; some of them then wait past --body-timeout and --idle-timeout for the tricklers to be answered 408 or
+closed. The tricklers are closed at the end of their case. Only loopback addresses are ever
 spoken to: the URLs hold no host name but `localhost`, and no address the server would fetch.
 
 A case fails when
@@ -60,8 +61,8 @@ SERVE_FLAGS = [
 # What --body-timeout and --idle-timeout are set to.
 BODY_TIMEOUT = 2.0
 IDLE_TIMEOUT = 2.0
-# The most connections a slow case holds (below the server's 32 a client, with room for the
-# ordinary request and a stalled connection of an earlier case not yet closed).
+# The most connections a slow case holds from one address (below the server's 32 a client, with
+# room for the ordinary request and a stalled connection of an earlier case not yet closed).
 MAX_TRICKLERS = 24
 # A trickler sends a byte this often.
 TRICKLE_EVERY = 0.25
@@ -173,7 +174,8 @@ class Target:
         connections_before = len(self.sentinel.connections)
         failures = []
         answer = None
-        tricklers = Tricklers(self.port, expect["tricklers"]) if "tricklers" in expect else None
+        tricklers = Tricklers(self.port, expect["tricklers"],
+                              expect["addresses"]) if "tricklers" in expect else None
         try:
             if tricklers is not None:
                 time.sleep(expect["hold"])
@@ -205,15 +207,18 @@ class Target:
 class Tricklers:
     """Connections that hold the server a byte at a time, each as its mode says: "body" (the
     head of a POST, then its body a byte at a time), "chunked" (the same, chunked), "head" (a
-    head a byte at a time) or "idle" (nothing sent). A thread trickles until `finish`."""
+    head a byte at a time) or "idle" (nothing sent), the n-th from the n-th of `addresses`
+    (round robin). A thread trickles until `finish`."""
 
-    def __init__(self, port, modes):
+    def __init__(self, port, modes, addresses):
         self.modes = modes
         self.opened = time.monotonic()
         self.sockets = []
         self.stop = threading.Event()
-        for mode in modes:
-            s = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT)
+        for n, mode in enumerate(modes):
+            source = (addresses[n % len(addresses)], 0)
+            s = socket.create_connection(("127.0.0.1", port), timeout=ANSWER_TIMEOUT,
+                                         source_address=source)
             if mode == "body":
                 s.sendall(http("POST", "/clean", b'{"html": "', length=100000))
             elif mode == "chunked":
@@ -473,7 +478,9 @@ def generate(rng, port):
     elif kind == "slow":
         # Connections held a byte at a time, then an ordinary request, which is answered as
         # ever: never 503, never held up.
-        n = rng.choice([1, 4, 8, 9, 16, MAX_TRICKLERS])
+        addresses = [f"127.0.0.{10 + a}" for a in range(rng.choice([1, 4, 8]))]
+        expect["addresses"] = addresses
+        n = rng.choice([1, 4, 8, 9, 16, MAX_TRICKLERS]) * len(addresses)
         modes = rng.choice([["body"], ["head"], ["chunked"], ["idle"],
                             ["body", "head", "chunked", "idle"]])
         expect["tricklers"] = [rng.choice(modes) for _ in range(n)]

@@ -823,12 +823,55 @@ fn connections_past_the_bound_of_a_client_are_closed_and_others_served() {
 }
 
 #[test]
-fn connections_past_the_bound_in_all_are_closed() {
+fn a_full_server_closes_the_connection_waiting_longest_and_never_one_at_work() {
     let server = Server::start_with(&["--max-connections", "2"]);
     let mut one = connect_from(&server, [127, 0, 0, 3]);
     let mut two = connect_from(&server, [127, 0, 0, 4]);
     assert!(answers(&mut one) && answers(&mut two));
-    assert!(!answers(&mut connect_from(&server, [127, 0, 0, 5])));
+    // Both wait for a next head: a new connection takes the place of the first.
+    let mut three = connect_from(&server, [127, 0, 0, 5]);
+    assert!(answers(&mut three));
+    assert!(
+        !answers(&mut one),
+        "the connection waiting longest is closed"
+    );
+    assert!(answers(&mut two));
+    // Both at work (their heads came, their bodies have not): a new connection is closed.
+    for stream in [&mut two, &mut three] {
+        let head = "POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 20\r\n\r\n";
+        stream.write_all(head.as_bytes()).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!answers(&mut connect_from(&server, [127, 0, 0, 6])));
+    // And the requests at work are answered when their bodies come.
+    for stream in [&mut two, &mut three] {
+        stream.write_all(br#"{"html": "<p>x</p>"}"#).unwrap();
+        assert_eq!(try_read_answer(stream).unwrap().0, 200);
+    }
+}
+
+#[test]
+fn bodies_being_read_hold_at_most_their_memory_per_client() {
+    let server = Server::start_with(&["--max-body-bytes", "1000", "--max-body-memory", "2000"]);
+    // A client's share is at least one body: 1,000 bytes.
+    let head = "POST /clean HTTP/1.1\r\nHost: localhost\r\nContent-Length: 700\r\n\r\n";
+    let body = format!(r#"{{"html": "{}"}}"#, "x".repeat(700 - 12));
+    let (first, rest) = body.split_at(600);
+    let mut one = connect_from(&server, [127, 0, 0, 7]);
+    one.write_all(format!("{head}{first}").as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    // 600 bytes held: a second body of the same client past 400 is refused.
+    let mut two = connect_from(&server, [127, 0, 0, 7]);
+    two.write_all(format!("{head}{first}").as_bytes()).unwrap();
+    let (status, text) = try_read_answer(&mut two).unwrap();
+    assert_eq!(status, 503, "{text}");
+    assert!(text.contains("--max-body-memory"), "{text}");
+    // Another client's body is read, and so is the first one's end.
+    let mut other = connect_from(&server, [127, 0, 0, 8]);
+    other.write_all(format!("{head}{body}").as_bytes()).unwrap();
+    assert_eq!(try_read_answer(&mut other).unwrap().0, 200);
+    one.write_all(rest.as_bytes()).unwrap();
+    assert_eq!(try_read_answer(&mut one).unwrap().0, 200);
 }
 
 /// How long the server takes to close `stream`, which sends nothing more (a guard of 30 s).

@@ -16,6 +16,7 @@ pub fn run(args: ServeArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         bind: args.address()?,
         threads,
         max_body_bytes: args.max_body_bytes,
+        max_body_memory: args.max_body_memory,
         body_timeout: Duration::from_secs(args.body_timeout),
         fetch: FetchLimits {
             max_bytes: args.max_fetch_bytes,

@@ -9,6 +9,10 @@ use crate::learn::{GoldFormat, Learner, SetBalance};
 use crate::sink::render::Layout;
 use crate::source::InputFormat;
 
+/// The least `--max-block-bytes` taken: a block of a few long sentences. Blocks much smaller
+/// cut sentences into words, and words into letters, each its own block.
+const MIN_BLOCK_BYTES: u64 = 256;
+
 const EXIT_CODES: &str = "\
 Exit status (as ripgrep's: a batch job can tell a skipped page from a failed run):
   0  every input was cleaned; notes on stderr (bytes invalid in their encoding replaced,
@@ -236,7 +240,7 @@ pub struct CleanArgs {
     /// The longest block, at least 256: a longer one is cut into several (after a sentence
     /// near the limit, else between words); no text is dropped.
     #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = HtmlSettings::default().max_block_bytes,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(crate::html::MIN_BLOCK_BYTES as u64..))]
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(MIN_BLOCK_BYTES..))]
     pub max_block_bytes: usize,
 
     /// WARC and JSONL: the largest record or line read. A larger WARC record is skipped, a
@@ -474,6 +478,12 @@ pub struct ServeArgs {
     /// A larger request body is refused (413).
     #[arg(long, value_name = "BYTES", default_value_t = serve_default().max_body_bytes)]
     pub max_body_bytes: u64,
+
+    /// The request bodies being read hold at most this many bytes in all, and an eighth of it
+    /// for one client (never less than --max-body-bytes); a body that would hold more is
+    /// answered 503.
+    #[arg(hide_short_help = true, long, value_name = "BYTES", default_value_t = serve_default().max_body_memory)]
+    pub max_body_memory: u64,
 
     /// A larger page fetched from a URL is refused.
     #[arg(long, value_name = "BYTES", default_value_t = serve_default().fetch.max_bytes)]

@@ -51,7 +51,7 @@ pub use tags::TextModel;
 pub struct HtmlSettings {
     /// The longest block: a longer one is cut into several (`last_sentence_end` says where)
     /// and each but the last marked `truncated`; no text is dropped. The command line refuses
-    /// less than [`MIN_BLOCK_BYTES`].
+    /// less than 256 bytes.
     pub max_block_bytes: usize,
     /// Hard cap on lol_html's own buffers (a tag or attribute longer than this ends the document).
     pub max_parser_memory: usize,
@@ -69,10 +69,6 @@ pub struct HtmlSettings {
     /// the perplexity method always read it.
     pub as_seen: bool,
 }
-
-/// The least `--max-block-bytes` taken: a block of a few long sentences. Blocks much smaller
-/// cut sentences into words, and words into letters, each its own block.
-pub const MIN_BLOCK_BYTES: usize = 256;
 
 impl Default for HtmlSettings {
     fn default() -> HtmlSettings {

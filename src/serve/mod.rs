@@ -13,15 +13,18 @@
 //! at once. What a client may hold is bounded, so that a few slow or idle clients cannot lock
 //! others out:
 //!
-//! - connections: at most [`ServeSettings::max_connections`] open, at most
-//!   [`ServeSettings::max_connections_per_client`] of one client; one more is closed at once.
-//!   A connection whose next request head has not fully come [`ServeSettings::idle_timeout`]
-//!   after it opened or after its last answer (idle, or sending its head slowly) is closed
-//!   (hyper's header read timeout).
+//! - connections: at most [`ServeSettings::max_connections_per_client`] of one client (one
+//!   more is closed at once) and [`ServeSettings::max_connections`] in all, where a new one
+//!   takes the place of the one that has waited longest for a request head, and is closed
+//!   only when all are at work (see `connections.rs`). A connection whose next request head has
+//!   not fully come [`ServeSettings::idle_timeout`] after it opened or after its last answer
+//!   (idle, or sending its head slowly) is closed (hyper's header read timeout).
 //! - a request's body: at most [`ServeSettings::max_body_bytes`] (one announcing more is
 //!   refused, 413, before any of it is read, and a body left unread is never drained into
 //!   memory: the connection is closed), and complete within [`ServeSettings::body_timeout`],
-//!   else it is answered 408 and the connection closed.
+//!   else it is answered 408 and the connection closed. The bodies being read hold at most
+//!   [`ServeSettings::max_body_memory`], an eighth of it per client; a body past that is
+//!   answered 503.
 //! - requests taken in: only a request whose body has come is taken in, at most
 //!   [`ServeSettings::max_pending`] at once (waiting for a thread or worked on); one more is
 //!   answered 503 at once.
@@ -43,7 +46,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Bytes, HttpBody};
-use axum::extract::{DefaultBodyLimit, FromRequest, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -57,7 +60,7 @@ use crate::pipeline::pages::{self, Page, PageError};
 use crate::pipeline::{InputFormat, Trouble};
 use crate::source::sniff;
 use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
-use connections::Connections;
+use connections::{Connections, Counted};
 use fetch::{FetchError, FetchLimits};
 
 /// After Ctrl-C or SIGTERM, how long the requests under way have to be answered.
@@ -80,8 +83,8 @@ const PAGE_POLICY: &str =
 /// Where the server listens and what it accepts.
 ///
 /// Memory is bounded by these settings, whatever the clients send or the pages inflate to:
-/// request bodies being read take at most `max_connections` × `max_body_bytes` (one body at a
-/// time per connection, 2 GiB by default, and only as much as arrives within `body_timeout`);
+/// request bodies being read take at most `max_body_memory` (and only as much as arrives
+/// within `body_timeout`);
 /// the pages being cleaned, at most `threads` of them, each take its body or its fetched page
 /// (`fetch.max_bytes`), at most `max_answer_bytes` of cleaned text and an answer of at most
 /// `max_answer_bytes`; requests taken in but waiting for a thread, at most `max_pending`, each
@@ -95,6 +98,9 @@ pub struct ServeSettings {
     pub threads: usize,
     /// A larger request body is refused (413).
     pub max_body_bytes: u64,
+    /// The bodies being read hold at most this many bytes in all, and an eighth of it for one
+    /// client (never less than `max_body_bytes`); a body that would hold more is answered 503.
+    pub max_body_memory: u64,
     /// How long a request's body may take to come, from the end of its head; a body not
     /// complete by then is answered 408 and its connection closed. Until its body has come a
     /// request is not taken in (`max_pending`).
@@ -104,8 +110,8 @@ pub struct ServeSettings {
     /// Requests taken in at once (their bodies read, waiting for a thread, or being
     /// answered); one more is answered 503 at once, with `Retry-After: 1`.
     pub max_pending: usize,
-    /// Connections open at once, idle ones included; one more is closed as soon as it is
-    /// accepted.
+    /// Connections open at once, idle ones included; one more takes the place of the one that
+    /// has waited longest for a request head, or is closed at once when all are at work.
     pub max_connections: usize,
     /// Connections open at once from one client (an IPv4 address, or an IPv6 /64 network);
     /// one more is closed as soon as it is accepted.
@@ -129,9 +135,9 @@ pub const PENDING_PER_THREAD: usize = 4;
 pub const DEFAULT_PORT: u16 = 8080;
 
 impl Default for ServeSettings {
-    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies (within 10 s) and pages, 10 s per
-    /// fetch, 4 requests a thread taken in, 256 connections (32 a client, closed after 10 s
-    /// idle), 5,000 blocks and 32 MiB an answer.
+    /// 127.0.0.1:8080, one thread per core, 8 MiB bodies (within 10 s; 256 MiB of them being
+    /// read) and pages, 10 s per fetch, 4 requests a thread taken in, 256 connections (32 a
+    /// client, closed after 10 s idle), 5,000 blocks and 32 MiB an answer.
     fn default() -> ServeSettings {
         ServeSettings::for_threads(crate::pipeline::default_threads())
     }
@@ -145,6 +151,7 @@ impl ServeSettings {
             bind: SocketAddr::from(([127, 0, 0, 1], DEFAULT_PORT)),
             threads,
             max_body_bytes: 8 << 20,
+            max_body_memory: 256 << 20,
             body_timeout: Duration::from_secs(10),
             fetch: FetchLimits {
                 max_bytes: 8 << 20,
@@ -232,10 +239,12 @@ impl Server {
                         source,
                     }
                 })?;
-            let connections = Connections::new(
-                self.settings.max_connections.max(1),
-                self.settings.max_connections_per_client.max(1),
-            );
+            let connections = Connections::new(connections::Limits {
+                max: self.settings.max_connections.max(1),
+                max_per_client: self.settings.max_connections_per_client.max(1),
+                max_body_memory: self.settings.max_body_memory,
+                max_body_bytes: self.settings.max_body_bytes,
+            });
             let mut http = hyper::server::conn::http1::Builder::new();
             // The head of each request, the first or the next one on a connection kept alive,
             // must come within the idle timeout.
@@ -275,14 +284,19 @@ impl Server {
                 let Some(counted) = connections.admit(client.ip()) else {
                     continue;
                 };
-                let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+                let tracked = Tracked {
+                    inner: service.clone(),
+                    counted: Arc::clone(&counted),
+                };
+                let connection = http.serve_connection(TokioIo::new(stream), tracked);
                 let mut stopped = stopped.clone();
                 tokio::spawn(async move {
                     // Counted until the connection is closed.
-                    let _counted = counted;
                     let mut connection = std::pin::pin!(connection);
                     tokio::select! {
                         _ = connection.as_mut() => return,
+                        // Its place was given to a new connection: closed, unanswered.
+                        () = counted.closing() => return,
                         _ = stopped.wait_for(|stopped| *stopped) => {}
                     }
                     // Stopping: the request under way, if any, is answered, then the
@@ -301,6 +315,38 @@ impl Server {
         // A page still being cleaned past the grace period is not waited for either.
         runtime.shutdown_timeout(Duration::from_secs(1));
         Ok(())
+    }
+}
+
+/// A connection's service: the router's, telling the connection's count when a request head
+/// has come and when it is answered, and giving the request its connection's count (for the
+/// bodies' memory).
+#[derive(Clone)]
+struct Tracked<S> {
+    inner: S,
+    counted: Arc<Counted>,
+}
+
+impl<S, B> hyper::service::Service<hyper::Request<B>> for Tracked<S>
+where
+    S: hyper::service::Service<hyper::Request<B>>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn call(&self, mut request: hyper::Request<B>) -> Self::Future {
+        self.counted.head_came();
+        request.extensions_mut().insert(Arc::clone(&self.counted));
+        let answer = self.inner.call(request);
+        let counted = Arc::clone(&self.counted);
+        Box::pin(async move {
+            let answer = answer.await;
+            counted.answered();
+            answer
+        })
     }
 }
 
@@ -420,7 +466,6 @@ fn give_back_memory() {}
 
 /// The routes; anything else is a JSON 404 or 405.
 fn router(app: App) -> Router {
-    let max_body = usize::try_from(app.settings.max_body_bytes).unwrap_or(usize::MAX);
     Router::new()
         // `get` answers HEAD too, with the headers alone.
         .route("/", get(get_page))
@@ -428,7 +473,6 @@ fn router(app: App) -> Router {
         .route("/perplexity", post(post_perplexity))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(max_body))
         .with_state(app)
 }
 
@@ -467,8 +511,9 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
 }
 
 /// A request's body, at most [`ServeSettings::max_body_bytes`]: refused (413) at once when its
-/// Content-Length announces more, or as soon as more has come of a chunked body; and complete
-/// within [`ServeSettings::body_timeout`], else answered 408 (and the connection closed).
+/// Content-Length announces more, or as soon as more has come of a chunked body; held within
+/// the bodies' memory as it comes (else 503, [`connections`]); and complete within
+/// [`ServeSettings::body_timeout`], else answered 408 (and the connection closed).
 struct LimitedBody(Bytes);
 
 impl FromRequest<App> for LimitedBody {
@@ -486,10 +531,11 @@ impl FromRequest<App> for LimitedBody {
         if request.body().size_hint().lower() > max {
             return Err(too_large());
         }
-        // `Bytes` reads at most the `DefaultBodyLimit` set in `router`.
+        // Every request of `Server::run`'s connections has its connection's count.
+        let mut hold = request.extensions().get::<Arc<Counted>>().map(|c| c.body());
         let timeout = app.settings.body_timeout;
-        let Ok(read) = tokio::time::timeout(timeout, Bytes::from_request(request, app)).await
-        else {
+        let read = read_body(request.into_body(), max, hold.as_mut());
+        let Ok(read) = tokio::time::timeout(timeout, read).await else {
             return Err(ApiError::new(
                 408,
                 format!(
@@ -500,15 +546,64 @@ impl FromRequest<App> for LimitedBody {
         };
         match read {
             Ok(bytes) => Ok(LimitedBody(bytes)),
-            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(too_large())
-            }
-            Err(rejection) => Err(ApiError::bad_request(format!(
-                "cannot read the request body: {}",
-                rejection.body_text()
+            Err(BodyError::TooLarge) => Err(too_large()),
+            Err(BodyError::Budget) => Err(ApiError::new(
+                503,
+                format!(
+                    "the server holds too many request bodies being sent (--max-body-memory, {} \
+                     bytes): try again",
+                    app.settings.max_body_memory
+                ),
+            )),
+            Err(BodyError::Read(why)) => Err(ApiError::bad_request(format!(
+                "cannot read the request body: {why}"
             ))),
         }
     }
+}
+
+/// Why a body was not read whole.
+enum BodyError {
+    /// Longer than the largest body.
+    TooLarge,
+    /// More than the bodies' memory holds ([`connections::BodyBudget`]).
+    Budget,
+    /// The connection failed, or the chunked framing is broken.
+    Read(String),
+}
+
+/// Reads `body` to its end, at most `max` bytes, each piece held in `hold` as it comes. The
+/// pieces are kept as they came and joined once at the end, so that what a body holds while
+/// it comes is its bytes, not a buffer grown by doubling.
+async fn read_body(
+    mut body: axum::body::Body,
+    max: u64,
+    mut hold: Option<&mut connections::BodyHold>,
+) -> Result<Bytes, BodyError> {
+    let mut pieces = Vec::new();
+    let mut len = 0u64;
+    while let Some(frame) =
+        std::future::poll_fn(|context| std::pin::Pin::new(&mut body).poll_frame(context)).await
+    {
+        let frame = frame.map_err(|e| BodyError::Read(e.to_string()))?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        len += data.len() as u64;
+        if len > max {
+            return Err(BodyError::TooLarge);
+        }
+        if let Some(hold) = hold.as_deref_mut() {
+            hold.grow(data.len() as u64)
+                .map_err(|_| BodyError::Budget)?;
+        }
+        pieces.push(data);
+    }
+    Ok(match pieces.len() {
+        0 => Bytes::new(),
+        1 => pieces.remove(0),
+        _ => Bytes::from(pieces.concat()),
+    })
 }
 
 impl IntoResponse for ApiError {
