@@ -12,12 +12,15 @@
 //! are in flight (read and waiting, being cleaned, or cleaned and waiting for their turn), each
 //! holding at most 256 KiB of its bytes and [`HELD_BYTES`] of its output in memory (the rest in
 //! temporary files), besides what cleaning one document holds on each thread
-//! (`--max-document-bytes`).
+//! (`--max-document-bytes`). A JSONL line in flight also holds the line itself (to be written
+//! again with its field cleaned): the lines in flight hold at most `--max-record-bytes` in all
+//! ([`LineBudget`]; one longer line goes alone), so that long lines at `-j2` take about what
+//! they take at `-j1`, not a line per document in flight.
 
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender};
 
@@ -100,6 +103,8 @@ pub(super) fn run_in_parallel(
     // Unbounded, but never holding more than the tokens let in flight.
     let (done_tx, done_rx) = unbounded::<(u64, Piece)>();
     let (token_tx, token_rx) = bounded::<()>(in_flight);
+    let lines = LineBudget::new(options.read.max_record_bytes as u64);
+    let lines = &lines;
     for _ in 0..in_flight {
         token_tx
             .send(())
@@ -138,13 +143,16 @@ pub(super) fn run_in_parallel(
                     work: work_tx,
                     done: done_tx,
                     tokens: token_rx,
+                    lines,
                     seq: AtomicU64::new(0),
                     progress: observer,
                 };
                 feed.all(inputs, one)
             })
             .map_err(|source| RunError::Threads { threads, source })?;
-        let (mut summary, write_error) = replay_in_order(done_rx, token_tx, out, observer);
+        let (mut summary, write_error) = replay_in_order(done_rx, token_tx, lines, out, observer);
+        // The reading may wait for room the writer no longer makes.
+        lines.close();
         match feeder.join() {
             Ok(counts) => summary.add(&counts),
             Err(panic) => std::panic::resume_unwind(panic),
@@ -159,6 +167,7 @@ struct Feed<'a> {
     work: Sender<(u64, Work)>,
     done: Sender<(u64, Piece)>,
     tokens: Receiver<()>,
+    lines: &'a LineBudget,
     seq: AtomicU64,
     progress: &'a dyn Observer,
 }
@@ -194,8 +203,74 @@ impl Feed<'_> {
     }
 
     fn hand(&self, work: Work) -> Result<(), ()> {
+        let line = match &work {
+            Work::Document(handed) => line_bytes(&handed.meta),
+            Work::Input(_) => 0,
+        };
+        self.lines.take(line)?;
         let seq = self.next()?;
         self.work.send((seq, work)).map_err(drop)
+    }
+}
+
+/// The bytes a document in flight holds in memory for its JSONL line.
+fn line_bytes(meta: &DocumentMeta) -> u64 {
+    match meta {
+        DocumentMeta::JsonlLine(record) => record.original().len() as u64,
+        _ => 0,
+    }
+}
+
+/// The bytes of JSONL lines in flight (handed out and not yet written), at most `limit` in
+/// all, but for one line alone, however long.
+struct LineBudget {
+    /// Bytes in flight, and whether the writer is gone (nothing will be given back).
+    held: Mutex<(u64, bool)>,
+    given_back: Condvar,
+    limit: u64,
+}
+
+impl LineBudget {
+    fn new(limit: u64) -> LineBudget {
+        LineBudget {
+            held: Mutex::new((0, false)),
+            given_back: Condvar::new(),
+            limit,
+        }
+    }
+
+    /// Waits until `bytes` more fit (or nothing is in flight); `Err` once the writer is gone.
+    fn take(&self, bytes: u64) -> Result<(), ()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        while !held.1 && held.0 > 0 && held.0 + bytes > self.limit {
+            held = self
+                .given_back
+                .wait(held)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        if held.1 {
+            return Err(());
+        }
+        held.0 += bytes;
+        Ok(())
+    }
+
+    /// A line written: its bytes are free.
+    fn give_back(&self, bytes: u64) {
+        if bytes > 0 {
+            let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+            held.0 -= bytes.min(held.0);
+            self.given_back.notify_all();
+        }
+    }
+
+    /// The writer is gone: whoever waits for room stops waiting.
+    fn close(&self) {
+        self.held.lock().unwrap_or_else(|e| e.into_inner()).1 = true;
+        self.given_back.notify_all();
     }
 }
 
@@ -221,6 +296,7 @@ impl Observer for Feed<'_> {
 fn replay_in_order(
     done: Receiver<(u64, Piece)>,
     tokens: Sender<()>,
+    lines: &LineBudget,
     out: &mut dyn Sink,
     observer: &dyn Observer,
 ) -> (Summary, Option<io::Error>) {
@@ -236,6 +312,7 @@ fn replay_in_order(
                     Ok(())
                 }
                 Piece::Cleaned(cleaned) => {
+                    lines.give_back(cleaned.line);
                     cleaned.replay(out, observer, &mut documents, &mut summary)
                 }
             };
@@ -253,6 +330,8 @@ fn replay_in_order(
 /// What cleaning one input or document gave the sink and the observer, to be replayed in
 /// order.
 struct Recorded {
+    /// The bytes its JSONL line held in flight ([`LineBudget`]).
+    line: u64,
     documents: Vec<RecordedDocument>,
     problems: Vec<Problem>,
     /// The input's counts, or why its output could not be held (a temporary file failed).
@@ -285,6 +364,7 @@ impl Recorded {
             &problems,
         );
         Recorded {
+            line: 0,
             documents: sink.0,
             problems: problems.into_inner(),
             summary,
@@ -299,6 +379,7 @@ impl Recorded {
         options: &Options,
         observer: &dyn Observer,
     ) -> Recorded {
+        let line = line_bytes(&handed.meta);
         let mut sink = Recorder(Vec::new());
         let problems = Problems::new(observer);
         let mut write_error = None;
@@ -312,6 +393,7 @@ impl Recorded {
         (counts.sentences, counts.kept) = writer.totals;
         drop(writer);
         Recorded {
+            line,
             documents: sink.0,
             problems: problems.into_inner(),
             summary: write_error.map_or(Ok(counts), |e| Err(RunError::Output(e))),

@@ -248,6 +248,28 @@ impl<'a> Reader<'a> {
         self.observer.problem(&problem);
     }
 
+    /// Hands a document whose bytes are held on, to be cleaned elsewhere (`hand`).
+    fn hand_on(
+        &mut self,
+        name: &str,
+        meta: DocumentMeta,
+        content: Result<Option<HeldBytes>, String>,
+        kind: DocumentKind,
+    ) -> Result<(), OutputClosed> {
+        self.counts.documents += 1;
+        let hand = self
+            .hand
+            .as_mut()
+            .expect("a reader that hands documents on");
+        hand(Handed {
+            name: name.to_string(),
+            meta,
+            content,
+            kind,
+            found: self.found,
+        })
+    }
+
     /// One document: its blocks (none without `content`) in batches, the last marked, read as
     /// `kind` says (a JSONL `text` field is plain text; a WARC response's HTTP charset is its
     /// encoding). A document that could not be read (`Err`: why) or is not text is marked
@@ -259,17 +281,12 @@ impl<'a> Reader<'a> {
         content: Result<Option<&mut dyn Read>, String>,
         kind: DocumentKind,
     ) -> Result<(), OutputClosed> {
+        if self.hand.is_some() {
+            let content = content.map(|content| content.map(HeldBytes::read));
+            return self.hand_on(name, meta, content, kind);
+        }
         let index = self.counts.documents as usize;
         self.counts.documents += 1;
-        if let Some(hand) = self.hand.as_mut() {
-            return hand(Handed {
-                name: name.to_string(),
-                meta,
-                content: content.map(|content| content.map(HeldBytes::read)),
-                kind,
-                found: self.found,
-            });
-        }
         // A whole file found while walking (not a record of one) is skipped quietly if binary.
         let quiet_binary = self.found && matches!(meta, DocumentMeta::Input { .. });
         let mut batcher = Batcher {
@@ -448,17 +465,23 @@ impl<'a> Reader<'a> {
                         self.document(name, line, Ok(None), kind)?;
                     }
                 }
-                Ok((Ok(record), _)) => {
+                Ok((Ok(mut record), bytes)) => {
+                    // The record holds the line: its bytes go at once (a long line is then
+                    // held once while it waits to be cleaned).
+                    drop(bytes);
                     missing.found = true;
-                    let value = record.value().to_string();
+                    let value = record.take_value();
                     let document_name = format!("{name}: line {number}");
                     let meta = DocumentMeta::JsonlLine(record);
-                    self.document(
-                        &document_name,
-                        meta,
-                        Ok(Some(&mut value.as_bytes())),
-                        DocumentKind::of_record(format, Some(encoding_rs::UTF_8)),
-                    )?;
+                    let kind = DocumentKind::of_record(format, Some(encoding_rs::UTF_8));
+                    if self.hand.is_some() {
+                        // Held (and the value let go) before it waits for room in flight.
+                        let held = HeldBytes::read(&mut value.as_bytes());
+                        drop(value);
+                        self.hand_on(&document_name, meta, Ok(Some(held)), kind)?;
+                    } else {
+                        self.document(&document_name, meta, Ok(Some(&mut value.as_bytes())), kind)?;
+                    }
                 }
                 Ok((Err(error), bytes)) => {
                     let skipped = self.options.read.skip_bad_lines;

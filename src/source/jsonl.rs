@@ -104,7 +104,9 @@ impl JsonlError {
 /// A parsed line: the original text, the decoded field and where every value sits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonRecord {
-    line: String,
+    /// Shared by the record's clones (a long line is held once while it is cleaned and
+    /// written).
+    line: Arc<str>,
     field: String,
     value: String,
     field_span: Range<usize>,
@@ -161,9 +163,16 @@ fn push_json_string(out: &mut String, s: &str) {
 }
 
 impl JsonRecord {
-    /// The field's decoded string value (JSON escapes resolved).
+    /// The field's decoded string value (JSON escapes resolved); empty once
+    /// [`JsonRecord::take_value`] took it.
     pub fn value(&self) -> &str {
         &self.value
+    }
+
+    /// The field's decoded string value, taken out of the record (which keeps its line, to
+    /// be written again): a long value is then held once, by whoever cleans it.
+    pub fn take_value(&mut self) -> String {
+        std::mem::take(&mut self.value)
     }
 
     /// The field's name.
@@ -298,7 +307,7 @@ fn parse_line(line: &str, line_no: u64, field: &str) -> Result<JsonRecord, Jsonl
     let value = decode_string(raw).map_err(|e| invalid(line_no, &e, span.start))?;
     Ok(JsonRecord {
         field_span: span.clone(),
-        line: line.to_string(),
+        line: Arc::from(line),
         field: field.to_string(),
         value,
         entries: spans,

@@ -318,6 +318,54 @@ mod tests {
     }
 
     #[test]
+    fn pages_after_a_cut_are_pages_though_cut_off_too_or_messy() {
+        let cut = "<!DOCTYPE html><html><body><p>Cut off in the mid";
+        let also = "<!DOCTYPE html><html><body><p>x</p><p title=\"cut too";
+        let whole = "<!DOCTYPE html><html><body><p>Whole.</p></body></html>\n";
+        let open = "<!DOCTYPE html><html><body><p>Never closed.</p>";
+        // Pages cut off one after another, then whole ones, the last left open.
+        assert_eq!(
+            split_with_cuts(format!("{cut}{also}{whole}{whole}{open}").as_bytes()),
+            [
+                (cut.to_string(), Some(Cut::Open)),
+                (also.to_string(), Some(Cut::Quoted)),
+                (whole.to_string(), None),
+                (whole.to_string(), None),
+                (open.to_string(), None)
+            ]
+        );
+        // After a cut, a page with markup after its </body>, stray end tags after its
+        // </html>, a <body> among its content, a <head> in its body or no <html> tag is a
+        // page still.
+        for messy in [
+            "<!DOCTYPE html><html><body><p>a</p></body><iframe></iframe></html>\n",
+            "<!DOCTYPE html><html><body><p>a</p></body></html></section></div></main>\n",
+            "<!DOCTYPE html><html><body><p>a</p><p><body></p></body></html>\n",
+            "<!DOCTYPE html><html><body><div></div><head></head><p>a</p></body></html>\n",
+            "<!DOCTYPE html><head></head><body><p>No html tag.</p></body></html>\n",
+        ] {
+            assert_eq!(
+                split(&format!("{cut}{messy}{whole}")),
+                [cut, messy, whole],
+                "{messy}"
+            );
+        }
+        // A page cut off in a script ends at an `<html>` tag too, while a page quoted in a
+        // script (it meets the script's end tag) is the script's.
+        let script = "<!DOCTYPE html><html><body><p>x</p><script>var a = '";
+        let bare = "<html lang=en><body><p>Bare.</p></body></html>";
+        assert_eq!(
+            split_with_cuts(format!("{script}{bare}").as_bytes()),
+            [
+                (script.to_string(), Some(Cut::Raw("script"))),
+                (bare.to_string(), None)
+            ]
+        );
+        let quoted = format!("{script}{bare}';</script><p>y</p></body></html>");
+        assert_eq!(split(&quoted), [quoted.as_str()]);
+    }
+
+    #[test]
     fn plain_text_long_enough_to_be_read_as_text_ends_where_a_page_begins() {
         let page = "<!DOCTYPE html><html><body><p>A page.</p></body></html>\n";
         let bare = "<html><body><p>A bare page.</p></body></html>";

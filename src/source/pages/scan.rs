@@ -21,7 +21,9 @@
 //!   the stream or another page's start was a page; one followed by more of this page's
 //!   markup, or that meets this page's markup (a second `<body>`, an `</html>`, `</head>` or
 //!   `</body>` it never opened), was pasted in, and the bytes are read again as this page's.
-//!   Documents pasted one after another are told together, up to [`CHAIN_BYTES`];
+//!   Documents pasted one after another are told together, up to [`CHAIN_BYTES`]; a document
+//!   that may begin inside a tentative page is tried in it the same way, up to [`NESTED`]
+//!   deep (pages cut off one after another);
 //! - at a run of NUL and form-feed bytes followed by markup or the end, outside an open
 //!   `<html>` or CleanEval wrapper (the run is dropped);
 //! - at a UTF-16 byte-order mark followed by markup, in any state: a UTF-16 page then runs
@@ -195,6 +197,8 @@ struct Markup {
     /// text it held before any.
     marked: bool,
     plain: u64,
+    /// A `</head>` came after the page's `<body>` (outside a document pasted into it).
+    late_head_end: bool,
 }
 
 impl Markup {
@@ -214,10 +218,14 @@ impl Markup {
     fn holds_documents(&self) -> bool {
         // A document right after `<body>`, before any of its content, is the body's (a page
         // cut off just there is rare).
-        self.had_html
-            && !self.wrapped
-            && self.phase != Phase::Prologue
-            && (!self.body || self.in_body)
+        self.may_be_cut() && (!self.body || self.in_body)
+    }
+
+    /// Whether the page has an open document that may have been cut off inside a comment, a
+    /// tag, a value or raw text, at a doctype (or `<html>` tag) there: once it has opened
+    /// its `<html>` (a body's first script is cut off as often as any).
+    fn may_be_cut(&self) -> bool {
+        self.had_html && !self.wrapped && self.phase != Phase::Prologue
     }
 
     /// Whether the page so far is plain text, long enough to be read as plain text
@@ -266,6 +274,10 @@ const BREAKS_OUT: [&str; 16] = [
     "head",
 ];
 
+/// How many tentative pages may stand one inside another: a page cut off, then the next one
+/// cut off too, and so on (each level reads a byte once more, so the scan stays linear).
+const NESTED: usize = 4;
+
 /// A page that may begin where the current one is open, read on as if it did; and the pages
 /// that follow it, each begun where the one before closed (documents pasted one after
 /// another are told together).
@@ -297,7 +309,9 @@ pub(super) struct Scanner {
     at: u64,
     mode: Mode,
     page: Markup,
-    tentative: Option<Tentative>,
+    /// The tentative pages, each begun inside the one before (the first inside the current
+    /// page), at most [`NESTED`].
+    tentative: Vec<Tentative>,
     /// A page read again after a tentative one: no page is tried before this offset.
     spent: u64,
     /// The ends found and not yet taken.
@@ -341,7 +355,7 @@ impl Scanner {
             at: 0,
             mode: Mode::Start,
             page: Markup::default(),
-            tentative: None,
+            tentative: Vec::new(),
             spent: 0,
             ends: VecDeque::new(),
         }
@@ -351,7 +365,7 @@ impl Scanner {
     /// held back while the scan tells whose they are).
     pub(super) fn released(&self) -> u64 {
         let mut released = self.at;
-        if let Some(tentative) = &self.tentative {
+        if let Some(tentative) = self.tentative.first() {
             released = released.min(tentative.from);
         }
         if let Mode::Separators(from) = self.mode {
@@ -380,7 +394,7 @@ impl Scanner {
 
     /// Holds back no more: a tentative page is a page, a separator run is the page's own.
     pub(super) fn stop_holding(&mut self) {
-        if self.tentative.is_some() {
+        if !self.tentative.is_empty() {
             self.confirm();
         } else if let Mode::Separators(_) = self.mode {
             self.mode = Mode::Text;
@@ -388,24 +402,24 @@ impl Scanner {
     }
 
     /// At the end of the stream: a separator run ends the page, a tentative page that closed
-    /// is a page and one that did not is read again as the current page's. `true` when the
+    /// (or came after others that did) is a page and one that did not is read again as the
+    /// current page's. `true` when the
     /// scan's place changed.
     fn at_the_end(&mut self, end: u64) -> bool {
         if let Mode::Separators(from) = self.mode {
             self.page_ends(from, end);
             return true;
         }
-        match self.tentative {
-            Some(_) if self.page.closed() => {
-                self.confirm();
-                true
-            }
-            Some(_) => {
-                self.read_again();
-                true
-            }
-            None => false,
+        let Some(last) = self.tentative.last() else {
+            return false;
+        };
+        // After pages that closed one after another, the last may end open (many do).
+        if self.page.closed() || !last.chain.is_empty() {
+            self.confirm();
+        } else {
+            self.read_again();
         }
+        true
     }
 
     /// One step of the scan from `at`: `false` when it needs more bytes.
@@ -586,7 +600,9 @@ impl Scanner {
     /// Something other than white space or a comment in the page: it has begun its document,
     /// or it goes on after closing it (a tentative page that does so was pasted in).
     fn reopen(&mut self) -> bool {
-        if self.page.closed() && self.tentative.is_some() {
+        // After its `</body>` alone, a page's markup is still its own (a browser puts it in
+        // the body: frames and boxes a page's scripts or a saved page add there).
+        if self.page.closed() && self.page.html == 0 && !self.tentative.is_empty() {
             self.read_again();
             return false;
         }
@@ -721,10 +737,13 @@ impl Scanner {
             self.page.phase = Phase::Open;
             return Next::Go(MARKUP);
         }
-        // Another page's head or body met in a tentative page, outside a document pasted into
-        // it: it was pasted into this one.
-        let pasted = (is("body") || is("head")) && page.body && page.html <= 1;
-        if self.tentative.is_some() && pasted {
+        // Another page's body met in a tentative page, outside a document pasted into it,
+        // before its body's content or after a `</head>` in it: it was pasted into this one.
+        // (Not a `<head>`, which apps write into their body, nor a `<body>` alone among the
+        // content, as messy pages have.)
+        let pasted =
+            is("body") && page.body && (!page.in_body || page.late_head_end) && page.html <= 1;
+        if self.judges_tentative(at) && pasted {
             self.read_again();
             return Next::Moved;
         }
@@ -739,10 +758,14 @@ impl Scanner {
             Phase::Prologue if !head => self.page.phase = Phase::Open,
             _ => {}
         }
-        self.page.head |= is("head");
-        self.page.body |= is("body") && page.html <= 1;
-        self.page.pasted_body |= is("body") && page.html > 1;
-        self.page.in_body |= !is("body") && !head;
+        // The tags of a document pasted into a tentative page (bytes read again) are not its
+        // head's or body's.
+        if self.tentative.is_empty() || self.judges_tentative(at) {
+            self.page.head |= is("head");
+            self.page.body |= is("body") && page.html <= 1;
+            self.page.pasted_body |= is("body") && page.html > 1;
+            self.page.in_body |= !is("body") && !head;
+        }
         if !foreign {
             self.page.foreign = 0;
         }
@@ -759,21 +782,32 @@ impl Scanner {
     fn end_tag(&mut self, name: &[u8]) -> bool {
         let is = |tag: &str| name.eq_ignore_ascii_case(tag.as_bytes());
         let html = is("html") && self.page.foreign == 0;
-        // After `</body>`, the page's `</html>` is the page's end still.
-        let closing = html && self.page.html > 0;
+        // After `</body>`, the page's `</html>` is the page's end still; after its end, other
+        // end tags close nothing (templates leave a few there), while an `</html>` is another
+        // page's end: this one's was pasted into it.
+        let closing = if html {
+            // (A page that never opened its `<html>` ends with its `</html>` all the same.)
+            self.page.html > 0 || !self.page.had_html
+        } else {
+            self.page.html == 0
+        };
         if self.page.closed() && !closing && !self.reopen() {
             return false;
         }
-        // A tentative page that closes an `<html>`, `<head>` or `<body>` it never opened was
-        // read from the current page's middle.
+        // A tentative page that closes a `<head>` or `<body>` it never opened was read from
+        // the current page's middle (not an `<html>`: a page may leave its start tag out).
         let page = &self.page;
-        let stray = html && !page.had_html
-            || is("head") && !page.head
-            || is("body") && !page.body && !page.pasted_body;
-        if stray && self.tentative.is_some() {
+        // So does one that ends the raw text element it was begun in (a page quoted in a
+        // script).
+        let raw_end = self.page.foreign == 0
+            && matches!(self.tentative.last(), Some(Tentative { cut: Some(Cut::Raw(raw)), .. }) if is(raw));
+        let stray =
+            is("head") && !page.head || is("body") && !page.body && !page.pasted_body || raw_end;
+        if stray && self.judges_tentative(self.at) {
             self.read_again();
             return false;
         }
+        let pasted = !self.tentative.is_empty() && !self.judges_tentative(self.at);
         let page = &mut self.page;
         if html {
             page.pasted_body = false;
@@ -784,6 +818,8 @@ impl Scanner {
         } else if is("head") && page.pasted_body {
             page.pasted_body = false;
             page.html -= 1;
+        } else if is("head") && !pasted {
+            page.late_head_end |= page.body;
         } else if is("body") && !page.wrapped && page.html <= 1 && page.phase == Phase::Open {
             // Nothing but the `</html>` is left of the page.
             page.phase = Phase::Closed;
@@ -856,10 +892,12 @@ impl Scanner {
             self.open(w);
             return true;
         }
-        // In a tag, where a `<` has no place, an `<html>` tag begins a page too.
+        // In a tag, where a `<` has no place, an `<html>` tag begins a page too; so in raw
+        // text, where the element's end tag tells a page quoted in a script from one after a
+        // page cut off in it (`end_tag`).
         let page_start = starts_with_ignoring_case(rest, b"!doctype") && names_html(&rest[8..])
-            || cut == Cut::Tag && names(rest, "html");
-        if page_start && self.page.holds_documents() {
+            || matches!(cut, Cut::Tag | Cut::Raw(_)) && names(rest, "html");
+        if page_start && self.page.may_be_cut() {
             self.at = at;
             if self.try_page(at, Some(cut)) {
                 return true;
@@ -904,15 +942,19 @@ impl Scanner {
         if at < self.spent {
             return false;
         }
-        match &self.tentative {
-            // In the first tentative page, another document is its own (pasted into it)…
-            Some(tentative) if tentative.chain.is_empty() => return false,
+        match self.tentative.last() {
+            // In a tentative page, another document is tried inside it: pasted into it, or
+            // the next page after it was cut off too (up to NESTED; past that, pasted)…
+            Some(tentative) if tentative.chain.is_empty() && self.tentative.len() == NESTED => {
+                return false;
+            }
+            Some(tentative) if tentative.chain.is_empty() => {}
             // … but after pages that closed one after another, the last was cut off: they
             // were pages.
             Some(_) => self.confirm(),
             None => {}
         }
-        self.tentative = Some(Tentative {
+        self.tentative.push(Tentative {
             from: at,
             chain: Vec::new(),
             mode: self.mode,
@@ -925,27 +967,33 @@ impl Scanner {
         true
     }
 
-    /// The tentative page was pasted into the current one: its bytes are read again as the
-    /// current page's, and no page is tried among them.
+    /// Whether the markup at `at` may tell that the last tentative page was pasted in: not in
+    /// bytes read again, which are a document pasted into it (their tags are that document's).
+    fn judges_tentative(&self, at: u64) -> bool {
+        !self.tentative.is_empty() && at >= self.spent
+    }
+
+    /// The last tentative page was pasted into the one it began in: its bytes are read again
+    /// as that page's, and no page is tried among them.
     fn read_again(&mut self) {
-        let tentative = self.tentative.take().expect("a tentative page");
+        let tentative = self.tentative.pop().expect("a tentative page");
         self.spent = self.at.max(tentative.from + 1);
         self.at = tentative.from;
         self.mode = tentative.mode;
         self.page = tentative.page;
     }
 
-    /// The tentative pages were pages: the current one was cut off where the first begins.
+    /// The tentative pages were pages: the current one was cut off where the first begins,
+    /// and each where the next begins inside it.
     fn confirm(&mut self) {
-        let Some(tentative) = self.tentative.take() else {
-            return;
-        };
-        self.ends.push_back(End::at(tentative.from, tentative.cut));
-        let chain = tentative
-            .chain
-            .into_iter()
-            .map(|start| End::at(start, None));
-        self.ends.extend(chain);
+        for tentative in std::mem::take(&mut self.tentative) {
+            self.ends.push_back(End::at(tentative.from, tentative.cut));
+            let chain = tentative
+                .chain
+                .into_iter()
+                .map(|start| End::at(start, None));
+            self.ends.extend(chain);
+        }
     }
 
     /// A page begins at `at`, after the current one closed: `true` when the scan's place
@@ -958,7 +1006,7 @@ impl Scanner {
             self.page.phase = Phase::Open;
             return false;
         }
-        if let Some(tentative) = &mut self.tentative {
+        if let Some(tentative) = self.tentative.last_mut() {
             tentative.chain.push(at);
             if at - tentative.from >= CHAIN_BYTES {
                 self.confirm();
