@@ -242,8 +242,8 @@ def _feed_fifo(path, data, chunks, stop, proc):
         return
 
 
-def _run(command, cwd, stdin=None, feed=None, fifo=None):
-    """(exit status or None after the timeout, stdout, stderr, seconds)."""
+def _run(command, cwd, stdin=None, feed=None, fifo=None, timeout=TIMEOUT):
+    """(exit status or None after `timeout` seconds, stdout, stderr, seconds)."""
     env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C")
     started = time.monotonic()
     stop = threading.Event()
@@ -260,7 +260,7 @@ def _run(command, cwd, stdin=None, feed=None, fifo=None):
         if writer:
             writer.start()
         try:
-            status = proc.wait(timeout=TIMEOUT)
+            status = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             status = None
             os.killpg(proc.pid, signal.SIGKILL)

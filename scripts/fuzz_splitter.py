@@ -27,12 +27,7 @@ import json
 import os
 import re
 import shlex
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fuzz  # noqa: E402
@@ -158,33 +153,12 @@ class Target:
 
 
 def _run(command, cwd, data=None, chunks=None):
-    """(exit status or None after the timeout, stdout, stderr, seconds)."""
-    env = dict(os.environ, RUST_BACKTRACE="1", LC_ALL="C")
-    started = time.monotonic()
-    stop = threading.Event()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        stdin, writer = subprocess.DEVNULL, None
-        if data is not None:
-            read_end, write_end = os.pipe()
-            stdin = read_end
-            writer = threading.Thread(target=fuzz_pipes._write_all, args=(write_end, data, chunks, stop), daemon=True)
-        proc = subprocess.Popen(fuzz_pipes._limit_prefix() + command, cwd=cwd, stdin=stdin, stdout=out,
-                                stderr=err, env=env, start_new_session=True)
-        if writer:
-            os.close(read_end)
-            writer.start()
-        try:
-            status = proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            status = None
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        stop.set()
-        if writer:
-            writer.join(5)
-        out.seek(0)
-        err.seek(0)
-        return status, out.read(), err.read(), time.monotonic() - started
+    """(exit status or None after the timeout, stdout, stderr, seconds); `data` is trickled
+    on standard input in `chunks`."""
+    if data is None:
+        return fuzz_pipes._run(command, cwd, timeout=TIMEOUT)
+    read_end, write_end = os.pipe()
+    return fuzz_pipes._run(command, cwd, stdin=read_end, feed=(write_end, data, chunks), timeout=TIMEOUT)
 
 
 def _check(result, what):

@@ -14,15 +14,16 @@
 //!   at a doctype, an `<html>` tag, an `<?xml` declaration, a byte-order mark;
 //! - in a page that has no `<html>` element: at an HTML doctype;
 //! - in a page whose `<html>` is open: an HTML doctype (in any state: a page cut off inside a
-//!   comment, a quoted value or a script) or an `<html>` tag (in text) may be another document
-//!   pasted into this one, as pages do, or the next page after this one was cut off. The
-//!   scanner reads on as if it were a new page, holding its bytes back, and tells by how that
-//!   page ends ([`Tentative`]): a page that closes its `<html>` and is followed by the end of
-//!   the stream or another page's start was a page; one followed by more of this page's
-//!   markup, or that meets this page's markup (a second `<body>`, an `</html>`, `</head>` or
-//!   `</body>` it never opened), was pasted in, and the bytes are read again as this page's.
-//!   Documents pasted one after another are told together, up to [`CHAIN_BYTES`]; a document
-//!   that may begin inside a tentative page is tried in it the same way, up to [`NESTED`]
+//!   comment, a quoted value or a script) or an `<html>` tag (in text, a tag or a script) may be
+//!   another document pasted into this one, as pages do, or the next page after this one was cut
+//!   off. The scanner reads on as if it were a new page, holding its bytes back, and tells by how
+//!   that page ends ([`Tentative`]): a page that closes its `<html>` and is followed by the end of
+//!   the stream or another page's start was a page; one followed by more of this page's markup
+//!   after its `</html>`, or that meets this page's markup (a second `<body>` before its content or
+//!   after a `</head>` in its body, an `</html>` after its end, a `</head>` or `</body>` it never
+//!   opened, the end tag of the script it began in), was pasted in, and the bytes are read again as
+//!   this page's. Documents pasted one after another are told together, up to [`CHAIN_BYTES`]; a
+//!   document that may begin inside a tentative page is tried in it the same way, up to [`NESTED`]
 //!   deep (pages cut off one after another);
 //! - at a run of NUL and form-feed bytes followed by markup or the end, outside an open
 //!   `<html>` or CleanEval wrapper (the run is dropped);
@@ -403,8 +404,7 @@ impl Scanner {
 
     /// At the end of the stream: a separator run ends the page, a tentative page that closed
     /// (or came after others that did) is a page and one that did not is read again as the
-    /// current page's. `true` when the
-    /// scan's place changed.
+    /// current page's. `true` when the scan's place changed.
     fn at_the_end(&mut self, end: u64) -> bool {
         if let Mode::Separators(from) = self.mode {
             self.page_ends(from, end);
@@ -760,7 +760,7 @@ impl Scanner {
         }
         // The tags of a document pasted into a tentative page (bytes read again) are not its
         // head's or body's.
-        if self.tentative.is_empty() || self.judges_tentative(at) {
+        if !self.in_pasted(at) {
             self.page.head |= is("head");
             self.page.body |= is("body") && page.html <= 1;
             self.page.pasted_body |= is("body") && page.html > 1;
@@ -807,7 +807,7 @@ impl Scanner {
             self.read_again();
             return false;
         }
-        let pasted = !self.tentative.is_empty() && !self.judges_tentative(self.at);
+        let pasted = self.in_pasted(self.at);
         let page = &mut self.page;
         if html {
             page.pasted_body = false;
@@ -970,7 +970,12 @@ impl Scanner {
     /// Whether the markup at `at` may tell that the last tentative page was pasted in: not in
     /// bytes read again, which are a document pasted into it (their tags are that document's).
     fn judges_tentative(&self, at: u64) -> bool {
-        !self.tentative.is_empty() && at >= self.spent
+        !self.tentative.is_empty() && !self.in_pasted(at)
+    }
+
+    /// Whether `at` is in the bytes of a document pasted into a tentative page, read again.
+    fn in_pasted(&self, at: u64) -> bool {
+        !self.tentative.is_empty() && at < self.spent
     }
 
     /// The last tentative page was pasted into the one it began in: its bytes are read again
