@@ -295,6 +295,7 @@ mod tests {
         let after = "<!DOCTYPE html><html><body><p>After.</p></body></html>";
         for (cut, inside) in [
             ("<html><body><p>Cut off in the mid", Cut::Open),
+            ("<!DOCTYPE html><body><p>No html tag, cut", Cut::Open),
             ("<html><body><p>x</p><!-- a comment cut", Cut::Comment),
             ("<html><body><p>x</p><p title=\"a value cut", Cut::Quoted),
             ("<html><body><p>x</p><p class=x", Cut::Tag),

@@ -1043,7 +1043,9 @@ impl Scanner {
 
     /// How the current page is cut off if it ends here.
     fn cut(&self) -> Option<Cut> {
-        let open = self.page.phase == Phase::Open && (self.page.had_html || self.page.wrapped);
+        // (A page that opened its `<body>` without an `<html>` tag is open too.)
+        let open = self.page.phase == Phase::Open
+            && (self.page.had_html || self.page.wrapped || self.page.body);
         match self.mode {
             Mode::Start | Mode::Text | Mode::Separators(_) | Mode::Utf16 => {
                 open.then_some(Cut::Open)
