@@ -12,8 +12,8 @@ Content-Length. Some cases ("slow") first open several connections that hold the
 byte at a time (a body trickled, a head trickled, a chunked body trickled, or nothing sent at
 all), from one, four or eight loopback addresses (127.0.0.10-17: the server counts each as a
 client of its own), then send an ordinary request, which must get its proper answer all the
-same; some of them then wait past --body-timeout and --idle-timeout for the tricklers to be answered 408 or
-closed. The tricklers are closed at the end of their case. Only loopback addresses are ever
+same; some of them then wait past --body-timeout and --idle-timeout for the tricklers to be
+answered 408 or closed. The tricklers are closed at the end of their case. Only loopback addresses are ever
 spoken to: the URLs hold no host name but `localhost`, and no address the server would fetch.
 
 A case fails when

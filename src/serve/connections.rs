@@ -162,12 +162,20 @@ impl Open {
         let slot = self.slots.remove(&id)?;
         if let Some(of_client) = self.per_client.get_mut(&slot.client) {
             of_client.connections -= 1;
-            if of_client.connections == 0 && of_client.body_bytes == 0 {
-                // Clients gone take no memory.
-                self.per_client.remove(&slot.client);
-            }
         }
+        self.forget_client_if_gone(slot.client);
         Some(slot)
+    }
+
+    /// Forgets `client` once it holds no connection and no body: clients gone take no memory.
+    fn forget_client_if_gone(&mut self, client: IpAddr) {
+        if self
+            .per_client
+            .get(&client)
+            .is_some_and(|c| c.connections == 0 && c.body_bytes == 0)
+        {
+            self.per_client.remove(&client);
+        }
     }
 }
 
@@ -236,10 +244,8 @@ impl Drop for BodyHold {
         open.body_bytes = open.body_bytes.saturating_sub(self.bytes);
         if let Some(of_client) = open.per_client.get_mut(&client) {
             of_client.body_bytes = of_client.body_bytes.saturating_sub(self.bytes);
-            if of_client.connections == 0 && of_client.body_bytes == 0 {
-                open.per_client.remove(&client);
-            }
         }
+        open.forget_client_if_gone(client);
     }
 }
 
