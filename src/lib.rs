@@ -52,7 +52,7 @@
 //! one language (`--target-language`):
 //!
 //! ```
-//! use ppl_filter::{clean_page, lm, Layout, Page, Request, Value};
+//! use ppl_filter::{clean_page, lm, Layout, Page, Request};
 //!
 //! let html = "<html><head><title>River plan approved</title>
 //!   <meta property='og:type' content='article'>
@@ -69,10 +69,9 @@
 //! assert_eq!(record["author"], "Ann Smith");
 //! assert_eq!(record["lang"], "eng");
 //!
-//! // Python's keywords and the web API's JSON keys name the options; `set` reads them.
-//! let mut german_only = Request::default();
-//! german_only.set("target_language", Value::Text("de"))?;
-//! let german_only = german_only.job()?;
+//! // Python's keywords and the web API's JSON keys name the options; serde reads them.
+//! let german_only = serde_json::json!({"target_language": "de"});
+//! let german_only = Request::of_options(german_only)?.job()?;
 //! let cleaned = clean_page(&page, lm::embedded(), &german_only)?;
 //! assert!(cleaned.other_language && cleaned.output.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -149,5 +148,5 @@ pub use decide::{Classifier, Favor, Method, MethodKind};
 pub use errors::{one_line, printable};
 pub use lm::{load_model, LanguageModel};
 pub use pipeline::pages::{clean_page, clean_pages, Cleaned, Page};
-pub use pipeline::{run, Decision, InputFormat, Job, Options, Output, Request, Summary, Value};
+pub use pipeline::{run, Decision, InputFormat, Job, Options, Output, Request, Summary};
 pub use sink::render::Layout;

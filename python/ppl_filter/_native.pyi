@@ -2,7 +2,7 @@
 
 import os
 import pathlib
-from typing import Dict, Iterable, List, Optional, Union, final
+from typing import Dict, Iterable, List, Literal, Optional, Union, final
 
 __all__ = [
     "Block",
@@ -15,6 +15,7 @@ __all__ = [
     "METHODS",
     "Model",
     "ModelError",
+    "OPTIONS",
     "OptionError",
     "Sentence",
     "__version__",
@@ -36,6 +37,15 @@ FAVORS: List[str]
 KINDS: List[str]
 """The kinds of page ``kind`` takes: auto (each page's own), article, forum, product,
 collection, listing, documentation, service, other."""
+OPTIONS: List[str]
+"""Every option's keyword, as :func:`clean` takes them (the web API's JSON keys too)."""
+
+# The names the options take, as the library lists them (a test checks them against
+# FORMATS, METHODS, FAVORS and KINDS).
+_Format = Literal["text", "markdown", "html", "cleaneval", "mark", "scores", "json"]
+_Method = Literal["combined", "perplexity"]
+_Favor = Literal["balanced", "precision", "recall"]
+_Kind = Literal["auto", "article", "forum", "product", "collection", "listing", "documentation", "service", "other"]
 
 _Html = Union[str, bytes]
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -142,14 +152,14 @@ def clean(
     html: _Html,
     *,
     url: Optional[str] = None,
-    method: Optional[str] = None,
+    method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    format: Optional[str] = None,
-    favor: Optional[str] = None,
+    format: Optional[_Format] = None,
+    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
-    kind: Optional[str] = None,
+    kind: Optional[_Kind] = None,
     target_language: Optional[str] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
@@ -173,14 +183,14 @@ def clean_many(
     *,
     threads: Optional[int] = None,
     errors: str = "strict",
-    method: Optional[str] = None,
+    method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    format: Optional[str] = None,
-    favor: Optional[str] = None,
+    format: Optional[_Format] = None,
+    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
-    kind: Optional[str] = None,
+    kind: Optional[_Kind] = None,
     target_language: Optional[str] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
@@ -196,13 +206,13 @@ def clean_many(
 def blocks(
     html: _Html,
     *,
-    method: Optional[str] = None,
+    method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    favor: Optional[str] = None,
+    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
-    kind: Optional[str] = None,
+    kind: Optional[_Kind] = None,
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[Block]:

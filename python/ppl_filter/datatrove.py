@@ -20,7 +20,6 @@ date then goes under ``date_published``, beside the crawl date a WARC reader sto
 """
 
 import json
-from typing import Optional
 
 from datatrove.pipeline.extractors.base import BaseExtractor, ExtractorSandbox
 from datatrove.utils.logging import logger
@@ -36,40 +35,29 @@ class PplFilter(BaseExtractor):
     """ppl-filter extractor: keeps a page's main content, https://crates.io/crates/ppl-filter
 
     Args:
-        favor: one of ``ppl_filter.FAVORS``: the first (the default) leans neither way,
-            ``"precision"`` keeps less (only what is clearly main content), ``"recall"``
-            keeps more; as datatrove's Trafilatura extractor favours precision by default,
-            ``favour_precision=True`` is taken for ``favor="precision"``.
-        comments: keep readers' comments too.
-        kind: decide every page as this kind of page (``"article"``, ``"forum"``, ...)
-            instead of the kind it declares or shows (``"auto"``, the default).
-        method: ``"combined"`` (the default) or ``"perplexity"``.
-        target_language: keep only the pages whose text is in this language (``"de"``,
-            ``"deu"`` or ``"German"``); the others give an empty text, which datatrove drops.
         timeout: the timeout for extraction, per document, in seconds.
+        favour_precision: as datatrove's Trafilatura extractor takes it:
+            ``favour_precision=True`` is taken for ``favor="precision"``.
+        options: any option of :func:`ppl_filter.clean` by its keyword
+            (``ppl_filter.OPTIONS``): ``favor`` (one of ``ppl_filter.FAVORS``: ``"precision"``
+            keeps less, ``"recall"`` more), ``comments`` (keep readers' comments too),
+            ``kind`` (decide every page as this kind of page), ``method``, ``bias``,
+            ``threshold``, ``target_language`` (keep only the pages whose text is in this
+            language: ``"de"``, ``"deu"`` or ``"German"``; the others give an empty text,
+            which datatrove drops), ... ``format`` is the step's own (text, and JSON for the
+            metadata).
     """
 
     name = "⛏ ppl-filter"
     _requires_dependencies = [("ppl_filter", "ppl-filter")]
 
-    def __init__(
-        self,
-        favor: Optional[str] = None,
-        comments: bool = False,
-        kind: Optional[str] = None,
-        method: Optional[str] = None,
-        timeout: float = 1,
-        favour_precision: bool = False,
-        target_language: Optional[str] = None,
-    ):
+    def __init__(self, timeout: float = 1, favour_precision: bool = False, **options):
         super().__init__(timeout)
-        self.options = {
-            "favor": "precision" if favour_precision else favor,
-            "comments": comments,
-            "kind": kind,
-            "method": method,
-            "target_language": target_language,
-        }
+        if "format" in options:
+            raise TypeError("PplFilter() got an unexpected keyword argument 'format'")
+        if favour_precision:
+            options["favor"] = "precision"
+        self.options = options
         # Options that name nothing are refused here, not once a document.
         ppl_filter.clean("", **self.options)
 

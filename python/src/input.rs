@@ -14,10 +14,10 @@ use ppl_filter::pipeline::encoding_for_label;
 use ppl_filter::pipeline::pages::Page;
 use ppl_filter::pipeline::Job;
 use ppl_filter::pipeline::MAX_THREADS;
-use ppl_filter::pipeline::{Decision, Options, Problem, Request, RequestError, Value};
+use ppl_filter::pipeline::{Decision, Options, Problem, Request, RequestError};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyString};
 
 use crate::errors::Failure;
 
@@ -98,70 +98,79 @@ fn surrogates_replaced(mut bytes: Vec<u8>) -> Vec<u8> {
 }
 
 /// The request that `function`'s keyword arguments name (`None` is an option's default), with
-/// the classifier given.
+/// the classifier given, read by the library's [`Request::of_options`] ([`python_error`]).
 pub fn request(
+    py: Python<'_>,
     options: Option<&Bound<'_, PyDict>>,
     classifier: Option<Arc<Classifier>>,
     function: &str,
 ) -> PyResult<Request> {
-    let mut request = Request::default();
-    each_option(options, function, |key, value| request.set(key, value))?;
+    let options = encodable(py, options)?;
+    let mut deserializer = pythonize::Depythonizer::from_object(options.as_any());
+    let mut request =
+        Request::of_options(&mut deserializer).map_err(|e| python_error(function, e))?;
     request.decision.classifier = classifier;
     Ok(request)
 }
 
 /// The decision that `function`'s keyword arguments name (a function that takes the decision's
-/// options alone: no `format` nor `target_language`).
+/// options alone: no `format` nor `target_language`), read by [`Decision::of_options`].
 pub fn decision(
+    py: Python<'_>,
     options: Option<&Bound<'_, PyDict>>,
     classifier: Option<Arc<Classifier>>,
     function: &str,
 ) -> PyResult<Decision> {
-    let mut decision = Decision::default();
-    each_option(options, function, |key, value| {
-        match decision.set(key, value)? {
-            true => Ok(()),
-            false => Err(RequestError::Unknown(key.to_string())),
-        }
-    })?;
+    let options = encodable(py, options)?;
+    let mut deserializer = pythonize::Depythonizer::from_object(options.as_any());
+    let mut decision =
+        Decision::of_options(&mut deserializer).map_err(|e| python_error(function, e))?;
     decision.classifier = classifier;
     Ok(decision)
 }
 
-/// Hands each keyword argument that is not `None` to `set` as a [`Value`]: a `TypeError` for a
-/// keyword no option has or a value of the wrong type, as Python raises for its own functions;
-/// an `OptionError` for a value that names nothing or cannot be converted.
-fn each_option(
-    options: Option<&Bound<'_, PyDict>>,
-    function: &str,
-    mut set: impl FnMut(&str, Value<'_>) -> Result<(), RequestError>,
-) -> PyResult<()> {
-    for (key, value) in options.into_iter().flatten() {
+/// A copy of the keyword arguments (an empty `dict` for none) that serde can read: each `str`
+/// among them known to encode as UTF-8, else an `OptionError` naming its option (a lone
+/// surrogate); each `int` beyond 64 bits given as a `float`, else an `OptionError` naming its
+/// option (beyond a `float`'s range), where pythonize would fail without naming it.
+fn encodable<'py>(
+    py: Python<'py>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let options = match options {
+        Some(options) => options.copy()?,
+        None => PyDict::new(py),
+    };
+    let mut floats = Vec::new();
+    for (key, value) in &options {
         let key: String = key.extract()?;
-        let text;
-        let value = if value.is_none() {
-            continue;
-        } else if let Ok(flag) = value.cast::<PyBool>() {
-            Value::Flag(flag.is_true())
-        } else if value.is_instance_of::<PyString>() {
-            text = Checked::<String>::extract(value.as_borrowed())?.option(&key)?;
-            Value::Text(&text)
-        } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
-            Value::Number(Checked::<f64>::extract(value.as_borrowed())?.option(&key)?)
-        } else {
-            let given = value.get_type().name()?;
-            let message = format!("{key}: expected a string, a number or a bool, not {given}");
-            return Err(PyTypeError::new_err(message));
-        };
-        set(&key, value).map_err(|error| match error {
-            RequestError::Unknown(key) => PyTypeError::new_err(format!(
-                "{function}() got an unexpected keyword argument '{key}'"
-            )),
-            error @ RequestError::Type { .. } => PyTypeError::new_err(error.to_string()),
-            error => Failure::Option(error.to_string()).into(),
-        })?;
+        if value.is_instance_of::<PyString>() {
+            Checked::<String>::extract(value.as_borrowed())?.option(&key)?;
+        } else if value.is_instance_of::<PyInt>()
+            && !value.is_instance_of::<PyBool>()
+            && value.extract::<i64>().is_err()
+        {
+            let number = Checked::<f64>::extract(value.as_borrowed())?.option(&key)?;
+            floats.push((key, number));
+        }
     }
-    Ok(())
+    for (key, number) in floats {
+        options.set_item(key, number)?;
+    }
+    Ok(options)
+}
+
+/// The library's refusal of `function`'s keyword arguments as Python raises it: a `TypeError`
+/// for a keyword no option has or a value of the wrong type, as for Python's own functions; an
+/// `OptionError` for a value that names nothing or cannot be used.
+fn python_error(function: &str, error: RequestError) -> PyErr {
+    match error {
+        RequestError::Unknown(key) => PyTypeError::new_err(format!(
+            "{function}() got an unexpected keyword argument '{key}'"
+        )),
+        error @ RequestError::Type(_) => PyTypeError::new_err(error.to_string()),
+        error => Failure::Option(error.to_string()).into(),
+    }
 }
 
 /// The job `request` describes, or an `OptionError` with the library's message.

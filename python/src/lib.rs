@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use ppl_filter::lm::{embedded, LanguageModel};
 use ppl_filter::pipeline::pages::{self, Page};
-use ppl_filter::pipeline::{RunError, FAVORS, FORMATS, KINDS, METHODS};
+use ppl_filter::pipeline::{Request, RunError, FAVORS, FORMATS, KINDS, METHODS};
 use ppl_filter::sink::language::Language;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -88,7 +88,12 @@ fn clean(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
     let url = url.map(|url| url.option("url")).transpose()?;
-    let job = job(request(options, chosen_classifier(classifier), "clean")?)?;
+    let job = job(request(
+        py,
+        options,
+        chosen_classifier(classifier),
+        "clean",
+    )?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), url);
     let model = language_model(model);
     let cleaned = py
@@ -127,6 +132,7 @@ fn clean_many<'py>(
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let job = job(request(
+        py,
         options,
         chosen_classifier(classifier),
         "clean_many",
@@ -192,7 +198,12 @@ fn blocks(
     classifier: Option<&Bound<'_, Classifier>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Block>> {
-    let options = decision_options(decision(options, chosen_classifier(classifier), "blocks")?)?;
+    let options = decision_options(decision(
+        py,
+        options,
+        chosen_classifier(classifier),
+        "blocks",
+    )?)?;
     let page = PageBytes::extract(html, PAGE, false)?.into_page(PAGE.to_string(), None);
     let model = language_model(model);
     let (decided, problems) = py.detach(|| {
@@ -240,6 +251,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("METHODS", METHODS.to_vec())?;
     module.add("FAVORS", FAVORS.to_vec())?;
     module.add("KINDS", KINDS.to_vec())?;
+    module.add("OPTIONS", Request::KEYS.to_vec())?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -151,3 +151,12 @@ def test_the_example_pipeline_writes_a_document_a_page(tmp_path):
     assert sorted(d["metadata"]["url"] for d in documents) == sorted(
         f"https://example.test/{page.name}" for page in pages
     )
+
+
+def test_the_extractor_takes_every_option_by_its_keyword():
+    page = (FIXTURES / "news.html").read_text()
+    for options in [{"bias": -3.0}, {"threshold": 1e9, "method": "perplexity"}, {"kind": "forum"}]:
+        assert PplFilter(**options).extract(page) == ppl_filter.clean(page, **options)
+    assert PplFilter(favour_precision=True).options == {"favor": "precision"}
+    with pytest.raises(TypeError, match="format"):
+        PplFilter(format="json")

@@ -223,14 +223,39 @@ def test_options_that_name_nothing_are_refused(options, message):
     [
         (ppl_filter.clean, {"colour": "red"}, "clean() got an unexpected keyword argument 'colour'"),
         (ppl_filter.blocks, {"format": "json"}, "blocks() got an unexpected keyword argument 'format'"),
-        (ppl_filter.clean, {"comments": "yes"}, "comments: expected true or false, not a string"),
-        (ppl_filter.clean, {"kind": ["forum"]}, "kind: expected a string, a number or a bool, not list"),
+        (ppl_filter.clean, {"comments": "yes"}, 'comments: invalid type: string "yes", expected a boolean'),
+        (ppl_filter.clean, {"kind": ["forum"]}, "kind: invalid type: sequence, expected a string"),
+        (ppl_filter.clean, {"threshold": "high"}, 'threshold: invalid type: string "high", expected f32'),
     ],
 )
 def test_unknown_keywords_and_values_of_the_wrong_type_are_type_errors(call, options, message):
     with pytest.raises(TypeError) as refused:
         call(NEWS.read_bytes(), **options)
     assert str(refused.value) == message
+
+
+def test_the_stub_names_every_option_and_every_name_the_library_takes():
+    """The type hints take their names from the library's lists: a new option or name that
+    the stub does not list fails here."""
+    import ast
+
+    stub = ast.parse((Path(ppl_filter.__file__).parent / "_native.pyi").read_text())
+    aliases = {
+        node.targets[0].id: ast.literal_eval(node.value.slice)
+        for node in stub.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Subscript)
+        and isinstance(node.value.value, ast.Name) and node.value.value.id == "Literal"
+    }
+    assert aliases["_Format"] == tuple(ppl_filter.FORMATS)
+    assert aliases["_Method"] == tuple(ppl_filter.METHODS)
+    assert aliases["_Favor"] == tuple(ppl_filter.FAVORS)
+    assert aliases["_Kind"] == tuple(ppl_filter.KINDS)
+    functions = {node.name: node for node in stub.body if isinstance(node, ast.FunctionDef)}
+    decision = [key for key in ppl_filter.OPTIONS if key not in ("format", "target_language")]
+    for name, options in [("clean", ppl_filter.OPTIONS), ("clean_many", ppl_filter.OPTIONS), ("blocks", decision)]:
+        keywords = [argument.arg for argument in functions[name].args.kwonlyargs]
+        missing = [key for key in options if key not in keywords]
+        assert not missing, f"{name}() in the stub lacks {missing}"
 
 
 def test_an_option_given_as_none_is_its_default():

@@ -332,13 +332,13 @@ pub fn each_decided_block(
 mod tests {
     use super::*;
     use crate::lm::model::embedded;
-    use crate::pipeline::{Request, Value};
+    use crate::pipeline::Request;
     use crate::sink::render::RenderSettings;
 
     /// The options writing `format` (`json` or `text`).
     fn json_or_text(format: &str) -> Job {
-        let words = [("format", Value::Text(format))];
-        Request::of_words(words).unwrap().job().unwrap()
+        let options = serde_json::json!({ "format": format });
+        Request::of_options(options).unwrap().job().unwrap()
     }
 
     fn page(name: &str, bytes: &[u8]) -> Page {
@@ -450,9 +450,8 @@ mod tests {
         );
         for format in ["text", "json"] {
             let options = |language: Option<&str>| {
-                let mut words = vec![("format", Value::Text(format))];
-                words.extend(language.map(|l| ("target_language", Value::Text(l))));
-                Request::of_words(words).unwrap().job().unwrap()
+                let options = serde_json::json!({ "format": format, "target_language": language });
+                Request::of_options(options).unwrap().job().unwrap()
             };
             let every = options(None);
             for (page, language, kept) in [

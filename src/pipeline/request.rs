@@ -2,18 +2,23 @@
 //! and refusals written once.
 //!
 //! [`Decision`] holds the decision's options; [`Request`] adds how a page held in memory is
-//! written (its format) and the language it must be in. Each door fills them its own way: the
-//! command line through clap (with the feature `cli`, [`Decision`]'s fields are flags and their
-//! doc comments the help), Python's keyword arguments and the web API's JSON keys by name
-//! ([`Request::set`]). What is left out (`None`, [`Default`]) is what `ppl-filter` does with no
-//! flag, and [`Decision::settings`] is the one place that turns a request into the decision's
-//! settings, refusing what the chosen method would ignore.
+//! written (its format) and the language it must be in. The command line fills them through
+//! clap (with the feature `cli`, [`Decision`]'s fields are flags and their doc comments the
+//! help); Python's keyword arguments and the web API's JSON keys through serde
+//! ([`Request::of_options`]: `Request` derives `Deserialize`, each value read by its key's
+//! reader in [`read`], unknown keys refused). [`Request::KEYS`] names them all for every door.
+//! What is left out (`None`, [`Default`]) is what `ppl-filter` does with no flag, and
+//! [`Decision::settings`] is the one place that turns a request into the decision's settings,
+//! refusing what the chosen method would ignore.
 //!
-//! Adding a decision option touches three files: its field here (flag, keyword in
-//! [`Decision::set`], what it sets in [`Decision::settings`]), the stage that uses it, and
-//! Python's stub (`python/ppl_filter/_native.pyi`).
+//! Adding a decision option touches three files: its field here (flag, key in
+//! [`Decision::KEYS`], its reader, what it sets in [`Decision::settings`]), the stage that uses
+//! it, and Python's stub (`python/ppl_filter/_native.pyi`, whose keywords a test checks
+//! against [`Request::KEYS`]).
 
 use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer};
 
 use super::job::{Job, Output};
 use super::{DecideSettings, Options};
@@ -76,89 +81,61 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
-/// An option's value as a keyword argument or a JSON key gives it ([`Request::set`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value<'a> {
-    /// A name or a word.
-    Text(&'a str),
-    /// A number.
-    Number(f64),
-    /// True or false.
-    Flag(bool),
-}
-
-impl<'a> Value<'a> {
-    /// What the value is, as a refusal says it.
-    const fn what(self) -> &'static str {
-        match self {
-            Value::Text(_) => "a string",
-            Value::Number(_) => "a number",
-            Value::Flag(_) => "true or false",
-        }
-    }
-
-    /// The name the value gives to the option `key`.
-    fn text(self, key: &str) -> Result<&'a str, RequestError> {
-        match self {
-            Value::Text(text) => Ok(text),
-            _ => Err(self.wrong(key, "a string")),
-        }
-    }
-
-    /// The number the value gives to the option `key` (one beyond `f32`'s range becomes
-    /// infinite, which the checks refuse).
-    fn number(self, key: &str) -> Result<f32, RequestError> {
-        match self {
-            Value::Number(number) => Ok(number as f32),
-            _ => Err(self.wrong(key, "a number")),
-        }
-    }
-
-    /// The flag the value gives to the option `key`.
-    fn flag(self, key: &str) -> Result<bool, RequestError> {
-        match self {
-            Value::Flag(flag) => Ok(flag),
-            _ => Err(self.wrong(key, "true or false")),
-        }
-    }
-
-    /// The thing named by the value, looked up by `of_name`, or `unknown` of the name.
-    fn named<T>(
-        self,
-        key: &str,
-        of_name: impl Fn(&str) -> Option<T>,
-        unknown: impl Fn(String) -> RequestError,
-    ) -> Result<T, RequestError> {
-        let name = self.text(key)?;
-        of_name(name).ok_or_else(|| unknown(name.to_string()))
-    }
-
-    /// The refusal of this value for the option `key`, which takes `expected`.
-    fn wrong(self, key: &str, expected: &'static str) -> RequestError {
-        RequestError::Type {
-            key: key.to_string(),
-            expected,
-            given: self.what(),
-        }
-    }
-}
-
 /// A request that names no option, or options that do not go together.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum RequestError {
     /// No option has this name.
     #[error("unknown option '{0}'")]
     Unknown(String),
-    /// A value of the wrong type: a number for a name, a name for a flag.
-    #[error("{key}: expected {expected}, not {given}")]
-    Type {
-        /// The option.
-        key: String,
-        /// What it takes.
-        expected: &'static str,
-        /// What it was given.
-        given: &'static str,
-    },
+    /// A value of the wrong type for its option, as serde says it after the option's name
+    /// (`comments: invalid type: string "yes", expected a boolean`).
+    #[error("{0}")]
+    Type(String),
+    /// A name that names nothing: no method, format, leaning, kind or language has it
+    /// (`unknown method 'best' (combined or perplexity)`).
+    #[error("{0}")]
+    Name(String),
+    /// A perplexity threshold that is not a number.
+    #[error("threshold: {0}")]
+    Threshold(String),
+    /// A bias that is not a number of log-odds from -20 to 20.
+    #[error("bias: must be from -20 to 20, not {0}")]
+    Bias(f32),
+    /// A link-density bound that is not a share.
+    #[error("max_link_density: {0}")]
+    MaxLinkDensity(String),
+    /// An option the chosen method would ignore.
+    #[error("{} applies only to the {} method", .0.keyword(), .0.method().name())]
+    IgnoredByMethod(MethodOption),
+}
+
+impl RequestError {
+    /// The refusal a deserializer's error says: an unknown key (serde's `unknown field`), a
+    /// value of the wrong type (named by its key, as [`option_value`](crate::pipeline::option_value) names it) or a name that names
+    /// nothing. serde carries errors as messages only, so this one place reads them back.
+    pub fn of_serde(error: impl std::fmt::Display) -> RequestError {
+        let message = error.to_string();
+        if let Some(key) = message
+            .strip_prefix("unknown field `")
+            .and_then(|rest| rest.split('`').next())
+        {
+            return RequestError::Unknown(key.to_string());
+        }
+        let keyed = |key: &&str| {
+            message
+                .strip_prefix(*key)
+                .is_some_and(|rest| rest.starts_with(": "))
+        };
+        match Request::KEYS.iter().any(keyed) {
+            true => RequestError::Type(message),
+            false => RequestError::Name(message),
+        }
+    }
+}
+
+/// A name no method, format, leaning, kind or language has: what [`RequestError::Name`] says.
+#[derive(Debug, thiserror::Error)]
+enum Unnamed {
     /// Not one of [`METHODS`].
     #[error("unknown method '{}' ({})", .0, one_of(&METHODS))]
     Method(String),
@@ -176,47 +153,115 @@ pub enum RequestError {
         "unknown language '{0}' (an ISO 639-1 or 639-3 code, or an English name: de, deu, German)"
     )]
     Language(String),
-    /// A perplexity threshold that is not a number.
-    #[error("threshold: {0}")]
-    Threshold(String),
-    /// A bias that is not a number of log-odds from -20 to 20.
-    #[error("bias: must be from -20 to 20, not {0}")]
-    Bias(f32),
-    /// A link-density bound that is not a share.
-    #[error("max_link_density: {0}")]
-    MaxLinkDensity(String),
-    /// An option the chosen method would ignore.
-    #[error("{} applies only to the {} method", .0.keyword(), .0.method().name())]
-    IgnoredByMethod(MethodOption),
+}
+
+/// serde's readers of the options' values (`deserialize_with`): `null` is the option left
+/// out, a refusal names the option's key, and a name is looked up by its thing's `of_name`.
+pub mod read {
+    use serde::de::{Deserialize, Deserializer, Error};
+
+    use super::{Favor, Language, Layout, MethodKind, PageKind, Unnamed, AUTO};
+
+    /// The value of the option `key`, `None` for `null`, a refusal naming `key`.
+    pub fn value<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        deserializer: D,
+        key: &str,
+    ) -> Result<Option<T>, D::Error> {
+        Option::<T>::deserialize(deserializer)
+            .map_err(|e| D::Error::custom(format_args!("{key}: {e}")))
+    }
+
+    /// The thing the option `key` names, looked up by `of_name`, or `unnamed` of the name.
+    fn named<'de, D: Deserializer<'de>, T>(
+        deserializer: D,
+        key: &str,
+        of_name: impl Fn(&str) -> Option<T>,
+        unnamed: fn(String) -> Unnamed,
+    ) -> Result<Option<T>, D::Error> {
+        match value::<D, String>(deserializer, key)? {
+            None => Ok(None),
+            Some(name) => match of_name(&name) {
+                Some(thing) => Ok(Some(thing)),
+                None => Err(D::Error::custom(unnamed(name))),
+            },
+        }
+    }
+
+    pub fn method<'de, D: Deserializer<'de>>(d: D) -> Result<Option<MethodKind>, D::Error> {
+        named(d, "method", MethodKind::of_name, Unnamed::Method)
+    }
+
+    pub fn threshold<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+        value(d, "threshold")
+    }
+
+    pub fn max_link_density<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+        value(d, "max_link_density")
+    }
+
+    pub fn bias<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f32>, D::Error> {
+        value(d, "bias")
+    }
+
+    pub fn comments<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        Ok(value(d, "comments")?.unwrap_or(false))
+    }
+
+    /// `auto` is no kind: each page is decided as the kind it is told to be.
+    pub fn kind<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PageKind>, D::Error> {
+        let kind = |name: &str| match name {
+            AUTO => Some(None),
+            name => PageKind::of_name(name).map(Some),
+        };
+        Ok(named(d, "kind", kind, Unnamed::Kind)?.flatten())
+    }
+
+    pub fn favor<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Favor>, D::Error> {
+        named(d, "favor", Favor::of_name, Unnamed::Favor)
+    }
+
+    pub fn format<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Layout>, D::Error> {
+        named(d, "format", Layout::of_name, Unnamed::Format)
+    }
+
+    pub fn target_language<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Language>, D::Error> {
+        named(d, "target_language", Language::of_name, Unnamed::Language)
+    }
 }
 
 /// The decision's options (the command line's flags, Python's keywords, the API's JSON keys).
 /// Each left out (`None`, `false`) is the default; [`Decision::settings`] checks them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct Decision {
     /// How blocks and sentences are kept or dropped [default: combined].
     #[cfg_attr(feature = "cli", arg(long, value_enum))]
+    #[serde(deserialize_with = "read::method")]
     pub method: Option<MethodKind>,
 
     /// Drop sentences whose perplexity is above PPL [default: 3000000 with --method
     /// perplexity; none with the combined method, whose classifier weighs perplexity itself and
     /// must not empty pages in other languages].
     #[cfg_attr(feature = "cli", arg(short, long, value_name = "PPL", value_parser = cli::max_perplexity))]
+    #[serde(deserialize_with = "read::threshold")]
     pub threshold: Option<f32>,
 
     /// Perplexity method: drop blocks whose share of link text is above this (1 keeps all)
     /// [default: 0.4]. The combined method weighs link density itself and refuses this flag.
     #[cfg_attr(feature = "cli", arg(hide_short_help = true, long, value_name = "SHARE", value_parser = cli::max_link_density))]
+    #[serde(deserialize_with = "read::max_link_density")]
     pub max_link_density: Option<f32>,
 
     /// Combined method: add BIAS log-odds to every block's score: above 0 keeps more, below
     /// keeps less, from -20 to 20 (--favor-recall is 1, --favor-precision -1) [default: 0].
     #[cfg_attr(feature = "cli", arg(hide_short_help = true, long, value_name = "BIAS", allow_negative_numbers = true, value_parser = cli::bias))]
+    #[serde(deserialize_with = "read::bias")]
     pub bias: Option<f32>,
 
     /// Combined method: keep readers' comments (dropped by default, as the Dragnet gold does).
     #[cfg_attr(feature = "cli", arg(long))]
+    #[serde(deserialize_with = "read::comments")]
     pub comments: bool,
 
     /// Combined method: decide every page as this kind instead of the kind it declares
@@ -225,44 +270,47 @@ pub struct Decision {
     /// listings and service pages (leaning to recall); articles, products and `other` are
     /// decided as the flags say
     #[cfg_attr(feature = "cli", arg(long, value_name = "KIND", value_parser = cli::kind()))]
+    #[serde(deserialize_with = "read::kind")]
     pub kind: Option<PageKind>,
 
     /// Combined method: which way a block in doubt goes (the command line's
     /// `--favor-precision` and `--favor-recall`).
     #[cfg_attr(feature = "cli", arg(skip))]
+    #[serde(deserialize_with = "read::favor")]
     pub favor: Option<Favor>,
 
     /// Combined method: a classifier instead of the embedded one (the command line's
     /// `--classifier PATH`).
     #[cfg_attr(feature = "cli", arg(skip))]
+    #[serde(skip)]
     pub classifier: Option<Arc<Classifier>>,
 }
 
 impl Decision {
-    /// Sets the option named `key` (Python's keyword, the API's JSON key) to `value`; `false`
-    /// when no decision option has this name. The classifier, an object, is set as a field.
-    pub fn set(&mut self, key: &str, value: Value<'_>) -> Result<bool, RequestError> {
-        match key {
-            "method" => {
-                self.method = Some(value.named(key, MethodKind::of_name, RequestError::Method)?);
-            }
-            "threshold" => self.threshold = Some(value.number(key)?),
-            "max_link_density" => self.max_link_density = Some(value.number(key)?),
-            "bias" => self.bias = Some(value.number(key)?),
-            "comments" => self.comments = value.flag(key)?,
-            "kind" => {
-                self.kind = match value.text(key)? {
-                    AUTO => None,
-                    name => Some(
-                        PageKind::of_name(name)
-                            .ok_or_else(|| RequestError::Kind(name.to_string()))?,
-                    ),
-                };
-            }
-            "favor" => self.favor = Some(value.named(key, Favor::of_name, RequestError::Favor)?),
-            _ => return Ok(false),
+    /// The options' names, as Python's keywords and the API's JSON keys name them.
+    pub const KEYS: [&'static str; 7] = [
+        "method",
+        "threshold",
+        "max_link_density",
+        "bias",
+        "comments",
+        "kind",
+        "favor",
+    ];
+
+    /// The decision that `options` name (a function that takes the decision's options alone:
+    /// `format` and `target_language` are unknown keys to it), read as [`Request::of_options`]
+    /// reads a request.
+    pub fn of_options<'de, D: Deserializer<'de>>(options: D) -> Result<Decision, RequestError> {
+        /// A decision alone, with the keys it does not know refused.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Alone {
+            #[serde(flatten)]
+            decision: Decision,
         }
-        Ok(true)
+        let alone = Alone::deserialize(options).map_err(RequestError::of_serde)?;
+        Ok(alone.decision)
     }
 
     /// The decision's settings this request describes, refused when it gives an option the
@@ -332,46 +380,40 @@ fn check_bias(bias: f32) -> Result<f32, RequestError> {
 
 /// Everything a program asks of cleaning a page held in memory (the Python package, the web
 /// API): the [`Decision`], the output format and the language the page must be in.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Request {
     /// How blocks and sentences are kept or dropped.
+    #[serde(flatten)]
     pub decision: Decision,
     /// What is written; `text` when left out.
+    #[serde(deserialize_with = "read::format")]
     pub format: Option<Layout>,
     /// Keep only the pages whose text is in this language (`--target-language`); the others
     /// give no output.
+    #[serde(deserialize_with = "read::target_language")]
     pub target_language: Option<Language>,
 }
 
 impl Request {
-    /// Sets the option named `key` (Python's keyword, the API's JSON key) to `value`.
-    pub fn set(&mut self, key: &str, value: Value<'_>) -> Result<(), RequestError> {
-        match key {
-            "format" => {
-                self.format = Some(value.named(key, Layout::of_name, RequestError::Format)?);
-            }
-            "target_language" => {
-                let language = value.named(key, Language::of_name, RequestError::Language)?;
-                self.target_language = Some(language);
-            }
-            _ => {
-                if !self.decision.set(key, value)? {
-                    return Err(RequestError::Unknown(key.to_string()));
-                }
-            }
+    /// Every option's name, as Python's keywords and the API's JSON keys name them: the
+    /// decision's ([`Decision::KEYS`]), then `format` and `target_language`.
+    pub const KEYS: [&'static str; 9] = {
+        let mut keys = ["format"; 9];
+        let mut i = 0;
+        while i < Decision::KEYS.len() {
+            keys[i] = Decision::KEYS[i];
+            i += 1;
         }
-        Ok(())
-    }
+        keys[8] = "target_language";
+        keys
+    };
 
-    /// The request with the options named in `words` set, in order ([`Request::set`]).
-    pub fn of_words<'a>(
-        words: impl IntoIterator<Item = (&'a str, Value<'a>)>,
-    ) -> Result<Request, RequestError> {
-        let mut request = Request::default();
-        for (key, value) in words {
-            request.set(key, value)?;
-        }
-        Ok(request)
+    /// The request that `options` name (Python's keyword arguments, a JSON object's keys;
+    /// `null` is an option left out), read by serde as any program would read it: unknown keys
+    /// and values of the wrong type are refused ([`RequestError::of_serde`]).
+    pub fn of_options<'de, D: Deserializer<'de>>(options: D) -> Result<Request, RequestError> {
+        Request::deserialize(options).map_err(RequestError::of_serde)
     }
 
     /// The job this request describes (its output text, or a JSON object a document),
@@ -432,19 +474,16 @@ mod cli {
 mod tests {
     use super::*;
     use crate::sink::render::OutputMode;
+    use serde_json::json;
 
-    fn words(words: &[(&str, &str)]) -> Result<Job, RequestError> {
-        let words = words.iter().map(|&(key, name)| (key, Value::Text(name)));
-        Request::of_words(words)?.job()
+    /// The job a JSON object of options describes.
+    fn job(options: serde_json::Value) -> Result<Job, RequestError> {
+        Request::of_options(options)?.job()
     }
 
     #[test]
-    fn words_name_options() {
-        let json = words(&[
-            ("method", "combined"),
-            ("format", "json"),
-            ("favor", "recall"),
-        ]);
+    fn keys_name_options() {
+        let json = job(json!({"method": "combined", "format": "json", "favor": "recall"}));
         let json = json.unwrap();
         assert!(json.output.records().is_some() && json.options.render.report_perplexity);
         assert_eq!(json.options.decide.choices.favor, Favor::Recall);
@@ -454,76 +493,69 @@ mod tests {
         );
         let names = PageKind::ALL.map(PageKind::name);
         assert_eq!(KINDS[1..], names, "every kind by its own name");
-        let forum = words(&[("kind", "forum")]).unwrap();
+        let forum = job(json!({"kind": "forum", "comments": true})).unwrap();
         assert_eq!(forum.options.decide.choices.kind, Some(PageKind::Forum));
-        let auto = words(&[("kind", "forum"), ("kind", "auto")]).unwrap();
-        assert_eq!(
-            auto.options.decide.choices.kind, None,
-            "the last word counts"
-        );
-        let mark = words(&[("method", "perplexity"), ("format", "mark")]).unwrap();
+        assert!(forum.options.decide.choices.comments);
+        let auto = job(json!({"kind": "auto", "comments": null})).unwrap();
+        assert_eq!(auto.options.decide.choices.kind, None, "auto is no kind");
+        let mark = job(json!({"method": "perplexity", "format": "mark"})).unwrap();
         assert_eq!(mark.options.render.mode, OutputMode::Mark);
         assert!(mark.options.decide.method.classifier().is_none());
+        let null = Request::of_options(json!({"method": null, "threshold": null})).unwrap();
+        assert!(null.decision.method.is_none() && null.decision.threshold.is_none());
     }
 
     #[test]
     fn what_names_nothing_or_does_not_go_together_is_refused() {
         for (given, error) in [
-            (&[("method", "best")][..], "unknown method 'best'"),
-            (&[("format", "xml")], "unknown format 'xml'"),
-            (&[("favor", "most")], "unknown favor 'most'"),
-            (&[("kind", "blog")], "unknown kind 'blog'"),
-            (&[("colour", "red")], "unknown option 'colour'"),
+            (json!({"method": "best"}), "unknown method 'best'"),
+            (json!({"format": "xml"}), "unknown format 'xml'"),
+            (json!({"favor": "most"}), "unknown favor 'most'"),
+            (json!({"kind": "blog"}), "unknown kind 'blog'"),
+            (json!({"colour": "red"}), "unknown option 'colour'"),
             (
-                &[("comments", "yes")],
-                "comments: expected true or false, not a string",
+                json!({"comments": "yes"}),
+                "comments: invalid type: string \"yes\", expected a boolean",
             ),
             (
-                &[("threshold", "high")],
-                "threshold: expected a number, not a string",
+                json!({"threshold": "high"}),
+                "threshold: invalid type: string \"high\", expected f32",
             ),
             (
-                &[("method", "perplexity"), ("kind", "forum")],
+                json!({"method": 5}),
+                "method: invalid type: integer `5`, expected a string",
+            ),
+            (
+                json!({"method": "perplexity", "kind": "forum"}),
                 "kind applies only to the combined method",
             ),
             (
-                &[("method", "perplexity"), ("favor", "precision")],
+                json!({"method": "perplexity", "favor": "precision"}),
                 "favor applies only to the combined method",
             ),
         ] {
-            let message = words(given).unwrap_err().to_string();
+            let message = job(given).unwrap_err().to_string();
             assert!(message.starts_with(error), "{message}");
         }
-        let mut perplexity = Request::default();
-        perplexity.set("method", Value::Text("perplexity")).unwrap();
-        perplexity.set("favor", Value::Text("balanced")).unwrap();
-        assert!(
-            perplexity.job().is_ok(),
-            "the default leaning is no leaning"
-        );
-        perplexity
-            .set("max_link_density", Value::Number(0.25))
-            .unwrap();
-        let density = perplexity.job().unwrap().options.decide.policy;
-        assert_eq!(density.max_link_density, 0.25);
-        let method = Value::Number(5.0);
+        assert!(matches!(
+            job(json!({"comments": 1})),
+            Err(RequestError::Type(_))
+        ));
         assert_eq!(
-            Request::default()
-                .set("method", method)
-                .unwrap_err()
-                .to_string(),
-            "method: expected a string, not a number"
+            job(json!({"target_language": "klingon"})).unwrap_err(),
+            RequestError::Name(Unnamed::Language("klingon".into()).to_string())
         );
-        let nan = Request::of_words([("threshold", Value::Number(f64::NAN))]).unwrap();
-        assert!(matches!(nan.job(), Err(RequestError::Threshold(_))));
-        let huge = Request::of_words([("threshold", Value::Number(1e300))]).unwrap();
-        assert!(matches!(huge.job(), Err(RequestError::Threshold(_))));
+        let perplexity = json!({"method": "perplexity", "favor": "balanced"});
+        assert!(job(perplexity).is_ok(), "the default leaning is no leaning");
+        let density = job(json!({"method": "perplexity", "max_link_density": 0.25}));
         assert_eq!(
-            words(&[("target_language", "klingon")]).unwrap_err(),
-            RequestError::Language("klingon".into())
+            density.unwrap().options.decide.policy.max_link_density,
+            0.25
         );
+        let huge = job(json!({"threshold": 1e300}));
+        assert!(matches!(huge, Err(RequestError::Threshold(_))), "{huge:?}");
         // The refusals list the names from the same lists the options are read from.
-        let favor = RequestError::Favor("most".into()).to_string();
+        let favor = Unnamed::Favor("most".into()).to_string();
         assert_eq!(
             favor,
             format!(
@@ -534,48 +566,58 @@ mod tests {
     }
 
     #[test]
+    fn a_decision_alone_knows_the_decisions_keys_only() {
+        let decision = Decision::of_options(json!({"kind": "forum", "bias": 2})).unwrap();
+        assert_eq!(
+            (decision.kind, decision.bias),
+            (Some(PageKind::Forum), Some(2.0))
+        );
+        for key in ["format", "target_language"] {
+            let refused = Decision::of_options(json!({ key: "text" })).unwrap_err();
+            assert_eq!(refused, RequestError::Unknown(key.to_string()));
+        }
+        assert_eq!(Request::KEYS[..Decision::KEYS.len()], Decision::KEYS);
+        assert!(Request::KEYS.ends_with(&["format", "target_language"]));
+    }
+
+    #[test]
     fn a_bias_keeps_more_or_less_and_one_log_odds_is_the_leaning() {
         use crate::pipeline::pages::{clean_page, Page};
         let page = Page::new(
             "<page>",
             &include_bytes!("../../fixtures/pages/news.html")[..],
         );
-        let clean = |words: &[(&str, Value)]| {
-            let options = Request::of_words(words.iter().copied())
-                .unwrap()
-                .job()
-                .unwrap();
+        let clean = |options: serde_json::Value| {
+            let options = job(options).unwrap();
             clean_page(&page, crate::lm::model::embedded(), &options)
                 .unwrap()
                 .output
         };
-        let bias = |bias| clean(&[("bias", Value::Number(bias))]);
+        let bias = |bias: f64| clean(json!({ "bias": bias }));
         let lengths = [-20.0, -3.0, 0.0, 3.0, 20.0].map(|b| bias(b).len());
         assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "{lengths:?}");
         assert!(lengths[0] < lengths[4], "{lengths:?}");
-        assert_eq!(bias(0.0), clean(&[]));
-        assert_eq!(bias(1.0), clean(&[("favor", Value::Text("recall"))]));
-        assert_eq!(bias(-1.0), clean(&[("favor", Value::Text("precision"))]));
-        let refused = |words: &[(&str, Value)]| {
-            Request::of_words(words.iter().copied())
-                .unwrap()
-                .job()
-                .unwrap_err()
-        };
+        assert_eq!(bias(0.0), clean(json!({})));
+        assert_eq!(bias(1.0), clean(json!({"favor": "recall"})));
+        assert_eq!(bias(-1.0), clean(json!({"favor": "precision"})));
         assert_eq!(
-            refused(&[("bias", Value::Number(21.0))]),
+            job(json!({"bias": 21.0})).unwrap_err(),
             RequestError::Bias(21.0)
         );
-        assert!(matches!(
-            refused(&[("bias", Value::Number(f64::NAN))]),
-            RequestError::Bias(_)
-        ));
+        let nan = Decision {
+            bias: Some(f32::NAN),
+            ..Decision::default()
+        };
+        assert!(matches!(nan.settings(), Err(RequestError::Bias(_))));
+        let nan = Decision {
+            threshold: Some(f32::NAN),
+            ..Decision::default()
+        };
+        assert!(matches!(nan.settings(), Err(RequestError::Threshold(_))));
         assert_eq!(
-            refused(&[
-                ("method", Value::Text("perplexity")),
-                ("bias", Value::Number(1.0))
-            ])
-            .to_string(),
+            job(json!({"method": "perplexity", "bias": 1.0}))
+                .unwrap_err()
+                .to_string(),
             "bias applies only to the combined method"
         );
     }

@@ -6,69 +6,61 @@
 use serde::{Deserialize, Serialize};
 
 use crate::block::Block;
-use crate::pipeline::{Request, Value};
+use crate::pipeline::{Request, RequestError};
 
 /// `POST /clean`: one page (exactly one of `html`, `text`, `url`), whether to answer with its
-/// blocks, and the cleaning options: every other key, named as [`Request::set`] names them
-/// (`null` is the default, as a key left out).
-#[derive(Debug, Default)]
+/// blocks, and the cleaning options: every other key, read as a [`Request`]
+/// ([`Request::KEYS`]; `null` is the default, as a key left out).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 pub struct CleanRequest {
     /// An HTML page.
+    #[serde(deserialize_with = "page::html")]
     pub html: Option<String>,
     /// Plain text, paragraphs separated by blank lines (as `ppl-filter --input text`).
+    #[serde(deserialize_with = "page::text")]
     pub text: Option<String>,
     /// The URL of a page to fetch (http or https).
+    #[serde(deserialize_with = "page::url")]
     pub url: Option<String>,
     /// Also answer with every block, its sentences and their decision.
+    #[serde(deserialize_with = "page::blocks")]
     pub blocks: bool,
     /// How the page is cleaned and written.
+    #[serde(flatten)]
     pub options: Request,
+}
+
+/// The readers of the page's own keys, naming the key in a refusal as the options' do.
+mod page {
+    use crate::pipeline::option_value as value;
+    use serde::Deserializer;
+
+    pub fn html<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        value(d, "html")
+    }
+
+    pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        value(d, "text")
+    }
+
+    pub fn url<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        value(d, "url")
+    }
+
+    pub fn blocks<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        Ok(value(d, "blocks")?.unwrap_or(false))
+    }
 }
 
 impl CleanRequest {
     /// The request a JSON body makes; a 400 naming what is wrong (bad JSON, a key no option
-    /// has, a value of the wrong type or that names nothing).
+    /// has, a value of the wrong type or that names nothing). The body is read as JSON first,
+    /// so that a refusal names the key and not the line and column.
     pub fn parse(body: &[u8]) -> Result<CleanRequest, ApiError> {
         let object: serde_json::Map<String, serde_json::Value> = parse(body)?;
-        let mut request = CleanRequest::default();
-        for (key, value) in &object {
-            let value = match value {
-                serde_json::Value::Null => continue,
-                serde_json::Value::Bool(flag) => Value::Flag(*flag),
-                serde_json::Value::Number(number) => {
-                    Value::Number(number.as_f64().unwrap_or(f64::NAN))
-                }
-                serde_json::Value::String(text) => Value::Text(text),
-                _ => {
-                    let message = format!("{key}: expected a string, a number, true or false");
-                    return Err(ApiError::bad_request(message));
-                }
-            };
-            let page = match key.as_str() {
-                "html" => &mut request.html,
-                "text" => &mut request.text,
-                "url" => &mut request.url,
-                "blocks" => match value {
-                    Value::Flag(flag) => {
-                        request.blocks = flag;
-                        continue;
-                    }
-                    _ => return Err(ApiError::bad_request("blocks: expected true or false")),
-                },
-                _ => {
-                    request
-                        .options
-                        .set(key, value)
-                        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                    continue;
-                }
-            };
-            match value {
-                Value::Text(text) => *page = Some(text.to_string()),
-                _ => return Err(ApiError::bad_request(format!("{key}: expected a string"))),
-            }
-        }
-        Ok(request)
+        CleanRequest::deserialize(serde_json::Value::Object(object))
+            .map_err(|e| ApiError::bad_request(RequestError::of_serde(e).to_string()))
     }
 }
 
@@ -347,18 +339,21 @@ mod tests {
         let error = CleanRequest::parse(br#"{"html": "x", "colour": "red"}"#).unwrap_err();
         assert_eq!(error.message, "unknown option 'colour'");
         for (body, message) in [
-            (&br#"{"html": 5}"#[..], "html: expected a string"),
+            (
+                &br#"{"html": 5}"#[..],
+                "html: invalid type: integer `5`, expected a string",
+            ),
             (
                 br#"{"html": "x", "blocks": 1}"#,
-                "blocks: expected true or false",
+                "blocks: invalid type: integer `1`, expected a boolean",
             ),
             (
                 br#"{"html": "x", "comments": "yes"}"#,
-                "comments: expected true or false, not a string",
+                "comments: invalid type: string \"yes\", expected a boolean",
             ),
             (
                 br#"{"html": "x", "kind": ["forum"]}"#,
-                "kind: expected a string, a number, true or false",
+                "kind: invalid type: sequence, expected a string",
             ),
         ] {
             assert_eq!(CleanRequest::parse(body).unwrap_err().message, message);

@@ -57,7 +57,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::lm::model::LanguageModel;
 use crate::pipeline::pages::{self, Page, PageError};
-use crate::pipeline::{InputFormat, Trouble};
+use crate::pipeline::{InputFormat, Trouble, FAVORS, FORMATS, KINDS, METHODS};
 use crate::source::sniff;
 use api::{AnswerTooLarge, ApiError, BoundedJson, CleanRequest, PerplexityRequest, Source};
 use connections::{Connections, Counted};
@@ -71,6 +71,22 @@ pub const GIVE_BACK_EVERY: Duration = Duration::from_secs(1);
 
 /// The demo's one page: HTML with its CSS and JavaScript inline, nothing loaded from elsewhere.
 pub const PAGE: &str = include_str!("page.html");
+
+/// [`PAGE`] as it is served: with the names the options take ([`METHODS`], [`FORMATS`],
+/// [`FAVORS`], [`KINDS`]) written into its `names` script, from which it builds its choices.
+fn served_page() -> &'static str {
+    static SERVED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SERVED.get_or_init(|| {
+        let names = serde_json::json!({
+            "methods": METHODS, "formats": FORMATS, "favors": FAVORS, "kinds": KINDS,
+        });
+        PAGE.replacen(
+            r#"{"names": "the server puts the library's names here"}"#,
+            &names.to_string(),
+            1,
+        )
+    })
+}
 
 /// The note on `text` that holds markup ([`sniff::has_markup`]): it is cleaned as it came.
 pub const MARKUP_AS_TEXT: &str = "the text holds HTML markup: it was cleaned as plain text, tags \
@@ -483,7 +499,7 @@ async fn get_page() -> Response {
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CONTENT_SECURITY_POLICY, PAGE_POLICY),
         ],
-        PAGE,
+        served_page(),
     )
         .into_response()
 }
