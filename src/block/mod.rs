@@ -8,6 +8,8 @@
 //! Nothing here imports a stage: every stage imports these.
 
 mod evidence;
+#[cfg(test)]
+pub mod fixtures;
 mod hints;
 mod metadata;
 mod page;

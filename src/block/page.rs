@@ -42,7 +42,7 @@ pub struct PageInfo {
     /// `headline` (see [`PageInfo::headline`]).
     pub declared_title: Option<String>,
     /// JSON-LD's first `headline`, which a site may word as its `<h1>` where its `og:title`
-    /// words it otherwise: a third name of the headline (`crate::evidence::Headlines`).
+    /// words it otherwise: a third name of the headline (`crate::decide`'s `Headlines`).
     pub ld_headline: Option<String>,
     /// The page's own summary of itself.
     pub description: Option<String>,

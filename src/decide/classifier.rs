@@ -6,11 +6,12 @@ use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use super::rules::{self, Headlines, Sight};
 use super::viterbi::viterbi;
 use super::Choices;
-use crate::block::{Block, ContainerHints, Evidence, PageKind, EVIDENCE_VALUES};
+use crate::block::{Block, Evidence, PageKind, EVIDENCE_VALUES};
 use crate::boost::{CompiledForest, Forest, LANES};
-use crate::evidence::{Analysis, Headlines, KindModel};
+use crate::evidence::{Analysis, KindModel};
 use crate::lm::model::LanguageModel;
 
 /// What the decision knows of a document as a whole.
@@ -278,11 +279,8 @@ impl Classifier {
     /// Keep or drop for each block of one document (measured, in order, with the evidence of
     /// `DocumentContext`): document evidence is added, each block is scored with its
     /// neighbours, the labels are smoothed by an exact Viterbi pass (when `smoothing` is on),
-    /// and the rules after the labels apply (dialogs and captions dropped, an article left
-    /// empty rescued, comments kept on request, a forum's posts and a listing's cards kept, a
-    /// last resort against an empty page, the headline kept once, other repeats outside the
-    /// main run and hidden copies of text kept dropped); `page` says what the whole page is,
-    /// and `choices` may lean the decision either way and keep comments.
+    /// and the rules after the labels apply (`rules::RULES`, in order); `page` says what the
+    /// whole page is, and `choices` may lean the decision either way and keep comments.
     pub fn decide(&self, blocks: &mut [Block], page: &PageView, choices: &Choices) -> Vec<bool> {
         page.analysis.annotate(blocks, page.kind);
         let evidence = evidence_values(blocks);
@@ -294,63 +292,18 @@ impl Classifier {
         } else {
             viterbi(&log_odds, &w.transition, f64::from(w.smoothing))
         };
-        crate::evidence::drop_never_kept(blocks, &mut keep);
-        crate::evidence::rescue(blocks, &mut keep);
-        if choices.comments {
-            crate::evidence::keep_comments(blocks, &mut keep);
-        }
-        if page.kind == PageKind::Forum {
-            crate::evidence::keep_posts(blocks, &mut keep, page.analysis);
-        }
-        if page.kind == PageKind::Listing {
-            crate::evidence::keep_cards(blocks, &mut keep, page.analysis.article_prose());
-        }
-        if !keep.contains(&true) {
-            let cards = matches!(page.kind, PageKind::Listing | PageKind::Collection);
-            keep_the_likeliest(blocks, &log_odds, cards, &mut keep);
-        }
         let mut titles = page.titles.iter().flatten().copied().peekable();
         let headlines = titles.peek().is_some().then(|| Headlines::of(titles));
-        crate::evidence::keep_headline(blocks, &mut keep, headlines.as_ref());
-        crate::evidence::drop_repeated_headline(blocks, &mut keep, headlines.as_ref());
-        crate::evidence::drop_other_stories(blocks, &mut keep, headlines.as_ref(), page.kind);
-        crate::evidence::drop_repeats(blocks, &mut keep, page.kind);
-        crate::evidence::drop_copies(blocks, &mut keep);
+        let sight = Sight {
+            blocks,
+            analysis: page.analysis,
+            kind: page.kind,
+            comments: choices.comments,
+            log_odds: &log_odds,
+            headlines: headlines.as_ref(),
+        };
+        rules::apply(&sight, &mut keep);
         keep
-    }
-}
-
-/// A page whose every block was dropped, though some hold a sentence's worth of words, keeps
-/// those whose log-odds come within this of the likeliest one's...
-const LIKELIEST_MARGIN: f64 = 1.0;
-
-/// ...among the blocks of at least this many words...
-const LIKELIEST_MIN_WORDS: usize = 5;
-
-/// ...mostly outside links, but on a page of cards.
-const LIKELIEST_MAX_LINK_DENSITY: f64 = 0.3;
-
-/// The last resort against an empty page, after [`crate::evidence::rescue`] (which needs a run
-/// of prose): a page of short items (a listing, a course catalogue) keeps its likeliest blocks
-/// among those shown; links among them only where they are the page's `cards` (a listing's, a
-/// collection's), since elsewhere the likeliest links are a portal's teasers or an error page's
-/// menu, and such a page has no main content.
-fn keep_the_likeliest(blocks: &[Block], log_odds: &[f64], cards: bool, keep: &mut [bool]) {
-    let eligible = |i: &usize| {
-        let b = &blocks[*i];
-        b.words() >= LIKELIEST_MIN_WORDS
-            && (cards || b.link_density() <= LIKELIEST_MAX_LINK_DENSITY)
-            && !b.hints.has(ContainerHints::HIDDEN)
-    };
-    let Some(best) = (0..blocks.len())
-        .filter(eligible)
-        .map(|i| log_odds[i])
-        .max_by(f64::total_cmp)
-    else {
-        return;
-    };
-    for i in (0..blocks.len()).filter(eligible) {
-        keep[i] = log_odds[i] >= best - LIKELIEST_MARGIN;
     }
 }
 
@@ -377,41 +330,6 @@ mod tests {
                 assert_eq!(z, f64::from(alone), "block {i} of {blocks}");
             }
         }
-    }
-
-    #[test]
-    fn a_page_with_nothing_kept_keeps_its_likeliest_blocks_of_a_few_words() {
-        let blocks: Vec<Block> = [
-            "Home",
-            "Learn to use Photoshop to fix your photos",
-            "Contact us",
-            "Video basics for beginners and more",
-        ]
-        .iter()
-        .enumerate()
-        .map(|(i, t)| Block::new(i as u32, BlockKind::Paragraph, *t))
-        .collect();
-        // "Home" is likeliest but too short; the third block is too short too.
-        let log_odds = [0.5, -1.0, -0.5, -2.5];
-        let mut keep = vec![false; 4];
-        keep_the_likeliest(&blocks, &log_odds, false, &mut keep);
-        assert_eq!(keep, [false, true, false, false]);
-        let log_odds = [0.5, -1.0, -0.5, -1.8];
-        keep_the_likeliest(&blocks, &log_odds, false, &mut keep);
-        assert_eq!(keep, [false, true, false, true]);
-        // Links (teasers) are the last resort only on a page of cards.
-        let mut teasers = blocks.clone();
-        teasers[1].link_bytes = teasers[1].text.len();
-        teasers[3].link_bytes = teasers[3].text.len();
-        let mut keep = vec![false; 4];
-        keep_the_likeliest(&teasers, &log_odds, false, &mut keep);
-        assert_eq!(keep, [false; 4]);
-        keep_the_likeliest(&teasers, &log_odds, true, &mut keep);
-        assert_eq!(keep, [false, true, false, true]);
-        // Nothing of a few words: still nothing.
-        let mut keep = vec![false; 1];
-        keep_the_likeliest(&blocks[..1], &[3.0], false, &mut keep);
-        assert_eq!(keep, [false]);
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 4 << 20;
 /// the whole document, up to `max_document_bytes` ([`BLOCK_OVERHEAD_BYTES`] a block plus its
 /// text), then decides it at once: document evidence (`crate::evidence::annotate`), the
 /// classifier over each block and its neighbours, an exact Viterbi pass over the labels, and
-/// the rescue of an article left empty (`crate::evidence::rescue`). A longer document is
+/// the rules after the labels (`rules.rs`, an article left empty rescued first). A longer document is
 /// decided in pieces of that size, each as if it were a document (what came before still
 /// counts as text seen earlier).
 pub struct Decider<'a> {

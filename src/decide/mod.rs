@@ -23,6 +23,7 @@ mod classifier;
 mod decider;
 mod file;
 mod policy;
+mod rules;
 mod units;
 mod viterbi;
 

@@ -11,8 +11,9 @@
 //!   holds, which sets what its main content is; [`tell_kind`]: the kind told from what the
 //!   whole page shows ([`page_evidence`], [`KindModel`]) when it declares none;
 //! - [`annotate`]: the whole document, once the decider holds it (where the main run of prose
-//!   lies, container shares, values relative to the page's own). [`drop_never_kept`], [`rescue`]
-//!   and [`keep_comments`] apply the same notion of the main content to the decided labels.
+//!   lies, container shares, values relative to the page's own). The decision's rules after
+//!   the labels (`crate::decide`) apply the same notion of the main content ([`prose_bytes`],
+//!   [`main_prose_bytes`]).
 
 mod context;
 mod document;
@@ -23,8 +24,7 @@ mod url;
 
 pub use context::DocumentContext;
 pub use document::{
-    annotate, drop_copies, drop_never_kept, drop_other_stories, drop_repeated_headline, drop_repeats,
-    keep_cards, keep_comments, keep_posts, keep_headline, rescue, Analysis, Headlines,
+    annotate, main_prose_bytes, prose_bytes, Analysis, PROSE_LINK_DENSITY, RECORD_SIBLINGS,
 };
 pub use kind::{page_kind, tell_kind, KindModel};
 pub use measure::{measure, score};
