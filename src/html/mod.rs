@@ -257,22 +257,22 @@ impl BlockParser {
     }
 
     /// Gives lol_html one piece (or the start of the last one), replacing the parser as often as
-    /// the handlers ask (see [`State::restart_at`]).
+    /// the handlers ask (see [`Replay::restart_at`](state::Replay::restart_at)).
     fn write_piece(&mut self, mut bytes: &[u8]) -> Result<(), HtmlError> {
         loop {
             {
                 let mut s = self.state.borrow_mut();
-                s.input_start += s.input.len();
-                s.input.clear();
-                s.input.extend_from_slice(bytes);
+                s.replay.input_start += s.replay.input.len();
+                s.replay.input.clear();
+                s.replay.input.extend_from_slice(bytes);
             }
             let result = self.rewriter.write(bytes);
-            let restart_at = self.state.borrow_mut().restart_at.take();
+            let restart_at = self.state.borrow_mut().replay.restart_at.take();
             let rest = match (result, restart_at) {
                 (Ok(()), _) => return Ok(()),
                 (Err(e), None) => return Err(self.fail(e)),
                 (Err(_), Some(at)) => {
-                    let input_start = self.state.borrow().input_start;
+                    let input_start = self.state.borrow().replay.input_start;
                     at.checked_sub(input_start)
                         .and_then(|skip| bytes.get(skip..))
                 }

@@ -19,7 +19,7 @@ use super::tags::{
 };
 use crate::block::{PageInfo, SchemaTypes};
 
-/// The error a handler returns to stop lol_html where [`State::restart_at`] says.
+/// The error a handler returns to stop lol_html where [`Replay::restart_at`](super::state::Replay::restart_at) says.
 #[derive(Debug)]
 struct Restart;
 
@@ -67,16 +67,16 @@ fn on_start_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_htm
     let at = el.source_location().bytes();
     let known = {
         let mut s = state.borrow_mut();
-        s.at_element_edge = true;
-        if at.start < s.replay_end {
+        s.run.at_element_edge = true;
+        if at.start < s.replay.replay_end {
             None
-        } else if s.open >= s.max_open && at.start >= s.input_start {
+        } else if s.replay.open >= s.replay.max_open && at.start >= s.replay.input_start {
             // lol_html stops here; the parser is replaced and given the source from this tag on.
-            s.restart_at = Some(at.start);
+            s.replay.restart_at = Some(at.start);
             return Err(Box::new(Restart));
         } else {
             if el.can_have_content() {
-                s.open += 1;
+                s.replay.open += 1;
             }
             Some(s.tag_id_from_source(at.clone()))
         }
@@ -117,9 +117,9 @@ fn on_foreign_object(
 ) -> lol_html::HandlerResult {
     let lifted = {
         let mut s = state.borrow_mut();
-        let lift = s.skip_depth == 1 && s.skip_outer == Tag::Svg && el.can_have_content();
+        let lift = s.skip.depth == 1 && s.skip.outer == Tag::Svg && el.can_have_content();
         if lift {
-            s.skip_depth = 0;
+            s.skip.depth = 0;
         }
         lift
     };
@@ -129,7 +129,7 @@ fn on_foreign_object(
     on_element(state, el, Tag::Div)?;
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
-        end_state.borrow_mut().skip_depth = 1;
+        end_state.borrow_mut().skip.depth = 1;
         Ok(())
     }))
 }
@@ -312,7 +312,7 @@ fn on_element(
         on_page_element(&mut state.borrow_mut().page, el, id);
         return count_end_tag(state, el);
     }
-    if role == Role::Title && state.borrow().skip_depth > 0 {
+    if role == Role::Title && state.borrow().skip.depth > 0 {
         // An `<svg>`'s `<title/>` names a drawing, not the page, and may be self-closing.
         return count_end_tag(state, el);
     }
@@ -339,7 +339,7 @@ fn on_element(
                     _ => None,
                 };
                 let script_type = script_type.as_deref().map(str::trim);
-                if s.skip_depth == 0
+                if s.skip.depth == 0
                     && script_type.is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
                 {
                     s.start_json_ld();
@@ -369,9 +369,9 @@ fn on_element(
             Role::Link => s.link_depth = 1,
             Role::Title => {
                 s.flush_block();
-                s.in_title = true;
+                s.title.inside = true;
             }
-            Role::Annotation => s.in_annotation = true,
+            Role::Annotation => s.skip.in_annotation = true,
             Role::NoScript => {
                 if !s.start_noscript() {
                     s.start_skip(id);
@@ -459,7 +459,7 @@ fn on_replayed_element(
     if !el.can_have_content() {
         return Ok(());
     }
-    state.borrow_mut().open += 1;
+    state.borrow_mut().replay.open += 1;
     match tag_id(&el.tag_name()) {
         Some(id) => on_end_of(state, el, id),
         None if is_custom_link(el) => on_end_of(state, el, Tag::A),
@@ -477,8 +477,8 @@ fn on_end_of(
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
         let mut s = end_state.borrow_mut();
-        s.open = s.open.saturating_sub(1);
-        s.at_element_edge = true;
+        s.replay.open = s.replay.open.saturating_sub(1);
+        s.run.at_element_edge = true;
         match role {
             Role::Block => s.on_block_end(id),
             Role::Break | Role::Page => {}
@@ -492,12 +492,12 @@ fn on_end_of(
                     formula.in_tex = false;
                 }
             }
-            Role::Annotation => s.in_annotation = false,
+            Role::Annotation => s.skip.in_annotation = false,
             Role::Link => s.link_depth = 0,
             Role::Title => {
                 s.flush_block();
                 s.end_title();
-                s.in_title = false;
+                s.title.inside = false;
             }
         }
         Ok(())
@@ -513,8 +513,8 @@ fn count_end_tag(state: &Rc<RefCell<State>>, el: &mut Element<'_, '_>) -> lol_ht
     let end_state = Rc::clone(state);
     el.on_end_tag(Box::new(move |_end| {
         let mut s = end_state.borrow_mut();
-        s.open = s.open.saturating_sub(1);
-        s.at_element_edge = true;
+        s.replay.open = s.replay.open.saturating_sub(1);
+        s.run.at_element_edge = true;
         Ok(())
     }))
 }

@@ -17,7 +17,9 @@ use crate::block::{byline_people, Block, BlockKind, ContainerHints, MarkKind, Pa
 /// Raw text of one text node held before its entities are decoded; longer nodes are decoded in pieces.
 const MAX_PENDING_RAW: usize = 16 * 1024;
 
-/// Everything the lol_html handlers share while a document is parsed.
+/// Everything the lol_html handlers share while a document is parsed, in parts: the stack of
+/// open block elements, the text run of the block being filled, the title, what a restart of
+/// lol_html replays, the inner parser of raw text that is HTML, and the text dropped.
 pub(super) struct State {
     /// What the page says about itself (title, canonical link, CleanEval wrapper).
     pub(super) page: PageInfo,
@@ -26,13 +28,32 @@ pub(super) struct State {
     pub(super) stack: Stack,
     /// The block's inline code and formulas, and a formula being read.
     pub(super) inline: Inline,
+    /// The text of the block being filled.
+    pub(super) run: Run,
+    /// The page's `<title>` being read.
+    pub(super) title: Title,
+    /// The piece of HTML being parsed, and what a restart of lol_html replays.
+    pub(super) replay: Replay,
+    /// The inner parser of raw text that is HTML to readers.
+    nest: Nest,
+    /// Text being dropped: a skipped element's, a ruby annotation's, a screen reader's.
+    pub(super) skip: Skip,
     /// The number the next block element gets.
     next_number: u32,
-    pub(super) skip_depth: u32,
-    /// The element that took `skip_depth` from 0 (replayed if lol_html is restarted inside it).
-    pub(super) skip_outer: Tag,
     pub(super) link_depth: u32,
-    pub(super) in_title: bool,
+    /// Blocks finished and not yet taken by the caller.
+    pub(super) done: Vec<Block>,
+    /// Inside a `<script type="application/ld+json">`: its text so far, up to
+    /// [`MAX_JSON_LD_BYTES`], read for schema.org types at its end.
+    json_ld: Option<String>,
+    /// The raw text of the byline being read ([`PageInfo::byline`]), up to
+    /// [`MAX_BYLINE_BYTES`], until its element ends.
+    pub(super) byline: Option<String>,
+}
+
+/// The text of the block being filled ([`State::run`]), and of the text node being read.
+#[derive(Default)]
+pub(super) struct Run {
     /// Raw (entity-encoded) text of the current text node not yet decoded.
     pending_raw: String,
     pending_in_link: bool,
@@ -49,8 +70,27 @@ pub(super) struct State {
     pub(super) at_element_edge: bool,
     /// The kind fixed by the element the block's text started in.
     next_index: u32,
-    /// Blocks finished and not yet taken by the caller.
-    pub(super) done: Vec<Block>,
+}
+
+/// The page's `<title>` being read ([`State::title`]).
+#[derive(Default)]
+pub(super) struct Title {
+    /// Inside the `<title>`.
+    pub(super) inside: bool,
+    /// Raw text of the current `<title>`, while it may still turn out to have lost its end tag
+    /// (then it is parsed as the start of the page), and of a title for good: up to
+    /// [`MAX_TITLE_HELD_BYTES`] and a text chunk more.
+    raw: String,
+    /// A `<` was seen in the current title's raw text (each chunk is looked at once).
+    markup: bool,
+    /// The current title grew past [`MAX_TITLE_HELD_BYTES`] with no `<` in it: its text is no
+    /// longer held (but for the page's title). Markup in it later still makes it a title that
+    /// lost its end tag, and the page is parsed from that chunk on.
+    settled: bool,
+}
+
+/// The piece of HTML being parsed, and what a restart of lol_html replays ([`State::replay`]).
+pub(super) struct Replay {
     /// A copy of the piece of HTML being parsed, so element handlers can read tag names from the
     /// source instead of having lol_html allocate them.
     pub(super) input: Vec<u8>,
@@ -66,28 +106,33 @@ pub(super) struct State {
     pub(super) replay_end: usize,
     /// Source offset of the start tag before which the current parser is to be replaced.
     pub(super) restart_at: Option<usize>,
-    /// Raw text of the current `<title>`, while it may still turn out to have lost its end tag
-    /// (then it is parsed as the start of the page), and of a title for good: up to
-    /// [`MAX_TITLE_HELD_BYTES`] and a text chunk more.
-    title_raw: String,
-    /// A `<` was seen in the current title's raw text (each chunk is looked at once).
-    title_markup: bool,
-    /// The current title grew past [`MAX_TITLE_HELD_BYTES`] with no `<` in it: its text is no
-    /// longer held (but for the page's title). Markup in it later still makes it a title that
-    /// lost its end tag, and the page is parsed from that chunk on.
-    title_settled: bool,
-    /// An inner parser for raw text that is HTML to readers (it does not nest another):
-    /// - a title whose end tag is missing or broken: the HTML parser takes the rest of the page
-    ///   for its text, while libxml2 and the browsers before HTML5 showed the page. A title
-    ///   longer than [`MAX_TITLE_BYTES`] with markup in it is taken for one;
-    /// - a `<noscript>` (`in_noscript`): lol_html reads its content as raw text, as a browser
-    ///   running scripts does, while crawlers, readers without scripts and some sites' whole
-    ///   content (a forum's posts) see it as HTML.
-    nested: Option<Box<BlockParser>>,
-    /// The number of the first element of `nested` in this document.
-    nested_base: u32,
-    /// Inside a `<noscript>` that was not skipped: its raw text goes to `nested`.
-    pub(super) in_noscript: bool,
+}
+
+/// The inner parser for raw text that is HTML to readers ([`State::nest`]; it does not nest
+/// another):
+/// - a title whose end tag is missing or broken: the HTML parser takes the rest of the page
+///   for its text, while libxml2 and the browsers before HTML5 showed the page. A title
+///   longer than [`MAX_TITLE_BYTES`] with markup in it is taken for one;
+/// - a `<noscript>` (`in_noscript`): lol_html reads its content as raw text, as a browser
+///   running scripts does, while crawlers, readers without scripts and some sites' whole
+///   content (a forum's posts) see it as HTML.
+struct Nest {
+    /// The inner parser, while one runs.
+    parser: Option<Box<BlockParser>>,
+    /// The number of the first element of `parser` in this document.
+    base: u32,
+    /// Inside a `<noscript>` that was not skipped: its raw text goes to `parser`.
+    in_noscript: bool,
+    /// False in a nested parser, and once one failed in this document.
+    allowed: bool,
+}
+
+/// Text being dropped ([`State::skip`]).
+pub(super) struct Skip {
+    /// Elements open inside a skipped one (0: nothing is skipped).
+    pub(super) depth: u32,
+    /// The element that took `depth` from 0 (replayed if lol_html is restarted inside it).
+    pub(super) outer: Tag,
     /// Inside a ruby annotation (`<rt>`, `<rp>`) of the current block: its text is dropped.
     pub(super) in_annotation: bool,
     /// Inside an element only screen readers read ([`super::tags::is_screen_reader_text`]),
@@ -97,28 +142,20 @@ pub(super) struct State {
     unread: Option<Unread>,
     /// The number of the next element whose text is dropped so, told to its end tag.
     next_unread: u32,
-    /// Inside a `<script type="application/ld+json">`: its text so far, up to
-    /// [`MAX_JSON_LD_BYTES`], read for schema.org types at its end.
-    json_ld: Option<String>,
-    /// False in a nested parser, and once one failed in this document.
-    may_nest: bool,
-    /// The raw text of the byline being read ([`PageInfo::byline`]), up to
-    /// [`MAX_BYLINE_BYTES`], until its element ends.
-    pub(super) byline: Option<String>,
 }
 
 /// A byline is at most this long ([`PageInfo::byline`]): a longer element is an author's box
 /// or a biography.
 const MAX_BYLINE_BYTES: usize = 200;
 
-/// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::nested`]).
+/// A `<title>` longer than this, with a `<` in it, has lost its end tag ([`State::nest`]).
 const MAX_TITLE_BYTES: usize = 1024;
 
 /// A `<title>` whose raw text grows past this with no `<` in it is no longer held to be parsed
 /// as the start of the page: its text so far is the title's, whatever follows.
 const MAX_TITLE_HELD_BYTES: usize = 64 * 1024;
 
-/// An open element whose text only screen readers read ([`State::unread`]).
+/// An open element whose text only screen readers read ([`Skip::unread`]).
 #[derive(Clone, Copy, Debug)]
 struct Unread {
     /// Its number, which its end tag's handler carries.
@@ -146,39 +183,34 @@ impl State {
             settings,
             stack: Stack::default(),
             inline: Inline::default(),
+            run: Run::default(),
+            title: Title::default(),
+            replay: Replay {
+                input: Vec::new(),
+                input_start: 0,
+                open: 0,
+                max_open: max_open_elements(settings_memory),
+                replay_end: 0,
+                restart_at: None,
+            },
+            nest: Nest {
+                parser: None,
+                base: 0,
+                in_noscript: false,
+                allowed: true,
+            },
+            skip: Skip {
+                depth: 0,
+                outer: Tag::P,
+                in_annotation: false,
+                unread: None,
+                next_unread: 0,
+            },
             next_number: 0,
-            skip_depth: 0,
-            skip_outer: Tag::P,
             link_depth: 0,
-            in_title: false,
-            pending_raw: String::new(),
-            pending_in_link: false,
-            text: String::new(),
-            link_bytes: 0,
-            truncated: false,
-            last_end: None,
-            at_element_edge: false,
-            pending_space: false,
-            next_index: 0,
             done: Vec::new(),
-            input: Vec::new(),
-            input_start: 0,
-            open: 0,
-            max_open: max_open_elements(settings_memory),
-            replay_end: 0,
-            restart_at: None,
-            title_raw: String::new(),
-            title_markup: false,
-            title_settled: false,
             page: PageInfo::default(),
-            nested: None,
-            nested_base: 0,
-            in_noscript: false,
-            in_annotation: false,
-            unread: None,
-            next_unread: 0,
             json_ld: None,
-            may_nest: true,
             byline: None,
         }
     }
@@ -214,44 +246,44 @@ impl State {
     /// Ends the current block, if it holds any text.
     pub(super) fn flush_block(&mut self) {
         self.decode_pending(true);
-        self.pending_space = false;
-        self.in_annotation = false;
-        if self.text.is_empty() {
-            self.truncated = false;
+        self.run.pending_space = false;
+        self.skip.in_annotation = false;
+        if self.run.text.is_empty() {
+            self.run.truncated = false;
             return;
         }
-        let kind = if self.in_title {
+        let kind = if self.title.inside {
             BlockKind::Heading
         } else {
             self.current_kind()
         };
         if kind == BlockKind::Preformatted {
             // A code block's text: its lines, without the blank ones around them.
-            let trimmed = self.text.trim_end().trim_start_matches(['\n', '\r']);
+            let trimmed = self.run.text.trim_end().trim_start_matches(['\n', '\r']);
             if trimmed.is_empty() {
-                self.text.clear();
+                self.run.text.clear();
                 self.inline.clear();
-                self.truncated = false;
+                self.run.truncated = false;
                 return;
             }
-            let start = self.text.len() - self.text.trim_start_matches(['\n', '\r']).len();
-            self.text.truncate(start + trimmed.len());
-            self.text.drain(..start);
+            let start = self.run.text.len() - self.run.text.trim_start_matches(['\n', '\r']).len();
+            self.run.text.truncate(start + trimmed.len());
+            self.run.text.drain(..start);
         }
-        // An exact-size copy: `self.text` keeps its capacity for the next block, so no block
+        // An exact-size copy: `self.run.text` keeps its capacity for the next block, so no block
         // grows by reallocation. Composing may shorten it, so the link text is bounded by it.
-        let text = nfc(&self.text);
+        let text = nfc(&self.run.text);
         let mut structure = self.stack.structure();
-        structure.marks = self.inline.take_marks(text.len(), text.len() == self.text.len());
+        structure.marks = self.inline.take_marks(text.len(), text.len() == self.run.text.len());
         let block = Block {
-            index: self.next_index,
+            index: self.run.next_index,
             kind,
-            link_bytes: std::mem::take(&mut self.link_bytes).min(text.len()),
+            link_bytes: std::mem::take(&mut self.run.link_bytes).min(text.len()),
             text,
-            truncated: std::mem::take(&mut self.truncated),
+            truncated: std::mem::take(&mut self.run.truncated),
             sentences: Vec::new(),
             evidence: Default::default(),
-            hints: if self.in_title {
+            hints: if self.title.inside {
                 ContainerHints(ContainerHints::TITLE)
             } else {
                 self.open_hints()
@@ -265,36 +297,36 @@ impl State {
                 .is_some_and(|at| self.stack.tag(at) == Tag::H1),
             structure,
         };
-        self.text.clear();
-        self.last_end = None;
-        self.next_index = self.next_index.saturating_add(1);
+        self.run.text.clear();
+        self.run.last_end = None;
+        self.run.next_index = self.run.next_index.saturating_add(1);
         self.done.push(block);
     }
 
     /// Decodes the held raw text into the block; with `all == false` a possible entity at the end is kept back.
     fn decode_pending(&mut self, all: bool) {
-        if self.pending_raw.is_empty() {
+        if self.run.pending_raw.is_empty() {
             return;
         }
         let cut = if all {
-            self.pending_raw.len()
+            self.run.pending_raw.len()
         } else {
             // An entity is at most 32 bytes long: keep back a trailing '&' run that may be unfinished.
             let tail_start =
-                floor_char_boundary(&self.pending_raw, self.pending_raw.len().saturating_sub(40));
-            match self.pending_raw[tail_start..].rfind('&') {
+                floor_char_boundary(&self.run.pending_raw, self.run.pending_raw.len().saturating_sub(40));
+            match self.run.pending_raw[tail_start..].rfind('&') {
                 Some(amp) => tail_start + amp,
-                None => self.pending_raw.len(),
+                None => self.run.pending_raw.len(),
             }
         };
-        let cut = floor_char_boundary(&self.pending_raw, cut);
+        let cut = floor_char_boundary(&self.run.pending_raw, cut);
         // Taken out (not copied) so it can be read while `self` changes; its buffer is put back.
-        let mut raw = std::mem::take(&mut self.pending_raw);
-        let in_link = self.pending_in_link;
+        let mut raw = std::mem::take(&mut self.run.pending_raw);
+        let in_link = self.run.pending_in_link;
         self.decode_str(&raw[..cut], in_link);
-        debug_assert!(self.pending_raw.is_empty());
+        debug_assert!(self.run.pending_raw.is_empty());
         raw.drain(..cut);
-        self.pending_raw = raw;
+        self.run.pending_raw = raw;
     }
 
     /// Decodes the entities of `raw` (a whole number of them) into the block.
@@ -342,13 +374,13 @@ impl State {
                     piece.into()
                 };
             let mut rest: &str = &piece;
-            while self.text.len() + rest.len() > self.settings.max_block_bytes {
-                if self.text.is_empty() {
+            while self.run.text.len() + rest.len() > self.settings.max_block_bytes {
+                if self.run.text.is_empty() {
                     let cut = word_piece(rest, self.settings.max_block_bytes);
                     self.push_code(&rest[..cut], in_link);
                     rest = &rest[cut..];
                 }
-                self.truncated = true;
+                self.run.truncated = true;
                 self.flush_block_keep_pending();
             }
             self.push_code(rest, in_link);
@@ -357,11 +389,11 @@ impl State {
 
     /// Appends a piece of a code block's text as it is.
     fn push_code(&mut self, piece: &str, in_link: bool) {
-        self.text.push_str(piece);
+        self.run.text.push_str(piece);
         if in_link {
-            self.link_bytes += piece.len();
+            self.run.link_bytes += piece.len();
         }
-        self.pending_space = false;
+        self.run.pending_space = false;
     }
 
     /// Appends the words of `text`; any run of white space (`char::is_whitespace`, and C0
@@ -373,15 +405,15 @@ impl State {
         while i < bytes.len() {
             let n = space_len(text, i);
             if n > 0 {
-                self.pending_space = true;
+                self.run.pending_space = true;
                 i += n;
                 continue;
             }
             let start = i;
-            if self.at_element_edge {
-                self.at_element_edge = false;
-                if !self.pending_space && self.words_run_together(&text[i..]) {
-                    self.pending_space = true;
+            if self.run.at_element_edge {
+                self.run.at_element_edge = false;
+                if !self.run.pending_space && self.words_run_together(&text[i..]) {
+                    self.run.pending_space = true;
                 }
             }
             loop {
@@ -407,7 +439,7 @@ impl State {
     /// `<pre>`.
     fn words_run_together(&self, next: &str) -> bool {
         self.settings.as_seen
-            && self.text.chars().next_back().is_some_and(char::is_lowercase)
+            && self.run.text.chars().next_back().is_some_and(char::is_lowercase)
             && next.chars().next().is_some_and(char::is_uppercase)
             && !self.stack.contains(Tag::Pre)
     }
@@ -420,7 +452,7 @@ impl State {
             None => {
                 for (j, word) in run.split(' ').enumerate() {
                     if j > 0 {
-                        self.pending_space = true;
+                        self.run.pending_space = true;
                     }
                     self.push_word(word, in_link);
                 }
@@ -436,7 +468,7 @@ impl State {
                 self.append(word, space, in_link);
                 return;
             }
-            if self.text.is_empty() {
+            if self.run.text.is_empty() {
                 let piece = word_piece(word, self.settings.max_block_bytes);
                 self.append(&word[..piece], 0, in_link);
                 word = &word[piece..];
@@ -452,51 +484,51 @@ impl State {
     /// sentence end if one is in its last bytes (the words after it begin the next block),
     /// else as it is. Nothing is dropped.
     fn cut_block(&mut self) {
-        self.truncated = true;
-        let pending_space = self.pending_space;
-        let carried = match self.last_end.take() {
+        self.run.truncated = true;
+        let pending_space = self.run.pending_space;
+        let carried = match self.run.last_end.take() {
             Some(end) => {
-                let tail = self.text[end.at + 1..].to_owned();
-                let tail_links = self.link_bytes.saturating_sub(end.links_through);
-                self.text.truncate(end.at);
-                self.link_bytes = end.links_before;
+                let tail = self.run.text[end.at + 1..].to_owned();
+                let tail_links = self.run.link_bytes.saturating_sub(end.links_through);
+                self.run.text.truncate(end.at);
+                self.run.link_bytes = end.links_before;
                 Some((tail, tail_links))
             }
             None => None,
         };
         self.flush_block_keep_pending();
         if let Some((tail, tail_links)) = carried {
-            self.text.push_str(&tail);
-            self.link_bytes = tail_links.min(tail.len());
+            self.run.text.push_str(&tail);
+            self.run.link_bytes = tail_links.min(tail.len());
         }
-        self.pending_space = pending_space;
+        self.run.pending_space = pending_space;
     }
 
     /// The bytes of pending space (0 or 1) before `piece`, if both fit in the block.
     fn room_for(&self, piece: &str) -> Option<usize> {
-        let space = usize::from(self.pending_space && !self.text.is_empty());
-        (self.text.len() + space + piece.len() <= self.settings.max_block_bytes).then_some(space)
+        let space = usize::from(self.run.pending_space && !self.run.text.is_empty());
+        (self.run.text.len() + space + piece.len() <= self.settings.max_block_bytes).then_some(space)
     }
 
     /// Appends `space` (0 or 1) bytes of space and `piece`, counting them as link text if
     /// `in_link`; notes the last sentence end among them when they reach the block's last bytes.
     fn append(&mut self, piece: &str, space: usize, in_link: bool) {
-        let start = self.text.len();
-        let links_before = self.link_bytes;
+        let start = self.run.text.len();
+        let links_before = self.run.link_bytes;
         if space == 1 {
-            self.text.push(' ');
+            self.run.text.push(' ');
         }
-        self.inline.text_at(self.text.len());
-        self.text.push_str(piece);
+        self.inline.text_at(self.run.text.len());
+        self.run.text.push_str(piece);
         if in_link {
-            self.link_bytes += piece.len() + space;
+            self.run.link_bytes += piece.len() + space;
         }
-        self.pending_space = false;
+        self.run.pending_space = false;
         let soft = soft_cut_start(self.settings.max_block_bytes);
-        if self.text.len() > soft {
-            if let Some(at) = last_sentence_end(&self.text, start.max(soft)) {
+        if self.run.text.len() > soft {
+            if let Some(at) = last_sentence_end(&self.run.text, start.max(soft)) {
                 let links = if in_link { at - start } else { 0 };
-                self.last_end = Some(SentenceEnd {
+                self.run.last_end = Some(SentenceEnd {
                     at,
                     links_before: links_before + links,
                     links_through: links_before + links + usize::from(in_link),
@@ -507,9 +539,9 @@ impl State {
 
     /// Like [`flush_block`] but from inside decoding, where the pending raw text is already taken.
     fn flush_block_keep_pending(&mut self) {
-        let pending = std::mem::take(&mut self.pending_raw);
+        let pending = std::mem::take(&mut self.run.pending_raw);
         self.flush_block();
-        self.pending_raw = pending;
+        self.run.pending_raw = pending;
     }
 
     /// The [`tag_id`](super::tags::tag_id) of the start tag at stream bytes `at`, read from the
@@ -531,8 +563,8 @@ impl State {
     /// The source of the start tag at `at` (source offsets), when it is all in the current
     /// piece.
     fn tag_source(&self, at: std::ops::Range<usize>) -> Option<&[u8]> {
-        let start = at.start.checked_sub(self.input_start)?;
-        self.input.get(start..at.end.checked_sub(self.input_start)?)
+        let start = at.start.checked_sub(self.replay.input_start)?;
+        self.replay.input.get(start..at.end.checked_sub(self.replay.input_start)?)
     }
 
     /// Whether the start tag at `at` may mark a byline: its source holds `uth`, `uto`, `ute`
@@ -593,7 +625,7 @@ impl State {
     /// or, in a code block or at a table cell, has a class, a style or `aria-hidden` (true when
     /// the source is not at hand).
     pub(super) fn may_be_drawn_beside_text(&self, at: std::ops::Range<usize>) -> bool {
-        if self.unread.is_some() || self.skip_depth > 0 {
+        if self.skip.unread.is_some() || self.skip.depth > 0 {
             return false;
         }
         let Some(tag) = self.tag_source(at) else {
@@ -630,16 +662,16 @@ impl State {
     /// Whether a start tag is looked at for text only screen readers read: the settings drop
     /// such text, and no such element is open already.
     pub(super) fn watches_screen_reader_text(&self) -> bool {
-        self.settings.as_seen && self.unread.is_none()
+        self.settings.as_seen && self.skip.unread.is_none()
     }
 
     /// At the start of an element whose text only screen readers read, after its block (if it
     /// is one) was opened: its text is dropped until [`State::end_unread`] with the number
     /// returned, or until the stack of blocks is shorter than now.
     pub(super) fn start_unread(&mut self) -> u32 {
-        let number = self.next_unread;
-        self.next_unread = self.next_unread.wrapping_add(1);
-        self.unread = Some(Unread {
+        let number = self.skip.next_unread;
+        self.skip.next_unread = self.skip.next_unread.wrapping_add(1);
+        self.skip.unread = Some(Unread {
             number,
             depth: self.stack.len(),
         });
@@ -648,13 +680,13 @@ impl State {
 
     /// At the end tag of the element [`State::start_unread`] numbered `number`.
     pub(super) fn end_unread(&mut self, number: u32) {
-        if self.unread.is_some_and(|u| u.number == number) {
-            self.unread = None;
+        if self.skip.unread.is_some_and(|u| u.number == number) {
+            self.skip.unread = None;
         }
     }
 
     fn text_allowed(&self) -> bool {
-        self.skip_depth == 0 && !self.in_annotation && self.unread.is_none()
+        self.skip.depth == 0 && !self.skip.in_annotation && self.skip.unread.is_none()
     }
 
     pub(super) fn on_text(&mut self, chunk: &TextChunk) {
@@ -665,7 +697,7 @@ impl State {
             return;
         }
         if chunk.text_type() == TextType::RCData
-            && self.in_title
+            && self.title.inside
             && self.on_title_text(chunk.as_str())
         {
             return;
@@ -676,32 +708,32 @@ impl State {
             json.push_str(&text[..floor_char_boundary(text, room)]);
             return;
         }
-        if chunk.text_type() == TextType::RawText && self.in_noscript {
-            if self.nested.is_some() {
+        if chunk.text_type() == TextType::RawText && self.nest.in_noscript {
+            if self.nest.parser.is_some() {
                 self.parse_nested(chunk.as_str());
             }
             return;
         }
         let allowed = match chunk.text_type() {
-            TextType::Data | TextType::CDataSection => self.text_allowed() && !self.in_title,
-            TextType::RCData => self.in_title && self.settings.keep_title,
+            TextType::Data | TextType::CDataSection => self.text_allowed() && !self.title.inside,
+            TextType::RCData => self.title.inside && self.settings.keep_title,
             _ => false,
         };
         if allowed {
             let in_link = self.link_depth > 0;
-            if in_link != self.pending_in_link {
+            if in_link != self.run.pending_in_link {
                 self.decode_pending(true);
-                self.pending_in_link = in_link;
+                self.run.pending_in_link = in_link;
             }
             // Held even when the node may be whole: lol_html sends a text node's content with
             // `last_in_text_node() == false`, then an empty last chunk.
-            self.pending_raw.push_str(chunk.as_str());
+            self.run.pending_raw.push_str(chunk.as_str());
             if let Some(byline) = &mut self.byline {
                 let text = chunk.as_str();
                 let room = (MAX_BYLINE_BYTES + 1).saturating_sub(byline.len());
                 byline.push_str(&text[..floor_char_boundary(text, room)]);
             }
-            if self.pending_raw.len() > MAX_PENDING_RAW {
+            if self.run.pending_raw.len() > MAX_PENDING_RAW {
                 self.decode_pending(false);
             }
         }
@@ -711,53 +743,53 @@ impl State {
     }
 
     /// Watches a title's raw text for a missing end tag; true when `raw` went to the parser of
-    /// a broken title ([`State::nested`]). Each chunk is looked at once, and at most
+    /// a broken title ([`State::nest`]). Each chunk is looked at once, and at most
     /// [`MAX_TITLE_HELD_BYTES`] of the title (and a chunk) are held.
     fn on_title_text(&mut self, raw: &str) -> bool {
-        if self.nested.is_none() {
-            if !self.may_nest {
+        if self.nest.parser.is_none() {
+            if !self.nest.allowed {
                 return false;
             }
-            if !self.title_settled {
-                self.title_raw.push_str(raw);
+            if !self.title.settled {
+                self.title.raw.push_str(raw);
             }
-            self.title_markup |= memchr::memchr(b'<', raw.as_bytes()).is_some();
-            let long = self.title_settled || self.title_raw.len() > MAX_TITLE_BYTES;
-            if !long || !self.title_markup {
-                self.title_settled = self.title_raw.len() > MAX_TITLE_HELD_BYTES;
+            self.title.markup |= memchr::memchr(b'<', raw.as_bytes()).is_some();
+            let long = self.title.settled || self.title.raw.len() > MAX_TITLE_BYTES;
+            if !long || !self.title.markup {
+                self.title.settled = self.title.raw.len() > MAX_TITLE_HELD_BYTES;
                 return false;
             }
-            if self.title_settled {
+            if self.title.settled {
                 // Too long to be held: its text so far stays the title's (a heading, with
                 // --title), and the page starts with this chunk.
                 self.flush_block();
             } else {
                 // What was held of it as a heading (with --title) goes, and its text so far is
                 // the start of the page.
-                self.pending_raw.clear();
-                self.text.clear();
-                self.link_bytes = 0;
-                self.last_end = None;
+                self.run.pending_raw.clear();
+                self.run.text.clear();
+                self.run.link_bytes = 0;
+                self.run.last_end = None;
             }
             self.start_nested();
-            let held = std::mem::take(&mut self.title_raw);
-            self.parse_nested(if self.title_settled { raw } else { &held });
+            let held = std::mem::take(&mut self.title.raw);
+            self.parse_nested(if self.title.settled { raw } else { &held });
         } else {
             self.parse_nested(raw);
         }
         true
     }
 
-    /// Starts the inner parser ([`State::nested`]), its elements numbered from the next one here.
+    /// Starts the inner parser ([`State::nest`]), its elements numbered from the next one here.
     fn start_nested(&mut self) {
         let settings = HtmlSettings {
             keep_title: false,
             ..self.settings.clone()
         };
         let inner = BlockParser::new(settings);
-        inner.state.borrow_mut().may_nest = false;
-        self.nested = Some(Box::new(inner));
-        self.nested_base = self.next_number;
+        inner.state.borrow_mut().nest.allowed = false;
+        self.nest.parser = Some(Box::new(inner));
+        self.nest.base = self.next_number;
     }
 
     /// Gives `raw` to the inner parser, taking its blocks as this document's; when it fails,
@@ -765,26 +797,26 @@ impl State {
     /// a title again, as without the guess, the rest of a `<noscript>` is dropped, and no other
     /// is tried in this document.
     fn parse_nested(&mut self, raw: &str) {
-        let inner = self.nested.as_mut().expect("a nested parser");
+        let inner = self.nest.parser.as_mut().expect("a nested parser");
         let mut blocks = Vec::new();
         let result = inner.write(raw, &mut blocks);
         // The page's element numbers go on after the ones the inner parser gave.
         let elements = inner.state.borrow().next_number;
-        self.next_number = self.nested_base.saturating_add(elements);
+        self.next_number = self.nest.base.saturating_add(elements);
         self.adopt(blocks);
         if result.is_err() {
-            self.nested = None;
-            self.may_nest = false;
+            self.nest.parser = None;
+            self.nest.allowed = false;
         }
     }
 
     /// Ends the inner parser, if any, taking its last blocks and the schema.org types it met.
     fn end_nested(&mut self) {
-        if let Some(inner) = self.nested.take() {
+        if let Some(inner) = self.nest.parser.take() {
             let mut blocks = Vec::new();
             let (result, page) = inner.end_page(&mut blocks);
             if result.is_err() {
-                self.may_nest = false;
+                self.nest.allowed = false;
             }
             self.page.schema.0 |= page.schema.0;
             self.adopt(blocks);
@@ -795,38 +827,38 @@ impl State {
     /// text is dropped or a nested parser may not start (then it is skipped, as `Role::Skip`
     /// elements are). True when it will be parsed.
     pub(super) fn start_noscript(&mut self) -> bool {
-        if self.text_allowed() && !self.in_title && !self.in_noscript && self.may_nest {
+        if self.text_allowed() && !self.title.inside && !self.nest.in_noscript && self.nest.allowed {
             self.flush_block();
             self.start_nested();
-            self.in_noscript = true;
+            self.nest.in_noscript = true;
         }
-        self.in_noscript
+        self.nest.in_noscript
     }
 
     /// At a `<noscript>` end tag (or the document's end inside one).
     pub(super) fn end_noscript(&mut self) {
-        if self.in_noscript {
+        if self.nest.in_noscript {
             self.end_nested();
-            self.in_noscript = false;
+            self.nest.in_noscript = false;
         }
     }
 
     /// At the start of an element whose text is dropped (`Role::Skip`, or a `<noscript>` that
     /// is not parsed): [`State::end_role`] ends it.
     pub(super) fn start_skip(&mut self, id: Tag) {
-        if self.skip_depth == 0 {
-            self.skip_outer = id;
+        if self.skip.depth == 0 {
+            self.skip.outer = id;
         }
-        self.skip_depth += 1;
+        self.skip.depth += 1;
     }
 
     /// At the end of a skipped element or a `<noscript>` (parsed or skipped).
     pub(super) fn end_role(&mut self, role: Role) {
         match role {
-            Role::NoScript if self.in_noscript => self.end_noscript(),
+            Role::NoScript if self.nest.in_noscript => self.end_noscript(),
             Role::Skip | Role::NoScript => {
-                self.skip_depth = self.skip_depth.saturating_sub(1);
-                if self.skip_depth == 0 {
+                self.skip.depth = self.skip.depth.saturating_sub(1);
+                if self.skip.depth == 0 {
                     if let Some(json) = self.json_ld.take() {
                         self.page.schema.0 |= json_ld_types(&json);
                         super::meta::fill_from_json_ld(&mut self.page, &json);
@@ -847,10 +879,10 @@ impl State {
     /// inside the elements open here.
     fn adopt(&mut self, blocks: Vec<Block>) {
         for mut block in blocks {
-            block.index = self.next_index;
-            self.next_index = self.next_index.saturating_add(1);
+            block.index = self.run.next_index;
+            self.run.next_index = self.run.next_index.saturating_add(1);
             let inner = std::mem::take(&mut block.containers);
-            let base = self.nested_base;
+            let base = self.nest.base;
             block.containers = self
                 .stack
                 .iter()
@@ -893,7 +925,7 @@ impl State {
         self.settings.read_byline
             && self.page.byline.is_none()
             && self.byline.is_none()
-            && self.skip_depth == 0
+            && self.skip.depth == 0
             && !self.open_hints().has(ELSEWHERE)
     }
 
@@ -911,15 +943,15 @@ impl State {
 
     /// At the end of a title (its end tag or the document's end): ends the parser of a broken one.
     pub(super) fn end_title(&mut self) {
-        if self.in_noscript {
+        if self.nest.in_noscript {
             return;
         }
-        if self.page.title.is_none() && self.nested.is_none() {
-            self.page.title = PageInfo::clean(&super::meta::decoded(&self.title_raw));
+        if self.page.title.is_none() && self.nest.parser.is_none() {
+            self.page.title = PageInfo::clean(&super::meta::decoded(&self.title.raw));
         }
-        self.title_raw.clear();
-        self.title_markup = false;
-        self.title_settled = false;
+        self.title.raw.clear();
+        self.title.markup = false;
+        self.title.settled = false;
         self.end_nested();
     }
 
@@ -935,12 +967,12 @@ impl State {
     /// At the end of inline code, a subscript or a superscript.
     pub(super) fn end_mark(&mut self, kind: MarkKind) {
         self.decode_pending(true);
-        self.inline.close(kind, self.text.len());
+        self.inline.close(kind, self.run.text.len());
     }
 
     /// Whether a formula starting now is read: its text would be the block's.
     pub(super) fn may_read_formula(&self) -> bool {
-        self.text_allowed() && !self.in_title && self.inline.formula.is_none()
+        self.text_allowed() && !self.title.inside && self.inline.formula.is_none()
     }
 
     /// At the end of an element a formula may be read from: the formula read from it goes
@@ -974,7 +1006,7 @@ impl State {
         }
         let tex = &tex[..floor_char_boundary(tex, super::inline::MAX_FORMULA_BYTES)];
         self.decode_pending(true);
-        self.at_element_edge = false;
+        self.run.at_element_edge = false;
         self.inline.open(kind);
         self.append_words(tex, self.link_depth > 0);
         self.end_mark(kind);
@@ -1011,7 +1043,7 @@ impl State {
     /// Ends the code block's line, unless it has just ended.
     fn code_line_break(&mut self) {
         self.decode_pending(true);
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
+        if !self.run.text.is_empty() && !self.run.text.ends_with('\n') {
             self.push_code("\n", false);
         }
     }
@@ -1021,9 +1053,9 @@ impl State {
     /// then the skipped element, the title and the link the text is in. Their handlers count them
     /// and run their end tags as the originals' would; what they did at the start is kept here.
     pub(super) fn replay_for_restart(&mut self) -> String {
-        let skip = self.skip_depth > 0;
-        let (title, link) = (self.in_title, self.link_depth > 0);
-        let room = (self.max_open / 2)
+        let skip = self.skip.depth > 0;
+        let (title, link) = (self.title.inside, self.link_depth > 0);
+        let room = (self.replay.max_open / 2)
             .saturating_sub(usize::from(skip) + usize::from(title) + usize::from(link));
         let skipped = self.stack.len() - room.min(self.stack.len());
         let names = self
@@ -1031,7 +1063,7 @@ impl State {
             .iter()
             .skip(skipped)
             .map(|open| open.tag.name())
-            .chain(skip.then(|| self.skip_outer.name()))
+            .chain(skip.then(|| self.skip.outer.name()))
             .chain(title.then_some("title"))
             .chain(link.then_some("a"));
         let mut tags = String::new();
@@ -1042,22 +1074,22 @@ impl State {
         }
         if skip {
             // Only the outermost skipped element is replayed: its end tag ends the skipping.
-            self.skip_depth = 1;
+            self.skip.depth = 1;
         }
         // Not replayed: the rest of an element only screen readers read is read.
-        self.unread = None;
-        self.open = 0;
-        self.input.clear();
-        self.input_start = tags.len();
-        self.replay_end = tags.len();
-        self.restart_at = None;
+        self.skip.unread = None;
+        self.replay.open = 0;
+        self.replay.input.clear();
+        self.replay.input_start = tags.len();
+        self.replay.replay_end = tags.len();
+        self.replay.restart_at = None;
         tags
     }
 
     /// Closes the open elements from `pos` on.
     fn truncate_stack(&mut self, pos: usize) {
-        if self.unread.is_some_and(|u| pos < u.depth) {
-            self.unread = None;
+        if self.skip.unread.is_some_and(|u| pos < u.depth) {
+            self.skip.unread = None;
         }
         self.stack.truncate(pos);
     }
@@ -1482,7 +1514,7 @@ mod tests {
         for _ in 0..100 {
             parser.write(&piece, &mut out).unwrap();
             let s = parser.state.borrow();
-            assert!(s.text.len() <= 1000 && s.pending_raw.len() <= MAX_PENDING_RAW + piece.len());
+            assert!(s.run.text.len() <= 1000 && s.run.pending_raw.len() <= MAX_PENDING_RAW + piece.len());
         }
         parser.end(&mut out).unwrap();
         assert!(out.len() > 100 && out.iter().all(|b| b.text.len() <= 1000));
@@ -1499,7 +1531,7 @@ mod tests {
         let words = "and its words ".repeat(1000);
         for _ in 0..100 {
             parser.write(&words, &mut out).unwrap();
-            let held = parser.state.borrow().title_raw.len();
+            let held = parser.state.borrow().title.raw.len();
             assert!(held <= MAX_TITLE_HELD_BYTES + 2 * super::super::PIECE_BYTES);
         }
         parser.write("</title>", &mut out).unwrap();
