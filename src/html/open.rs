@@ -3,7 +3,7 @@
 //! list's items, a table's rows, a row's columns), so that a block knows the heading, list item,
 //! table cell and code block it is in ([`Stack::structure`]).
 
-use super::tags::Tag;
+use super::tags::{Opening, Tag};
 use crate::block::{Cell, Code, ListItem, Structure, MAX_SPAN};
 
 /// The most block elements kept open at once; deeper nesting is treated as flat.
@@ -33,20 +33,6 @@ pub(super) struct Open {
 /// The columns of a table whose cells spanning rows are followed; a cell in a later column
 /// spans one row.
 const MAX_SPANNED_COLUMNS: usize = 256;
-
-/// What a start tag says of the structure it opens: an `<ol>`'s `start`, a cell's `colspan`,
-/// a code block's language.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Opening {
-    /// `<ol start>`.
-    pub(super) start: Option<u32>,
-    /// `<td colspan>`, `<th colspan>`.
-    pub(super) span: Option<u32>,
-    /// `<td rowspan>`, `<th rowspan>`.
-    pub(super) rows: Option<u32>,
-    /// The language a `<pre>`'s classes name.
-    pub(super) language: Option<String>,
-}
 
 /// The open block elements, innermost last.
 #[derive(Debug, Default)]

@@ -8,7 +8,8 @@ use lol_html::html_content::{TextChunk, TextType};
 
 use super::inline::Inline;
 use super::json_ld::{json_ld_types, MAX_JSON_LD_BYTES};
-use super::open::{Opening, Stack};
+use super::open::Stack;
+use super::tags::Opening;
 use super::tags::{tag_id_ascii, Role, Tag};
 use super::{last_sentence_end, soft_cut_start, word_piece};
 use super::{max_open_elements, BlockParser, HtmlSettings};

@@ -6,7 +6,6 @@ use std::sync::OnceLock;
 
 use lol_html::html_content::Element;
 
-use super::open::Opening;
 use crate::block::{ContainerHints, MarkKind};
 
 /// What a tag does to the text stream.
@@ -369,6 +368,20 @@ pub(super) struct BlockAttributes {
     colspan: Option<String>,
     rowspan: Option<String>,
     data_lang: Option<String>,
+}
+
+/// What a start tag says of the structure it opens: an `<ol>`'s `start`, a cell's `colspan`,
+/// a code block's language.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Opening {
+    /// `<ol start>`.
+    pub(super) start: Option<u32>,
+    /// `<td colspan>`, `<th colspan>`.
+    pub(super) span: Option<u32>,
+    /// `<td rowspan>`, `<th rowspan>`.
+    pub(super) rows: Option<u32>,
+    /// The language a `<pre>`'s classes name.
+    pub(super) language: Option<String>,
 }
 
 impl BlockAttributes {

@@ -10,8 +10,10 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use super::pages::Page;
+use encoding_rs::Encoding;
+
 use super::{run, Observer, Options, Problem, RunError, Summary};
 use crate::lm::model::LanguageModel;
 use crate::sink::language::Language;
@@ -342,5 +344,48 @@ impl<S: Sink> Sink for Chain<S> {
 
     fn finish(&mut self) -> io::Result<()> {
         self.first().finish()
+    }
+}
+
+/// One page held in memory.
+#[derive(Clone, Debug)]
+pub struct Page {
+    /// What problems call it (`<page>`, `document 3`); the `source` of a JSON object.
+    pub name: String,
+    /// The page's bytes, in any encoding `ppl-filter` reads (gzip looked through).
+    pub bytes: Arc<[u8]>,
+    /// The page's URL, for the `url` of a JSON object (`--url`).
+    pub url: Option<String>,
+    /// Read the bytes in this encoding rather than the one the options give or the page
+    /// declares: a page a program already holds as text (a Python `str`) is UTF-8 whatever its
+    /// `<meta charset>` says.
+    pub encoding: Option<&'static Encoding>,
+}
+
+impl Page {
+    /// A page named `name` (in problems, and as the `source` of its JSON object) holding
+    /// `bytes`, with no URL, its encoding sniffed as a file's is.
+    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Page {
+        Page {
+            name: name.into(),
+            bytes: bytes.into(),
+            url: None,
+            encoding: None,
+        }
+    }
+
+    /// The page as an input, named as the page is.
+    pub(super) fn input(&self) -> Input {
+        Input::Memory {
+            name: self.name.clone(),
+            bytes: Arc::clone(&self.bytes),
+        }
+    }
+
+    /// A page's options: the run's, with the page's own encoding if it has one.
+    pub(super) fn options(&self, options: &Options) -> Options {
+        let mut options = options.clone();
+        options.read.encoding = self.encoding.or(options.read.encoding);
+        options
     }
 }

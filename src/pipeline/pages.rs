@@ -7,11 +7,10 @@
 use std::cell::Cell;
 use std::io;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex};
-
-use encoding_rs::Encoding;
+use std::sync::Mutex;
 
 use super::job::Job;
+pub use super::job::Page;
 use super::{
     map_in_order, process_whole, read_document, run, DocumentKind, Findings, Observer, Options,
     OutputClosed, Problem, RunError, Severity,
@@ -21,49 +20,6 @@ use crate::decide::Decider;
 use crate::lm::model::LanguageModel;
 use crate::sink::{DocumentMeta, DocumentStats, RecordSink, Sink, StreamSink};
 use crate::source::Input;
-
-/// One page held in memory.
-#[derive(Clone, Debug)]
-pub struct Page {
-    /// What problems call it (`<page>`, `document 3`); the `source` of a JSON object.
-    pub name: String,
-    /// The page's bytes, in any encoding `ppl-filter` reads (gzip looked through).
-    pub bytes: Arc<[u8]>,
-    /// The page's URL, for the `url` of a JSON object (`--url`).
-    pub url: Option<String>,
-    /// Read the bytes in this encoding rather than the one the options give or the page
-    /// declares: a page a program already holds as text (a Python `str`) is UTF-8 whatever its
-    /// `<meta charset>` says.
-    pub encoding: Option<&'static Encoding>,
-}
-
-impl Page {
-    /// A page named `name` (in problems, and as the `source` of its JSON object) holding
-    /// `bytes`, with no URL, its encoding sniffed as a file's is.
-    pub fn new(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Page {
-        Page {
-            name: name.into(),
-            bytes: bytes.into(),
-            url: None,
-            encoding: None,
-        }
-    }
-
-    /// The page as an input, named as the page is.
-    pub(super) fn input(&self) -> Input {
-        Input::Memory {
-            name: self.name.clone(),
-            bytes: Arc::clone(&self.bytes),
-        }
-    }
-
-    /// A page's options: the run's, with the page's own encoding if it has one.
-    pub(super) fn options(&self, options: &Options) -> Options {
-        let mut options = options.clone();
-        options.read.encoding = self.encoding.or(options.read.encoding);
-        options
-    }
-}
 
 /// What cleaning one page gave.
 #[derive(Clone, Debug, Default)]
@@ -331,6 +287,8 @@ pub fn each_decided_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
     use crate::lm::model::embedded;
     use crate::pipeline::Request;
     use crate::sink::render::RenderSettings;
