@@ -12,9 +12,8 @@ use ppl_filter::lm;
 use ppl_filter::pipeline::{self, InputFormat, Options, Problem, Severity};
 use ppl_filter::sink::render::OutputMode;
 use ppl_filter::sink::warc::WarcWriter;
-use ppl_filter::source::warc::{
-    http_response_parts, looks_like_html, WarcError, WarcReader, WarcRecord,
-};
+use ppl_filter::source::http::looks_like_html;
+use ppl_filter::source::warc::{http_response_parts, WarcError, WarcReader, WarcRecord};
 use ppl_filter::source::{gzip, maybe_gunzip, Input};
 use proptest::prelude::*;
 use proptest::sample::Index;

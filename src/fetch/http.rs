@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::{Cut, FetchError, Refused};
+use crate::source::http::{self, BodyCut, Framing};
 
 /// The most bytes of a response's status line and headers.
 const MAX_HEAD_BYTES: usize = 64 * 1024;
@@ -26,10 +27,6 @@ const MAX_HEAD_BYTES: usize = 64 * 1024;
 const MAX_HEADERS: usize = 128;
 /// Interim (1xx) responses skipped before the final one.
 const MAX_INTERIM: usize = 8;
-/// The longest chunk-size line (or trailer line) of a chunked body.
-const MAX_CHUNK_LINE: usize = 4096;
-/// The most bytes of trailers after a chunked body's last chunk.
-const MAX_TRAILER_BYTES: usize = 64 * 1024;
 
 /// A response whose head has been read; its body is still to be read.
 pub(super) struct Response {
@@ -107,13 +104,10 @@ pub(super) fn get(
             continue;
         }
         let (framing, transfer_codings) = framing(status, version_1_0, &headers)?;
-        let end = BodyEnd::default();
         let source = io::Cursor::new(std::mem::take(&mut head)).chain(reader);
         let body = Body {
-            source: Box::new(source),
-            framing,
-            end,
-            done: false,
+            framed: http::Body::new(Box::new(source), framing),
+            end: BodyEnd::default(),
         };
         return Ok(Response {
             status,
@@ -324,30 +318,6 @@ fn read_head(
     }
 }
 
-/// How a body's end is found (RFC 9112, section 6.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Framing {
-    /// This many bytes are left of the Content-Length announced (the second number).
-    Length(u64, u64),
-    /// Chunked: where in it the reading is.
-    Chunked(Chunk),
-    /// Until the connection closes.
-    Close,
-}
-
-/// Where a chunked body's reading is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Chunk {
-    /// At a chunk-size line.
-    Size,
-    /// Inside a chunk, this many bytes left of it.
-    Data(u64),
-    /// After a chunk's data, at its CRLF.
-    DataEnd,
-    /// Done: the last chunk and its trailers were read.
-    Done,
-}
-
 /// The framing of a response's body, and its transfer codings other than `chunked`.
 fn framing(
     status: u16,
@@ -355,7 +325,7 @@ fn framing(
     headers: &[(String, String)],
 ) -> Result<(Framing, Vec<String>), FetchError> {
     if (100..200).contains(&status) || status == 204 || status == 304 {
-        return Ok((Framing::Length(0, 0), Vec::new()));
+        return Ok((Framing::Length(0), Vec::new()));
     }
     let values = |name: &str| {
         headers
@@ -376,10 +346,7 @@ fn framing(
         // A coding's parameters (`gzip;q=1`) are not the coding's name.
         let name = |c: &String| c.split(';').next().unwrap_or_default().trim().to_string();
         return Ok(if name(last) == "chunked" {
-            (
-                Framing::Chunked(Chunk::Size),
-                others.iter().map(name).collect(),
-            )
+            (Framing::Chunked, others.iter().map(name).collect())
         } else {
             (Framing::Close, transfer.iter().map(name).collect())
         });
@@ -394,7 +361,7 @@ fn framing(
         .then(|| first.parse::<u64>().ok())
         .flatten();
     match parsed {
-        Some(n) if lengths.iter().all(|l| l == first) => Ok((Framing::Length(n, n), Vec::new())),
+        Some(n) if lengths.iter().all(|l| l == first) => Ok((Framing::Length(n), Vec::new())),
         _ => Err(FetchError::Protocol(format!(
             "its Content-Length is not one number ({})",
             super::shown(&lengths.join(", "))
@@ -402,15 +369,12 @@ fn framing(
     }
 }
 
-/// A response's body, its framing taken off: it reads as the bytes of the page, and ends
-/// with an error (whose cause is also kept in [`Body::end`]) when it did not end as its
-/// framing said it would.
+/// A response's body as the fetcher reads it: its framing taken off by [`http::Body`], and
+/// how it ended, when not as framed (cut short, timed out, a read failed), kept as a [`Cut`]
+/// in [`Body::end`] as well as returned.
 pub(super) struct Body {
-    source: Box<dyn BufRead + Send>,
-    framing: Framing,
+    framed: http::Body<Box<dyn BufRead + Send>>,
     end: BodyEnd,
-    /// An error was returned: the body reads as ended from then on.
-    done: bool,
 }
 
 impl Body {
@@ -419,166 +383,24 @@ impl Body {
     pub fn end(&self) -> BodyEnd {
         Arc::clone(&self.end)
     }
-
-    fn framed_read(&mut self, buf: &mut [u8]) -> Result<usize, Cut> {
-        let io_cut = |e: io::Error| {
-            if is_timeout(&e) {
-                Cut::TimedOut
-            } else {
-                Cut::Read(tls_message(&e))
-            }
-        };
-        loop {
-            match self.framing {
-                Framing::Length(0, _) | Framing::Chunked(Chunk::Done) => return Ok(0),
-                Framing::Length(left, announced) => {
-                    let n = read_some(&mut self.source, buf, left).map_err(io_cut)?;
-                    if n == 0 {
-                        let got = announced - left;
-                        return Err(Cut::Short { got, announced });
-                    }
-                    self.framing = Framing::Length(left - n as u64, announced);
-                    return Ok(n);
-                }
-                Framing::Close => {
-                    return read_some(&mut self.source, buf, u64::MAX).map_err(io_cut)
-                }
-                Framing::Chunked(Chunk::Size) => {
-                    let Some(line) = read_line(&mut self.source, MAX_CHUNK_LINE).map_err(io_cut)?
-                    else {
-                        return Err(Cut::Unfinished);
-                    };
-                    let size = chunk_size(&line)?;
-                    if size == 0 {
-                        self.read_trailers().map_err(io_cut)?;
-                        self.framing = Framing::Chunked(Chunk::Done);
-                        return Ok(0);
-                    }
-                    self.framing = Framing::Chunked(Chunk::Data(size));
-                }
-                Framing::Chunked(Chunk::Data(left)) => {
-                    let n = read_some(&mut self.source, buf, left).map_err(io_cut)?;
-                    if n == 0 {
-                        return Err(Cut::Unfinished);
-                    }
-                    let left = left - n as u64;
-                    self.framing = Framing::Chunked(if left == 0 {
-                        Chunk::DataEnd
-                    } else {
-                        Chunk::Data(left)
-                    });
-                    return Ok(n);
-                }
-                Framing::Chunked(Chunk::DataEnd) => {
-                    match read_line(&mut self.source, MAX_CHUNK_LINE).map_err(io_cut)? {
-                        None => return Err(Cut::Unfinished),
-                        Some(line) if line.is_empty() => {}
-                        Some(_) => {
-                            return Err(Cut::Framing("a chunk is longer than its size says".into()))
-                        }
-                    }
-                    self.framing = Framing::Chunked(Chunk::Size);
-                }
-            }
-        }
-    }
-
-    /// Reads the trailers after the last chunk, up to their empty line; an end of the
-    /// connection among them (or before the final CRLF) is taken as their end: the page had
-    /// all come.
-    fn read_trailers(&mut self) -> io::Result<()> {
-        let mut read = 0;
-        while let Some(line) = read_line(&mut self.source, MAX_CHUNK_LINE)? {
-            read += line.len() + 2;
-            if line.is_empty() || read > MAX_TRAILER_BYTES {
-                break;
-            }
-        }
-        Ok(())
-    }
 }
 
 impl Read for Body {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.done || buf.is_empty() {
-            return Ok(0);
-        }
-        self.framed_read(buf).map_err(|cut| {
-            self.done = true;
-            let error = io::Error::other(cut.clone());
-            *self.end.lock().unwrap_or_else(|e| e.into_inner()) = Some(cut);
-            error
+        self.framed.read(buf).map_err(|e| {
+            let cut = match http::cut_of(&e) {
+                Some(BodyCut::Short { got, announced }) => Cut::Short {
+                    got: *got,
+                    announced: *announced,
+                },
+                Some(BodyCut::Chunked(damage)) => Cut::Chunked(damage.clone()),
+                None if is_timeout(&e) => Cut::TimedOut,
+                None => Cut::Read(tls_message(&e)),
+            };
+            *self.end.lock().unwrap_or_else(|e| e.into_inner()) = Some(cut.clone());
+            io::Error::other(cut)
         })
     }
-}
-
-/// Reads at most `max` bytes (and at most `buf.len()`) from `source`, retrying when a signal
-/// interrupts it.
-fn read_some(source: &mut dyn BufRead, buf: &mut [u8], max: u64) -> io::Result<usize> {
-    let n = buf.len().min(usize::try_from(max).unwrap_or(usize::MAX));
-    loop {
-        match source.read(&mut buf[..n]) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            other => return other,
-        }
-    }
-}
-
-/// A line of `source` without its end (LF, or CRLF), at most `max` bytes of it (the rest of
-/// a longer line is read and dropped); `None` when the input ends before the line does.
-fn read_line(source: &mut dyn BufRead, max: usize) -> io::Result<Option<Vec<u8>>> {
-    let mut line = Vec::new();
-    loop {
-        let buf = crate::source::fill_buf_retrying(source)?;
-        if buf.is_empty() {
-            return Ok(None);
-        }
-        let (take, end) = match memchr::memchr(b'\n', buf) {
-            Some(i) => (i, true),
-            None => (buf.len(), false),
-        };
-        let room = max.saturating_sub(line.len());
-        line.extend_from_slice(&buf[..take.min(room)]);
-        source.consume(take + usize::from(end));
-        if end {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            return Ok(Some(line));
-        }
-    }
-}
-
-/// The size a chunk-size line gives (hexadecimal, leading zeros allowed, extensions after `;`
-/// ignored).
-fn chunk_size(line: &[u8]) -> Result<u64, Cut> {
-    let size = line.split(|&b| b == b';').next().unwrap_or_default();
-    let size = size.trim_ascii();
-    let digits = size.trim_ascii_start();
-    let significant = {
-        let zeros = digits.iter().take_while(|&&b| b == b'0').count();
-        &digits[zeros..]
-    };
-    let bad = || {
-        Cut::Framing(format!(
-            "a chunk size is not a number ({})",
-            shown_bytes(line)
-        ))
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) || significant.len() > 15 {
-        return Err(bad());
-    }
-    let text = std::str::from_utf8(significant).map_err(|_| bad())?;
-    if text.is_empty() {
-        return Ok(0);
-    }
-    u64::from_str_radix(text, 16).map_err(|_| bad())
-}
-
-/// At most 40 bytes of `bytes`, as text, for a message.
-fn shown_bytes(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(40)]);
-    super::shown(&text)
 }
 
 /// A TCP socket whose every read and write must end by `deadline`.
@@ -659,76 +481,6 @@ impl Write for Connection {
 mod tests {
     use super::*;
 
-    /// The body `raw` holds under `framing`, and how it ended.
-    fn body(framing: Framing, raw: &[u8]) -> (Vec<u8>, Option<Cut>) {
-        let mut body = Body {
-            source: Box::new(io::Cursor::new(raw.to_vec())),
-            framing,
-            end: BodyEnd::default(),
-            done: false,
-        };
-        let end = body.end();
-        let mut out = Vec::new();
-        let mut buf = [0; 3];
-        loop {
-            match body.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-        let cut = end.lock().unwrap().clone();
-        (out, cut)
-    }
-
-    const CHUNKED: Framing = Framing::Chunked(Chunk::Size);
-
-    #[test]
-    fn a_chunked_body_is_read_whole_with_extensions_leading_zeros_and_trailers() {
-        let raw = b"3;ext=1\r\nhel\r\n000b\r\nlo world!!!\r\n0\r\nX-T: 1\r\n\r\nafter";
-        assert_eq!(body(CHUNKED, raw), (b"hello world!!!".to_vec(), None));
-        // The last CRLF missing: the last chunk came, the page is whole.
-        assert_eq!(body(CHUNKED, b"1\r\na\r\n0\r\n"), (b"a".to_vec(), None));
-        assert_eq!(body(CHUNKED, b"1\na\n0\n\n"), (b"a".to_vec(), None));
-    }
-
-    #[test]
-    fn a_chunked_body_cut_anywhere_before_its_last_chunk_is_cut() {
-        for raw in [
-            &b"5\r\nhel"[..],  // inside a chunk
-            b"3\r\nhel\r\n",   // after whole chunks
-            b"3\r\nhel",       // before a chunk's CRLF
-            b"3\r\nhel\r\n00", // inside a size line
-            b"3\r\nhel\r",     // inside a chunk's CRLF
-            b"",               // before anything
-        ] {
-            let (text, cut) = body(CHUNKED, raw);
-            assert_eq!(cut, Some(Cut::Unfinished), "{raw:?}");
-            assert!(b"hel".starts_with(&text), "{raw:?}");
-        }
-        let (text, cut) = body(CHUNKED, b"3\r\nhelX\r\n0\r\n\r\n");
-        assert_eq!(text, b"hel");
-        assert!(matches!(cut, Some(Cut::Framing(_))), "{cut:?}");
-        for size in ["zz", "-1", "", "1 2", "10000000000000000"] {
-            let (_, cut) = body(CHUNKED, format!("{size}\r\nabc\r\n0\r\n\r\n").as_bytes());
-            assert!(matches!(cut, Some(Cut::Framing(_))), "{size}: {cut:?}");
-        }
-    }
-
-    #[test]
-    fn a_body_short_of_its_content_length_is_cut_and_a_longer_one_read_to_it() {
-        let (text, cut) = body(Framing::Length(10, 10), b"abcd");
-        assert_eq!(text, b"abcd");
-        assert_eq!(
-            cut,
-            Some(Cut::Short {
-                got: 4,
-                announced: 10
-            })
-        );
-        assert_eq!(body(Framing::Length(2, 2), b"abcd"), (b"ab".to_vec(), None));
-        assert_eq!(body(Framing::Close, b"abcd"), (b"abcd".to_vec(), None));
-    }
-
     #[test]
     fn framing_follows_rfc_9112() {
         let h = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -742,15 +494,15 @@ mod tests {
             ("content-length", "3"),
         ]);
         let (chunks, codings) = framing(200, false, &chunked).unwrap();
-        assert_eq!(chunks, CHUNKED);
+        assert_eq!(chunks, Framing::Chunked);
         assert_eq!(codings, ["gzip"]);
         // HTTP/1.0 has no chunked coding: the Content-Length frames it.
-        assert_eq!(framing_of(200, true, &chunked), Framing::Length(3, 3));
+        assert_eq!(framing_of(200, true, &chunked), Framing::Length(3));
         assert_eq!(
             framing_of(200, false, &h(&[("content-length", "5, 5")])),
-            Framing::Length(5, 5)
+            Framing::Length(5)
         );
-        assert_eq!(framing_of(204, false, &chunked), Framing::Length(0, 0));
+        assert_eq!(framing_of(204, false, &chunked), Framing::Length(0));
         assert_eq!(framing_of(200, false, &[]), Framing::Close);
         for bad in ["5, 6", "+5", "x", "-1", "99999999999999999999999"] {
             let error = framing(200, false, &h(&[("content-length", bad)])).unwrap_err();

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::{Duration, Instant};
 
+use crate::source::http::{self as http_body, CodingError};
 use robots::Robots;
 
 /// Redirects followed before a fetch is given up.
@@ -75,13 +76,11 @@ pub enum Cut {
         /// The bytes announced.
         announced: u64,
     },
-    /// A chunked body ended before its last (empty) chunk: inside a chunk, or between two.
-    #[error("the connection closed before the page's last chunk")]
-    Unfinished,
-    /// A chunked body's framing is broken (a chunk size that is not a number, a chunk longer
-    /// than its size).
-    #[error("its chunked framing is broken: {0}")]
-    Framing(String),
+    /// A chunked body ended before its last (empty) chunk (inside a chunk, or between two),
+    /// or its framing is broken (a chunk size that is not a number, a chunk longer than its
+    /// size).
+    #[error("its chunked body {0}")]
+    Chunked(crate::source::http::ChunkDamage),
     /// The deadline came before the page's end.
     #[error("its end did not come in time (--fetch-timeout)")]
     TimedOut,
@@ -335,7 +334,7 @@ fn read_page(
 ) -> Result<Fetched, FetchError> {
     let encoding = response
         .header("content-type")
-        .and_then(|t| crate::source::warc::charset_param(&t))
+        .and_then(|t| crate::source::http::charset_param(&t))
         .and_then(|charset| crate::decode::encoding_for_label(&charset));
     let mut names = response.transfer_codings.clone();
     if let Some(content) = response.header("content-encoding") {
@@ -346,7 +345,10 @@ fn read_page(
                 .filter(|c| !c.is_empty()),
         );
     }
-    let codings = decode::codings(&names)?;
+    let codings = http_body::codings(names.iter().map(String::as_str)).map_err(|e| match e {
+        CodingError::Unknown(name) => FetchError::Encoding(shown(&name)),
+        other => FetchError::Encoding(other.to_string()),
+    })?;
     let (bytes, cut) = decode::read_decoded(response.body, &codings, max_bytes, deadline);
     Ok(Fetched {
         url: url.into(),
@@ -604,6 +606,7 @@ impl Polite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::http::ChunkDamage;
     use std::sync::{Arc, Mutex};
 
     fn public(address: &str) -> bool {
@@ -1045,11 +1048,25 @@ mod tests {
                 announced: 100
             })
         );
-        for path in ["/in-chunk", "/between", "/deflated"] {
+        for (path, damage) in [
+            (
+                "/in-chunk",
+                ChunkDamage::CutInChunk {
+                    size: 0x20,
+                    missing: 0x20 - 7,
+                },
+            ),
+            ("/between", ChunkDamage::NoLastChunk),
+            ("/deflated", ChunkDamage::NoLastChunk),
+        ] {
             let cut = fetch(path);
             assert_eq!(cut.bytes, b"<p>only this", "{path}");
-            assert_eq!(cut.cut, Some(Cut::Unfinished), "{path}");
+            assert_eq!(cut.cut, Some(Cut::Chunked(damage)), "{path}");
         }
+        assert_eq!(
+            Cut::Chunked(ChunkDamage::NoLastChunk).to_string(),
+            "its chunked body ends without its last (zero-size) chunk: maybe cut short"
+        );
         let whole = fetch("/whole");
         assert_eq!(
             (whole.bytes.as_slice(), whole.cut),

@@ -5,9 +5,11 @@
 //! transparently (all members of a multi-member file; after a damaged member or junk between
 //! members reading resumes at the next member, see [`gzip`]). [`walk`] turns command-line
 //! arguments into inputs, walking directories; [`sniff`] tells what an input holds from its
-//! first bytes; [`pages`] cuts a stream into its pages; [`jsonl`] and [`warc`] read records.
+//! first bytes; [`pages`] cuts a stream into its pages; [`jsonl`] and [`warc`] read records;
+//! [`http`] decodes an HTTP body, for WARC records and fetched pages alike.
 
 pub mod gzip;
+pub mod http;
 pub mod jsonl;
 mod lines;
 pub mod pages;

@@ -7,7 +7,7 @@
 //!   resynchronises after damage;
 //! - `input.rs`: the reader's input, which takes back bytes read ahead to read them again;
 //! - `http.rs`: the block of a `response` record as an HTTP response: its HTML body and charset
-//!   ([`http_response_parts`]), and why a body was not decoded whole ([`BodyError`]);
+//!   ([`http_response_parts`]), its body decoded by [`crate::source::http`];
 //!
 //! Gzip (`.warc.gz`, one member per record or one for the whole file) is the caller's business:
 //! wrap the input in `source::gzip::GzipReader` (see `source::maybe_gunzip`, which resumes at the next
@@ -19,9 +19,6 @@ mod input;
 mod read;
 mod record;
 
-pub use http::{
-    charset_param, http_response_parts, looks_like_html, BodyCoding, BodyError, ChunkDamage,
-    HttpParts, MAX_DECODED_BODY_BYTES,
-};
+pub use http::{http_response_parts, HttpParts, MAX_DECODED_BODY_BYTES};
 pub use read::WarcReader;
 pub use record::{WarcError, WarcRecord};

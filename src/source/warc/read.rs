@@ -777,7 +777,7 @@ fn truncated(headers: &[(String, String)]) -> WarcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::warc::http::is_html;
+    use crate::source::http::is_html;
     use crate::source::warc::http_response_parts;
     use flate2::bufread::MultiGzDecoder;
     use std::io::{BufReader, Cursor};

@@ -5,7 +5,7 @@ use std::io;
 
 use thiserror::Error;
 
-use super::http::mime_essence;
+use crate::source::http::mime_essence;
 
 /// Why a record could not be returned. Every variant is one line when displayed.
 #[derive(Debug, Error)]
