@@ -277,13 +277,8 @@ fn output_names(
     records: bool,
 ) -> Vec<NamedInput> {
     let json = layout == Layout::Json;
-    let extension = match (layout, records) {
-        (Layout::Json, _) => Some("jsonl"),
-        (_, true) => None,
-        (Layout::Markdown, false) => Some("md"),
-        (Layout::Html, false) => Some("html"),
-        (_, false) => Some("txt"),
-    };
+    // A WARC or JSONL input keeps its own kind, unless it is written as JSON objects.
+    let extension = (json || !records).then(|| layout.extension());
     inputs
         .into_iter()
         .map(|(input, relative)| {

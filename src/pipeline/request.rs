@@ -481,6 +481,40 @@ mod tests {
         Request::of_options(options)?.job()
     }
 
+    /// The fields serde reads a `T` from, as its derived `Deserialize` names them.
+    fn serde_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+        use serde::de::{self, Visitor};
+        struct Fields<'a>(&'a mut &'static [&'static str]);
+        impl<'de> Deserializer<'de> for Fields<'_> {
+            type Error = de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+                Err(de::Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Self::Error> {
+                *self.0 = fields;
+                Err(de::Error::custom("fields read"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+                identifier ignored_any
+            }
+        }
+        let mut fields: &'static [&'static str] = &[];
+        let _ = T::deserialize(Fields(&mut fields));
+        fields
+    }
+
+    #[test]
+    fn the_keys_are_the_fields_serde_reads() {
+        assert_eq!(serde_fields::<Decision>(), Decision::KEYS);
+    }
+
     #[test]
     fn keys_name_options() {
         let json = job(json!({"method": "combined", "format": "json", "favor": "recall"}));

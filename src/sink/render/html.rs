@@ -1,28 +1,76 @@
-//! HTML ([`Html`]): the main content as clean, minimal HTML for those who render or parse it
-//! again: `<h1>`–`<h6>`, `<p>`, nested `<ul>`/`<ol>` with their `<li>`, `<table>` with its
-//! header row in `<thead>`, `<pre><code class="language-…">`, `<blockquote>`, inline `<code>`,
-//! `<sub>`, `<sup>`, and formulas as TeX in `<span class="math inline">\(…\)</span>` (or
-//! `display`, `\[…\]`), as pandoc writes them. Text is escaped; no attribute of the page is kept.
+//! Markup ([`Markup`]): the main content as clean, minimal elements, for those who render or
+//! parse it again, in a vocabulary of tags ([`Vocabulary`]). HTML's ([`HtmlTags`]) is
+//! `<h1>`–`<h6>`, `<p>`, nested `<ul>`/`<ol>` with their `<li>`, `<table>` with its header
+//! row in `<thead>`, `<pre><code class="language-…">`, `<blockquote>`, inline `<code>`, `<sub>`,
+//! `<sup>`, and formulas as TeX in `<span class="math inline">\(…\)</span>` (or `display`,
+//! `\[…\]`), as pandoc writes them. Text is escaped; no attribute of the page is kept.
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 
 use super::{kept_text, Style};
 use crate::block::{Block, BlockKind, ContainerHints, MarkKind};
 
-/// What HTML knows of the blocks written before: the lists open.
-#[derive(Debug, Default)]
-pub(super) struct Html {
+/// The tags a markup writes: each the opening and the closing of one kind of element.
+pub(super) trait Vocabulary {
+    /// Around each document's content, if anything.
+    const DOCUMENT: Option<(&'static str, &'static str)> = None;
+    /// A paragraph.
+    const PARAGRAPH: (&'static str, &'static str);
+    /// A blockquote.
+    const QUOTE: (&'static str, &'static str);
+    /// A list item.
+    const ITEM: (&'static str, &'static str);
+    /// A list's opening: ordered from `start` (`Some`), or not.
+    fn list(start: Option<u32>) -> String;
+    /// A list's closing.
+    fn list_end(ordered: bool) -> &'static str;
+    /// A heading of this level (1 to 6).
+    fn heading(level: u8) -> (String, String);
+    /// A code block, in the language named (empty: none).
+    fn code(language: &str) -> (String, String);
+    /// A data table's rows (the cells' text escaped already), the first its header.
+    fn table(rows: &[Vec<String>], out: &mut String);
+    /// Appends a marked span (its text not escaped yet).
+    fn mark(out: &mut String, kind: MarkKind, inner: &str);
+    /// `text` escaped.
+    fn escape(text: &str) -> Cow<'_, str>;
+    /// How blocks' text and marks are written in this vocabulary.
+    const STYLE: Style = Style::Markup {
+        escape: Self::escape,
+        mark: Self::mark,
+    };
+}
+
+/// What a markup knows of the blocks written before: the lists open, and whether the
+/// document's element is.
+#[derive(Debug)]
+pub(super) struct Markup<V> {
     /// The lists open, outermost first: each list's element number, whether it is ordered, and
     /// its item open (0 for none yet).
     lists: Vec<(u32, bool, u32)>,
+    /// The document's element ([`Vocabulary::DOCUMENT`]) is open.
+    open: bool,
+    vocabulary: PhantomData<V>,
 }
 
-impl Html {
+impl<V> Default for Markup<V> {
+    fn default() -> Self {
+        Markup {
+            lists: Vec::new(),
+            open: false,
+            vocabulary: PhantomData,
+        }
+    }
+}
+
+impl<V: Vocabulary> Markup<V> {
     /// Writes a block.
     pub(super) fn block(&mut self, block: &Block, out: &mut Vec<u8>) {
-        let Some(text) = kept_text(block, Style::Html) else {
+        let Some(text) = kept_text(block, V::STYLE) else {
             return;
         };
+        self.start(out);
         let structure = &block.structure;
         let item = structure.list.filter(|_| block.kind != BlockKind::Heading);
         let mut html = String::new();
@@ -31,22 +79,19 @@ impl Html {
                 let depth = usize::from(list.depth.max(1));
                 self.close_lists(depth, Some(list.list), out);
                 while self.lists.len() < depth {
-                    // The list of this item (a level skipped is a bare `<ul>`).
+                    // The list of this item (a level skipped is an unordered one).
                     let own = self.lists.len() + 1 == depth;
-                    let ordered = own && list.number.is_some();
-                    match list.number.filter(|_| own) {
-                        Some(1) => html.push_str("<ol>"),
-                        Some(n) => html.push_str(&format!("<ol start=\"{n}\">")),
-                        None => html.push_str("<ul>"),
-                    }
-                    self.lists.push((list.list, ordered, 0));
+                    let start = list.number.filter(|_| own);
+                    html.push_str(&V::list(start));
+                    self.lists.push((list.list, start.is_some(), 0));
                 }
                 let open = self.lists.last_mut().expect("a list");
                 if open.2 != list.item {
                     if open.2 != 0 {
-                        html.push_str("</li>\n");
+                        html.push_str(V::ITEM.1);
+                        html.push('\n');
                     }
-                    html.push_str("<li>");
+                    html.push_str(V::ITEM.0);
                     open.2 = list.item;
                 } else {
                     html.push('\n');
@@ -55,31 +100,31 @@ impl Html {
             None => self.close_lists(0, None, out),
         }
         let quotes = usize::from(structure.quotes);
-        html.push_str(&"<blockquote>".repeat(quotes));
+        html.push_str(&V::QUOTE.0.repeat(quotes));
         let (open, close) = match (&structure.code, block.kind) {
-            (Some(code), BlockKind::Preformatted) if code.language.is_empty() => {
-                ("<pre><code>".to_string(), "</code></pre>".to_string())
-            }
-            (Some(code), BlockKind::Preformatted) => (
-                format!("<pre><code class=\"language-{}\">", escape(&code.language)),
-                "</code></pre>".to_string(),
-            ),
-            _ if block.hints.has(ContainerHints::TITLE) => ("<h1>".into(), "</h1>".into()),
-            (_, BlockKind::Heading) => {
-                let level = structure.heading.clamp(1, 6);
-                (format!("<h{level}>"), format!("</h{level}>"))
-            }
+            (Some(code), BlockKind::Preformatted) => V::code(&code.language),
+            _ if block.hints.has(ContainerHints::TITLE) => V::heading(1),
+            (_, BlockKind::Heading) => V::heading(structure.heading.clamp(1, 6)),
             _ if item.is_some() => (String::new(), String::new()),
-            _ => ("<p>".into(), "</p>".into()),
+            _ => (V::PARAGRAPH.0.into(), V::PARAGRAPH.1.into()),
         };
         html.push_str(&open);
         html.push_str(&text);
         html.push_str(&close);
-        html.push_str(&"</blockquote>".repeat(quotes));
+        html.push_str(&V::QUOTE.1.repeat(quotes));
         if item.is_none() {
             html.push('\n');
         }
         out.extend_from_slice(html.as_bytes());
+    }
+
+    /// Opens the document's element, if the vocabulary has one and it is not open yet.
+    fn start(&mut self, out: &mut Vec<u8>) {
+        if let (Some((open, _)), false) = (V::DOCUMENT, self.open) {
+            out.extend_from_slice(open.as_bytes());
+            out.push(b'\n');
+            self.open = true;
+        }
     }
 
     /// Closes the lists deeper than `depth`, and the list at `depth` when it is not `list`.
@@ -88,18 +133,71 @@ impl Html {
             || (self.lists.len() == depth && depth > 0 && self.lists.last().map(|l| l.0) != list)
         {
             let (_, ordered, _) = self.lists.pop().expect("a list");
-            out.extend_from_slice(if ordered {
-                b"</li></ol>\n"
-            } else {
-                b"</li></ul>\n"
-            });
+            out.extend_from_slice(V::ITEM.1.as_bytes());
+            out.extend_from_slice(V::list_end(ordered).as_bytes());
+            out.push(b'\n');
         }
     }
 
-    /// Writes a data table's rows, the first in `<thead>`.
+    /// Writes a data table's rows, the first its header.
     pub(super) fn table(&mut self, rows: &[Vec<String>], out: &mut Vec<u8>) {
+        self.start(out);
         self.close_lists(0, None, out);
-        let mut html = String::from("<table>\n");
+        let mut table = String::new();
+        V::table(rows, &mut table);
+        out.extend_from_slice(table.as_bytes());
+    }
+
+    /// The document ends: the lists open are closed, then the document's element.
+    pub(super) fn finish(&mut self, out: &mut Vec<u8>) {
+        self.close_lists(0, None, out);
+        if let (Some((_, close)), true) = (V::DOCUMENT, self.open) {
+            out.extend_from_slice(close.as_bytes());
+            out.push(b'\n');
+        }
+        *self = Markup::default();
+    }
+}
+
+/// HTML's tags.
+#[derive(Debug)]
+pub(super) struct HtmlTags;
+
+impl Vocabulary for HtmlTags {
+    const PARAGRAPH: (&'static str, &'static str) = ("<p>", "</p>");
+    const QUOTE: (&'static str, &'static str) = ("<blockquote>", "</blockquote>");
+    const ITEM: (&'static str, &'static str) = ("<li>", "</li>");
+
+    fn list(start: Option<u32>) -> String {
+        match start {
+            Some(1) => "<ol>".into(),
+            Some(n) => format!("<ol start=\"{n}\">"),
+            None => "<ul>".into(),
+        }
+    }
+
+    fn list_end(ordered: bool) -> &'static str {
+        if ordered {
+            "</ol>"
+        } else {
+            "</ul>"
+        }
+    }
+
+    fn heading(level: u8) -> (String, String) {
+        (format!("<h{level}>"), format!("</h{level}>"))
+    }
+
+    fn code(language: &str) -> (String, String) {
+        let open = match language {
+            "" => "<pre><code>".to_string(),
+            language => format!("<pre><code class=\"language-{}\">", escape(language)),
+        };
+        (open, "</code></pre>".to_string())
+    }
+
+    fn table(rows: &[Vec<String>], html: &mut String) {
+        html.push_str("<table>\n");
         for (i, row) in rows.iter().enumerate() {
             let cell = if i == 0 { "th" } else { "td" };
             if i == 0 {
@@ -118,17 +216,19 @@ impl Html {
             html.push_str("</tbody>\n");
         }
         html.push_str("</table>\n");
-        out.extend_from_slice(html.as_bytes());
     }
 
-    /// The document ends: the lists open are closed.
-    pub(super) fn finish(&mut self, out: &mut Vec<u8>) {
-        self.close_lists(0, None, out);
+    fn mark(out: &mut String, kind: MarkKind, inner: &str) {
+        push_mark(out, kind, inner);
+    }
+
+    fn escape(text: &str) -> Cow<'_, str> {
+        escape(text)
     }
 }
 
-/// Appends a marked span (its text escaped already) as HTML writes it.
-pub(super) fn push_mark(out: &mut String, kind: MarkKind, inner: &str) {
+/// Appends a marked span (its text not escaped yet) as HTML writes it.
+fn push_mark(out: &mut String, kind: MarkKind, inner: &str) {
     let inner = escape(inner);
     match kind {
         MarkKind::Code => out.push_str(&format!("<code>{inner}</code>")),

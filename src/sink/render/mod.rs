@@ -6,10 +6,11 @@
 mod html;
 mod markdown;
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::ops::Range;
 
-use crate::block::{Block, BlockKind, Mark};
+use crate::block::{Block, BlockKind, Mark, MarkKind};
 
 /// Which text is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -89,6 +90,16 @@ impl Layout {
             Layout::CleanEval => "cleaneval",
             Layout::Mark => "mark",
             Layout::Scores => "scores",
+        }
+    }
+
+    /// The extension of a file written in this layout (`--output-dir`).
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Layout::Json => "jsonl",
+            Layout::Markdown => "md",
+            Layout::Html => "html",
+            _ => "txt",
         }
     }
 
@@ -172,18 +183,23 @@ enum Writer {
     /// Markdown.
     Markdown(markdown::Markdown),
     /// HTML.
-    Html(html::Html),
+    Html(html::Markup<html::HtmlTags>),
 }
 
-/// How a block's marked spans are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a block's text and marked spans are written.
+#[derive(Clone, Copy, Debug)]
 enum Style {
     /// As the text they are.
     Plain,
     /// As Markdown writes them.
     Markdown,
-    /// As HTML elements, the text escaped.
-    Html,
+    /// As a markup's elements ([`html::Vocabulary`]), the text escaped.
+    Markup {
+        /// Escapes text.
+        escape: for<'a> fn(&'a str) -> Cow<'a, str>,
+        /// Appends a marked span.
+        mark: fn(&mut String, MarkKind, &str),
+    },
 }
 
 impl Renderer {
@@ -246,7 +262,7 @@ impl Renderer {
         let style = match self.writer {
             Writer::Text => Style::Plain,
             Writer::Markdown(_) => Style::Markdown,
-            Writer::Html(_) => Style::Html,
+            Writer::Html(_) => <html::HtmlTags as html::Vocabulary>::STYLE,
         };
         let rows = rows(&cells, style);
         if rows.iter().all(|row| row.iter().all(String::is_empty)) {
@@ -314,7 +330,7 @@ fn kept_text(block: &Block, style: Style) -> Option<String> {
     if block.kind == BlockKind::Preformatted {
         let kept = block.sentences.iter().any(|s| s.keep);
         return kept.then(|| match style {
-            Style::Html => html::escape(&block.text).into_owned(),
+            Style::Markup { escape, .. } => escape(&block.text).into_owned(),
             _ => block.text.clone(),
         });
     }
@@ -337,11 +353,11 @@ fn kept_text(block: &Block, style: Style) -> Option<String> {
 /// Appends `text[range]` with the marks in it written in `style`.
 fn push_marked(out: &mut String, text: &str, range: Range<usize>, marks: &[Mark], style: Style) {
     let plain = |out: &mut String, piece: &str| match style {
-        Style::Html => out.push_str(&html::escape(piece)),
+        Style::Markup { escape, .. } => out.push_str(&escape(piece)),
         _ => out.push_str(piece),
     };
     let mut at = range.start;
-    for mark in marks.iter().filter(|_| style != Style::Plain) {
+    for mark in marks.iter().filter(|_| !matches!(style, Style::Plain)) {
         let (start, end) = (mark.start as usize, mark.end as usize);
         let (start, end) = (start.max(range.start), end.min(range.end));
         if start >= end
@@ -355,7 +371,8 @@ fn push_marked(out: &mut String, text: &str, range: Range<usize>, marks: &[Mark]
         let inner = &text[start..end];
         match style {
             Style::Markdown => markdown::push_mark(out, mark.kind, inner),
-            _ => html::push_mark(out, mark.kind, inner),
+            Style::Markup { mark: push, .. } => push(out, mark.kind, inner),
+            Style::Plain => out.push_str(inner),
         }
         at = end;
     }
