@@ -42,6 +42,9 @@ pub(super) trait Vocabulary {
     };
 }
 
+/// The list, and the item open in it, of a level that was skipped ([`Markup::block`]).
+const SKIPPED: u32 = u32::MAX;
+
 /// What a markup knows of the blocks written before: the lists open, and whether the
 /// document's element is.
 #[derive(Debug)]
@@ -77,13 +80,24 @@ impl<V: Vocabulary> Markup<V> {
         match item {
             Some(list) => {
                 let depth = usize::from(list.depth.max(1));
+                // A list whose level was skipped is the list of the first item found at it.
+                if let Some(skipped) = self.lists.get_mut(depth - 1).filter(|l| l.0 == SKIPPED) {
+                    skipped.0 = list.list;
+                }
                 self.close_lists(depth, Some(list.list), out);
                 while self.lists.len() < depth {
-                    // The list of this item (a level skipped is an unordered one).
+                    // The list of this item. A level skipped (its item's own text dropped) is
+                    // an unordered list with an item open, so that every list is in an item.
                     let own = self.lists.len() + 1 == depth;
                     let start = list.number.filter(|_| own);
                     html.push_str(&V::list(start));
-                    self.lists.push((list.list, start.is_some(), 0));
+                    if !own {
+                        html.push_str(V::ITEM.0);
+                    }
+                    match own {
+                        true => self.lists.push((list.list, start.is_some(), 0)),
+                        false => self.lists.push((SKIPPED, false, SKIPPED)),
+                    }
                 }
                 let open = self.lists.last_mut().expect("a list");
                 if open.2 != list.item {
@@ -261,4 +275,35 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `page`'s blocks, every sentence kept, written by HTML's markup.
+    fn html(page: &str) -> String {
+        let mut markup = Markup::<HtmlTags>::default();
+        let mut out = Vec::new();
+        for mut block in crate::html::blocks_from_str(page, &Default::default()).unwrap() {
+            crate::segment::segment(&mut block);
+            markup.block(&block, &mut out);
+        }
+        markup.finish(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_list_is_in_an_item_when_an_items_own_text_is_missing() {
+        let page = "<ul><li><ul><li>Inner</li></ul></li><li>Outer</li></ul><p>After.</p>";
+        assert_eq!(
+            html(page),
+            "<ul><li><ul><li>Inner</li></ul>\n</li>\n<li>Outer</li></ul>\n<p>After.</p>\n"
+        );
+        let numbered = "<ol start=3><li>Three</li><li>Four<ol><li>Inner</li></ol></li></ol>";
+        assert_eq!(
+            html(numbered),
+            "<ol start=\"3\"><li>Three</li>\n<li>Four<ol><li>Inner</li></ol>\n</li></ol>\n"
+        );
+    }
 }
