@@ -136,11 +136,11 @@ _ppl__filter() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text markdown html cleaneval mark scores json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown html xml cleaneval mark scores json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "text markdown html cleaneval mark scores json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text markdown html xml cleaneval mark scores json" -- "${cur}"))
                     return 0
                     ;;
                 --input)

@@ -49,6 +49,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l classifier -d 'Cl
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s f -l format -d 'Output layout' -r -f -a "text\t'The kept text, one block per line (`plain` is another name for it)'
 markdown\t'Markdown: headings by level, lists, GitHub tables, fenced code, inline code, $formulas$'
 html\t'The main content as clean, minimal HTML (headings, paragraphs, lists, tables, pre/code, blockquotes, formulas), to render or parse again'
+xml\t'The main content as XML in trafilatura\'s element names (doc, main, head, p, list, item, table, row, cell, code, quote, hi), TeX formulas as TEI\'s formula'
 cleaneval\t'One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold'
 mark\t'Every sentence, the dropped ones wrapped as <ppl score="…">…</ppl> (`--mark`)'
 scores\t'`perplexity<TAB>sentence` for every sentence (`--scores`)'

@@ -42,7 +42,7 @@ OPTIONS: List[str]
 
 # The names the options take, as the library lists them (a test checks them against
 # FORMATS, METHODS, FAVORS and KINDS).
-_Format = Literal["text", "markdown", "html", "cleaneval", "mark", "scores", "json"]
+_Format = Literal["text", "markdown", "html", "xml", "cleaneval", "mark", "scores", "json"]
 _Method = Literal["combined", "perplexity"]
 _Favor = Literal["balanced", "precision", "recall"]
 _Kind = Literal["auto", "article", "forum", "product", "collection", "listing", "documentation", "service", "other"]

@@ -204,7 +204,7 @@ def test_an_option_left_out_or_none_is_the_default():
     [
         ({"target_language": "klingon"}, "unknown language 'klingon'"),
         ({"method": "best"}, "unknown method 'best'"),
-        ({"format": "xml"}, "unknown format 'xml'"),
+        ({"format": "tei"}, "unknown format 'tei'"),
         ({"favor": "most"}, "unknown favor 'most'"),
         ({"kind": "blog"}, "unknown kind 'blog'"),
         ({"threshold": float("nan")}, "threshold: "),

@@ -543,7 +543,7 @@ mod tests {
     fn what_names_nothing_or_does_not_go_together_is_refused() {
         for (given, error) in [
             (json!({"method": "best"}), "unknown method 'best'"),
-            (json!({"format": "xml"}), "unknown format 'xml'"),
+            (json!({"format": "tei"}), "unknown format 'tei'"),
             (json!({"favor": "most"}), "unknown favor 'most'"),
             (json!({"kind": "blog"}), "unknown kind 'blog'"),
             (json!({"colour": "red"}), "unknown option 'colour'"),

@@ -5,6 +5,7 @@
 
 mod html;
 mod markdown;
+mod xml;
 
 use std::borrow::Cow;
 use std::io::Write;
@@ -37,6 +38,8 @@ pub enum OutputFormat {
     /// Clean, minimal HTML: headings, paragraphs, lists, tables, `pre`/`code`, blockquotes and
     /// formulas.
     Html,
+    /// XML in trafilatura's element names.
+    Xml,
 }
 
 /// What is written, named the same on the command line (`--format`), in Python (`format=`) and
@@ -55,6 +58,9 @@ pub enum Layout {
     /// The main content as clean, minimal HTML (headings, paragraphs, lists, tables, pre/code,
     /// blockquotes, formulas), to render or parse again.
     Html,
+    /// The main content as XML in trafilatura's element names (doc, main, head, p, list, item,
+    /// table, row, cell, code, quote, hi), TeX formulas as TEI's formula.
+    Xml,
     /// One block per line, prefixed with <p>, <h> or <l> as in CleanEval gold.
     #[cfg_attr(feature = "cli", value(name = "cleaneval"))]
     CleanEval,
@@ -70,10 +76,11 @@ pub enum Layout {
 
 impl Layout {
     /// Every layout, in the order the help lists them.
-    pub const ALL: [Layout; 7] = [
+    pub const ALL: [Layout; 8] = [
         Layout::Text,
         Layout::Markdown,
         Layout::Html,
+        Layout::Xml,
         Layout::CleanEval,
         Layout::Mark,
         Layout::Scores,
@@ -87,6 +94,7 @@ impl Layout {
             Layout::Json => "json",
             Layout::Markdown => "markdown",
             Layout::Html => "html",
+            Layout::Xml => "xml",
             Layout::CleanEval => "cleaneval",
             Layout::Mark => "mark",
             Layout::Scores => "scores",
@@ -99,6 +107,7 @@ impl Layout {
             Layout::Json => "jsonl",
             Layout::Markdown => "md",
             Layout::Html => "html",
+            Layout::Xml => "xml",
             _ => "txt",
         }
     }
@@ -127,6 +136,7 @@ impl Layout {
             Layout::CleanEval => OutputFormat::CleanEval,
             Layout::Markdown => OutputFormat::Markdown,
             Layout::Html => OutputFormat::Html,
+            Layout::Xml => OutputFormat::Xml,
             _ => OutputFormat::Plain,
         }
     }
@@ -184,6 +194,8 @@ enum Writer {
     Markdown(markdown::Markdown),
     /// HTML.
     Html(html::Markup<html::HtmlTags>),
+    /// XML.
+    Xml(html::Markup<xml::XmlTags>),
 }
 
 /// How a block's text and marked spans are written.
@@ -208,6 +220,7 @@ impl Renderer {
         let writer = match (settings.mode, settings.format) {
             (OutputMode::Clean, OutputFormat::Markdown) => Writer::Markdown(Default::default()),
             (OutputMode::Clean, OutputFormat::Html) => Writer::Html(Default::default()),
+            (OutputMode::Clean, OutputFormat::Xml) => Writer::Xml(Default::default()),
             _ => Writer::Text,
         };
         Renderer {
@@ -235,6 +248,7 @@ impl Renderer {
         match &mut self.writer {
             Writer::Markdown(markdown) => markdown.block(&block, out),
             Writer::Html(html) => html.block(&block, out),
+            Writer::Xml(xml) => xml.block(&block, out),
             // A code block whole, with its lines.
             Writer::Text if block.kind == BlockKind::Preformatted => {
                 if let Some(text) = kept_text(&block, Style::Plain) {
@@ -252,6 +266,7 @@ impl Renderer {
         match &mut self.writer {
             Writer::Markdown(markdown) => *markdown = Default::default(),
             Writer::Html(html) => html.finish(out),
+            Writer::Xml(xml) => xml.finish(out),
             Writer::Text => {}
         }
     }
@@ -263,6 +278,7 @@ impl Renderer {
             Writer::Text => Style::Plain,
             Writer::Markdown(_) => Style::Markdown,
             Writer::Html(_) => <html::HtmlTags as html::Vocabulary>::STYLE,
+            Writer::Xml(_) => <xml::XmlTags as html::Vocabulary>::STYLE,
         };
         let rows = rows(&cells, style);
         if rows.iter().all(|row| row.iter().all(String::is_empty)) {
@@ -271,6 +287,7 @@ impl Renderer {
         match &mut self.writer {
             Writer::Markdown(markdown) => markdown.table(&rows, out),
             Writer::Html(html) => html.table(&rows, out),
+            Writer::Xml(xml) => xml.table(&rows, out),
             Writer::Text => {
                 for row in &rows {
                     let cells: Vec<String> =
@@ -435,7 +452,7 @@ mod tests {
         }
         assert_eq!(Layout::of_name("plain"), Some(Layout::Text));
         assert_eq!(Layout::of_name("jsonl"), Some(Layout::Json));
-        assert_eq!(Layout::of_name("xml"), None);
+        assert_eq!(Layout::of_name("tei"), None);
         assert_eq!(Layout::Mark.mode(), OutputMode::Mark);
         assert_eq!(Layout::CleanEval.format(), OutputFormat::CleanEval);
     }
@@ -547,6 +564,23 @@ mod tests {
         }
         renderer.finish(&mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn xml_writes_each_document_as_a_doc_in_trafilaturas_element_names() {
+        let page = "<h2>Setup</h2><p>Run <code>make</code> &amp; wait.</p><ul><li>One</li></ul>\
+                    <table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>";
+        assert_eq!(
+            rendered(page, Layout::Xml),
+            "<doc>\n<main>\n<head rend=\"h2\">Setup</head>\n\
+             <p>Run <hi rend=\"#t\">make</hi> &amp; wait.</p>\n\
+             <list rend=\"ul\"><item>One</item></list>\n\
+             <table>\n<row span=\"2\"><cell role=\"head\">a</cell><cell role=\"head\">b</cell></row>\n\
+             <row span=\"2\"><cell>1</cell><cell>2</cell></row>\n</table>\n</main>\n</doc>\n"
+        );
+        assert_eq!(Layout::Xml.extension(), "xml");
+        // A document with nothing kept is no element at all.
+        assert_eq!(rendered("", Layout::Xml), "");
     }
 
     #[test]
