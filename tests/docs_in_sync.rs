@@ -108,3 +108,68 @@ fn the_man_page_refers_to_no_missing_page_and_has_an_exit_status_section() {
     }
     assert!(!page.contains(".SH EXTRA"));
 }
+
+/// `stub` with its generated parts written from the library's lists: the names the options
+/// take (`# Generated: the names …`), and the keyword arguments of the request's options and
+/// of the decision's alone, each up to its `# (end of generated)` line.
+fn python_stub(stub: &str) -> String {
+    use ppl_filter::pipeline::{Decision, OptionName, Request, FAVORS, FORMATS, KINDS, METHODS};
+    let literal = |name: &str, values: &[&str]| {
+        let values: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+        format!("{name} = Literal[{}]\n", values.join(", "))
+    };
+    let arguments = |indent: &str, options: &[OptionName]| -> String {
+        let default = |python: &str| if python == "bool" { "False" } else { "None" };
+        options
+            .iter()
+            .map(|o| format!("{indent}{}: {} = {},\n", o.key, o.python, default(o.python)))
+            .collect()
+    };
+    let mut out = String::new();
+    let mut lines = stub.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let generated = if trimmed.starts_with("# Generated: the names the options take") {
+            [
+                literal("_Format", &FORMATS),
+                literal("_Method", &METHODS),
+                literal("_Favor", &FAVORS),
+                literal("_Kind", &KINDS),
+            ]
+            .concat()
+        } else if trimmed.starts_with("# Generated: the request's options") {
+            arguments(indent, &Request::OPTIONS)
+        } else if trimmed.starts_with("# Generated: the decision's options") {
+            arguments(indent, &Decision::OPTIONS)
+        } else {
+            continue;
+        };
+        out.push_str(&generated);
+        for skipped in lines.by_ref() {
+            if skipped.trim_start().starts_with("# (end of generated)") {
+                out.push_str(skipped);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The Python stub's option names and keyword arguments are the library's: a new option or
+/// name reaches it by `scripts/generate-docs.sh` (which runs this with `PPL_UPDATE_STUB=1`).
+#[test]
+fn the_python_stub_names_the_options_the_library_takes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/ppl_filter/_native.pyi");
+    let stub = std::fs::read_to_string(&path).unwrap();
+    let generated = python_stub(&stub);
+    if std::env::var_os("PPL_UPDATE_STUB").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    assert!(
+        generated == stub || std::env::var_os("PPL_UPDATE_STUB").is_some(),
+        "python/ppl_filter/_native.pyi is stale: regenerate it with `scripts/generate-docs.sh`"
+    );
+    assert_eq!(stub.matches("# Generated: ").count(), 4, "{stub}");
+}

@@ -29,7 +29,7 @@ __all__ = [
 __version__: str
 
 FORMATS: List[str]
-"""The output formats: text, markdown, html, cleaneval, mark, scores, json."""
+"""The output formats, as ``format`` takes them (``_Format`` below lists them)."""
 METHODS: List[str]
 """The decision methods: combined, perplexity."""
 FAVORS: List[str]
@@ -40,12 +40,12 @@ collection, listing, documentation, service, other."""
 OPTIONS: List[str]
 """Every option's keyword, as :func:`clean` takes them (the web API's JSON keys too)."""
 
-# The names the options take, as the library lists them (a test checks them against
-# FORMATS, METHODS, FAVORS and KINDS).
+# Generated: the names the options take (scripts/generate-docs.sh).
 _Format = Literal["text", "markdown", "html", "xml", "cleaneval", "mark", "scores", "json"]
 _Method = Literal["combined", "perplexity"]
 _Favor = Literal["balanced", "precision", "recall"]
 _Kind = Literal["auto", "article", "forum", "product", "collection", "listing", "documentation", "service", "other"]
+# (end of generated)
 
 _Html = Union[str, bytes]
 _Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -152,15 +152,17 @@ def clean(
     html: _Html,
     *,
     url: Optional[str] = None,
+    # Generated: the request's options (scripts/generate-docs.sh).
     method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    format: Optional[_Format] = None,
-    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[_Kind] = None,
+    favor: Optional[_Favor] = None,
+    format: Optional[_Format] = None,
     target_language: Optional[str] = None,
+    # (end of generated)
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> str:
@@ -183,15 +185,17 @@ def clean_many(
     *,
     threads: Optional[int] = None,
     errors: str = "strict",
+    # Generated: the request's options (scripts/generate-docs.sh).
     method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    format: Optional[_Format] = None,
-    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[_Kind] = None,
+    favor: Optional[_Favor] = None,
+    format: Optional[_Format] = None,
     target_language: Optional[str] = None,
+    # (end of generated)
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[str]:
@@ -206,13 +210,15 @@ def clean_many(
 def blocks(
     html: _Html,
     *,
+    # Generated: the decision's options (scripts/generate-docs.sh).
     method: Optional[_Method] = None,
     threshold: Optional[float] = None,
     max_link_density: Optional[float] = None,
-    favor: Optional[_Favor] = None,
     bias: Optional[float] = None,
     comments: bool = False,
     kind: Optional[_Kind] = None,
+    favor: Optional[_Favor] = None,
+    # (end of generated)
     model: Optional[Model] = None,
     classifier: Optional[Classifier] = None,
 ) -> List[Block]:

@@ -44,7 +44,7 @@ pub use options::{Options, ReadSettings};
 pub use pool::{default_threads, map_in_order};
 pub use problem::{Observer, Problem, Severity, Trouble};
 pub use request::read::value as option_value;
-pub use request::{Decision, Request, RequestError, FAVORS, FORMATS, KINDS, METHODS};
+pub use request::{Decision, OptionName, Request, RequestError, FAVORS, FORMATS, KINDS, METHODS};
 
 use crate::block::{Block, PageInfo};
 use crate::evidence;

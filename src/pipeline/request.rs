@@ -69,6 +69,34 @@ pub const KINDS: [&str; 9] = {
     names
 };
 
+/// An option as every door names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionName {
+    /// Python's keyword, the web API's JSON key.
+    pub key: &'static str,
+    /// Its type in Python's stub (`python/ppl_filter/_native.pyi`, whose keyword arguments
+    /// `scripts/generate-docs.sh` writes from these): `None` is its default, or `False` for a
+    /// `bool`.
+    pub python: &'static str,
+}
+
+impl OptionName {
+    const fn new(key: &'static str, python: &'static str) -> OptionName {
+        OptionName { key, python }
+    }
+}
+
+/// The keys of `options`.
+const fn keys<const N: usize>(options: [OptionName; N]) -> [&'static str; N] {
+    let mut keys = [""; N];
+    let mut i = 0;
+    while i < N {
+        keys[i] = options[i].key;
+        i += 1;
+    }
+    keys
+}
+
 /// The kind that is no kind: each page is decided as the kind it is told to be.
 const AUTO: &str = "auto";
 
@@ -287,16 +315,20 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// The options' names, as Python's keywords and the API's JSON keys name them.
-    pub const KEYS: [&'static str; 7] = [
-        "method",
-        "threshold",
-        "max_link_density",
-        "bias",
-        "comments",
-        "kind",
-        "favor",
+    /// The options, as Python's keywords and the API's JSON keys name them, with the type
+    /// Python's stub gives each (a test checks them against the fields serde reads).
+    pub const OPTIONS: [OptionName; 7] = [
+        OptionName::new("method", "Optional[_Method]"),
+        OptionName::new("threshold", "Optional[float]"),
+        OptionName::new("max_link_density", "Optional[float]"),
+        OptionName::new("bias", "Optional[float]"),
+        OptionName::new("comments", "bool"),
+        OptionName::new("kind", "Optional[_Kind]"),
+        OptionName::new("favor", "Optional[_Favor]"),
     ];
+
+    /// The options' names ([`Decision::OPTIONS`]).
+    pub const KEYS: [&'static str; 7] = keys(Decision::OPTIONS);
 
     /// The decision that `options` name (a function that takes the decision's options alone:
     /// `format` and `target_language` are unknown keys to it), read as [`Request::of_options`]
@@ -396,18 +428,21 @@ pub struct Request {
 }
 
 impl Request {
-    /// Every option's name, as Python's keywords and the API's JSON keys name them: the
-    /// decision's ([`Decision::KEYS`]), then `format` and `target_language`.
-    pub const KEYS: [&'static str; 9] = {
-        let mut keys = ["format"; 9];
+    /// Every option, as Python's keywords and the API's JSON keys name them: the decision's
+    /// ([`Decision::OPTIONS`]), then `format` and `target_language`.
+    pub const OPTIONS: [OptionName; 9] = {
+        let mut options = [OptionName::new("format", "Optional[_Format]"); 9];
         let mut i = 0;
-        while i < Decision::KEYS.len() {
-            keys[i] = Decision::KEYS[i];
+        while i < Decision::OPTIONS.len() {
+            options[i] = Decision::OPTIONS[i];
             i += 1;
         }
-        keys[8] = "target_language";
-        keys
+        options[8] = OptionName::new("target_language", "Optional[str]");
+        options
     };
+
+    /// Every option's name ([`Request::OPTIONS`]).
+    pub const KEYS: [&'static str; 9] = keys(Request::OPTIONS);
 
     /// The request that `options` name (Python's keyword arguments, a JSON object's keys;
     /// `null` is an option left out), read by serde as any program would read it: unknown keys
