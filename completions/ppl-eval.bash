@@ -79,7 +79,7 @@ _ppl__eval() {
             return 0
             ;;
         ppl__eval__subcmd__compare)
-            opts="-m -t -h --work-dir --model --method --threshold --max-link-density --bias --comments --kind --classifier --favor-precision --favor-recall --help"
+            opts="-m -t -h --work-dir --model --method --threshold --max-link-density --bias --comments --drop-tables --kind --classifier --favor-precision --favor-recall --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

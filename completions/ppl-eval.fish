@@ -56,6 +56,7 @@ service\t''
 other\t''"
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l classifier -d 'Classifier file (from `ppl-filter learn`) instead of the embedded one (combined method)' -r -F
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
+complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l drop-tables -d 'Combined method: drop the tables of data (and their captions), for corpora of prose alone; kept by default, whole, with their header'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
 complete -c ppl-eval -n "__fish_ppl_eval_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'

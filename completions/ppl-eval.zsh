@@ -65,6 +65,7 @@ combined\:"A learned classifier over perplexity under the general and a boilerpl
 '--kind=[Combined method\: decide every page as this kind instead of the kind it declares (schema.org types, Open Graph type, URL). The kind sets what the main content is\: every post of a forum (comments kept), every section and card of documentation, collections, listings and service pages (leaning to recall); articles, products and \`other\` are decided as the flags say]:KIND:(article forum product collection listing documentation service other)' \
 '--classifier=[Classifier file (from \`ppl-filter learn\`) instead of the embedded one (combined method)]:PATH:_files' \
 '--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
+'--drop-tables[Combined method\: drop the tables of data (and their captions), for corpora of prose alone; kept by default, whole, with their header]' \
 '(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
 '--favor-recall[Combined method\: keep more, anything that may be main content]' \
 '-h[Print help (see more with '\''--help'\'')]' \

@@ -53,7 +53,7 @@ _ppl__filter() {
 
     case "${cmd}" in
         ppl__filter)
-            opts="-m -q -u -i -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --fetch --fetch-list --fetch-delay --fetch-timeout --no-robots --max-filesize --glob --hidden --follow --method --threshold --max-link-density --bias --comments --kind --classifier --favor-precision --favor-recall --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-record-bytes --max-document-bytes --max-parser-memory --target-language --one-document --null --stats --output-dir --generate --help --version train perplexity learn serve help"
+            opts="-m -q -u -i -g -L -t -f -z -j -0 -o -h -V --model --quiet --files-from --fetch --fetch-list --fetch-delay --fetch-timeout --no-robots --max-filesize --glob --hidden --follow --method --threshold --max-link-density --bias --comments --drop-tables --kind --classifier --favor-precision --favor-recall --mark --scores --format --input --all-responses --compress --url --field --output-field --add-scores --skip-bad-lines --encoding --title --threads --max-block-bytes --max-record-bytes --max-document-bytes --max-parser-memory --target-language --one-document --null --stats --output-dir --generate --help --version train perplexity learn serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

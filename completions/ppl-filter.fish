@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_ppl_filter_global_optspecs
-    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= bias= comments kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= one-document 0/null stats o/output-dir= generate= h/help V/version
+    string join \n m/model= q/quiet files-from= u/fetch= i/fetch-list= fetch-delay= fetch-timeout= no-robots max-filesize= g/glob= hidden L/follow method= t/threshold= max-link-density= bias= comments drop-tables kind= classifier= favor-precision favor-recall mark scores f/format= input= all-responses z/compress url= field= output-field= add-scores skip-bad-lines encoding= title j/threads= max-block-bytes= max-record-bytes= max-document-bytes= max-parser-memory= target-language= one-document 0/null stats o/output-dir= generate= h/help V/version
 end
 
 function __fish_ppl_filter_needs_command
@@ -79,6 +79,7 @@ complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l no-robots -d 'Fet
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l hidden -d 'In directories, also clean hidden files and walk hidden directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -s L -l follow -d 'In directories, follow symbolic links to directories'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l comments -d 'Combined method: keep readers\' comments (dropped by default, as the Dragnet gold does)'
+complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l drop-tables -d 'Combined method: drop the tables of data (and their captions), for corpora of prose alone; kept by default, whole, with their header'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-precision -d 'Combined method: keep less, only what is clearly main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l favor-recall -d 'Combined method: keep more, anything that may be main content'
 complete -c ppl-filter -n "__fish_ppl_filter_needs_command" -l mark -d 'Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)'

@@ -80,6 +80,7 @@ model\:"The embedded language model'\''s file (committed packed as \`model/en.pa
 '-L[In directories, follow symbolic links to directories]' \
 '--follow[In directories, follow symbolic links to directories]' \
 '--comments[Combined method\: keep readers'\'' comments (dropped by default, as the Dragnet gold does)]' \
+'--drop-tables[Combined method\: drop the tables of data (and their captions), for corpora of prose alone; kept by default, whole, with their header]' \
 '(--favor-recall)--favor-precision[Combined method\: keep less, only what is clearly main content]' \
 '--favor-recall[Combined method\: keep more, anything that may be main content]' \
 '(--scores)--mark[Keep every sentence; wrap dropped ones as <ppl score="…">…</ppl> (as --format mark, and with the other formats too)]' \

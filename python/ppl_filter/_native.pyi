@@ -158,6 +158,7 @@ def clean(
     max_link_density: Optional[float] = None,
     bias: Optional[float] = None,
     comments: bool = False,
+    drop_tables: bool = False,
     kind: Optional[_Kind] = None,
     favor: Optional[_Favor] = None,
     format: Optional[_Format] = None,
@@ -191,6 +192,7 @@ def clean_many(
     max_link_density: Optional[float] = None,
     bias: Optional[float] = None,
     comments: bool = False,
+    drop_tables: bool = False,
     kind: Optional[_Kind] = None,
     favor: Optional[_Favor] = None,
     format: Optional[_Format] = None,
@@ -216,6 +218,7 @@ def blocks(
     max_link_density: Optional[float] = None,
     bias: Optional[float] = None,
     comments: bool = False,
+    drop_tables: bool = False,
     kind: Optional[_Kind] = None,
     favor: Optional[_Favor] = None,
     # (end of generated)

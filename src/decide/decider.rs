@@ -134,6 +134,19 @@ impl<'a> Decider<'a> {
         if page.is_some() && !self.in_pieces {
             super::units::small_page_whole(&blocks, &mut keep);
         }
+        if choices.drop_tables {
+            // The tables of data, told and kept whole above, and their captions, dropped (last:
+            // no rule brings them back).
+            let data = |b: &Block| b.structure.cell.filter(|c| c.data).map(|c| c.table);
+            let tables: Vec<u32> = blocks.iter().filter_map(data).collect();
+            for (block, keep) in blocks.iter().zip(&mut keep) {
+                let caption = block
+                    .structure
+                    .caption_of
+                    .is_some_and(|t| tables.contains(&t));
+                *keep &= data(block).is_none() && !caption;
+            }
+        }
         // No threshold by default (and then not every sentence is measured: see
         // `Options::every_perplexity`); with one, a NaN perplexity drops its sentence.
         let max_perplexity = self.policy.max_perplexity;

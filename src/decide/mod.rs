@@ -96,6 +96,8 @@ pub struct Choices {
     /// Keep readers' comments (prose blocks under an element named like a comment thread),
     /// which the default drops like the Dragnet gold does.
     pub comments: bool,
+    /// Drop the tables of data and their captions (`--drop-tables`).
+    pub drop_tables: bool,
     /// A document is decided whole up to this size ([`Decider`]).
     pub max_document_bytes: usize,
     /// The kind of every page (`--kind`), instead of the kind each page declares
@@ -156,6 +158,7 @@ impl Default for Choices {
             favor: Favor::default(),
             bias: 0.0,
             comments: false,
+            drop_tables: false,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             kind: None,
         }
@@ -213,6 +216,7 @@ impl MethodKind {
                 (MethodOption::Favor, given.favor),
                 (MethodOption::Bias, given.bias),
                 (MethodOption::Comments, given.comments),
+                (MethodOption::DropTables, given.drop_tables),
                 (MethodOption::Kind, given.kind),
             ],
             MethodKind::Combined => &[(MethodOption::MaxLinkDensity, given.max_link_density)],
@@ -235,6 +239,8 @@ pub enum MethodOption {
     Bias,
     /// Readers' comments kept (combined method).
     Comments,
+    /// Tables of data dropped (combined method).
+    DropTables,
     /// A kind of page given (combined method).
     Kind,
     /// A link-density bound (perplexity method).
@@ -249,6 +255,7 @@ impl MethodOption {
             MethodOption::Favor => "favor",
             MethodOption::Bias => "bias",
             MethodOption::Comments => "comments",
+            MethodOption::DropTables => "drop_tables",
             MethodOption::Kind => "kind",
             MethodOption::MaxLinkDensity => "max_link_density",
         }
@@ -274,6 +281,8 @@ pub struct Given {
     pub bias: bool,
     /// `comments`.
     pub comments: bool,
+    /// `drop_tables`.
+    pub drop_tables: bool,
     /// A kind of page other than `auto`.
     pub kind: bool,
     /// `max_link_density`.
@@ -310,6 +319,7 @@ mod tests {
             favor: true,
             bias: true,
             comments: true,
+            drop_tables: true,
             kind: true,
             max_link_density: true,
         };

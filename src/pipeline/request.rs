@@ -11,10 +11,11 @@
 //! [`Decision::settings`] is the one place that turns a request into the decision's settings,
 //! refusing what the chosen method would ignore.
 //!
-//! Adding a decision option touches three files: its field here (flag, key in
-//! [`Decision::KEYS`], its reader, what it sets in [`Decision::settings`]), the stage that uses
-//! it, and Python's stub (`python/ppl_filter/_native.pyi`, whose keywords a test checks
-//! against [`Request::KEYS`]).
+//! Adding a decision option touches three files: its field here (flag, reader, entry in
+//! [`Decision::OPTIONS`] with its Python type, what it sets in [`Decision::settings`]), the
+//! decision's settings in `decide/mod.rs` (`Choices`, and `Given` and `MethodOption` for an
+//! option of one method) and the stage that uses it; `scripts/generate-docs.sh` writes it into
+//! the man page, the completions and Python's stub.
 
 use std::sync::Arc;
 
@@ -235,6 +236,10 @@ pub mod read {
         Ok(value(d, "comments")?.unwrap_or(false))
     }
 
+    pub fn drop_tables<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        Ok(value(d, "drop_tables")?.unwrap_or(false))
+    }
+
     /// `auto` is no kind: each page is decided as the kind it is told to be.
     pub fn kind<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PageKind>, D::Error> {
         let kind = |name: &str| match name {
@@ -292,6 +297,12 @@ pub struct Decision {
     #[serde(deserialize_with = "read::comments")]
     pub comments: bool,
 
+    /// Combined method: drop the tables of data (and their captions), for corpora of prose
+    /// alone; kept by default, whole, with their header.
+    #[cfg_attr(feature = "cli", arg(hide_short_help = true, long))]
+    #[serde(deserialize_with = "read::drop_tables")]
+    pub drop_tables: bool,
+
     /// Combined method: decide every page as this kind instead of the kind it declares
     /// (schema.org types, Open Graph type, URL). The kind sets what the main content is: every
     /// post of a forum (comments kept), every section and card of documentation, collections,
@@ -317,18 +328,19 @@ pub struct Decision {
 impl Decision {
     /// The options, as Python's keywords and the API's JSON keys name them, with the type
     /// Python's stub gives each (a test checks them against the fields serde reads).
-    pub const OPTIONS: [OptionName; 7] = [
+    pub const OPTIONS: [OptionName; 8] = [
         OptionName::new("method", "Optional[_Method]"),
         OptionName::new("threshold", "Optional[float]"),
         OptionName::new("max_link_density", "Optional[float]"),
         OptionName::new("bias", "Optional[float]"),
         OptionName::new("comments", "bool"),
+        OptionName::new("drop_tables", "bool"),
         OptionName::new("kind", "Optional[_Kind]"),
         OptionName::new("favor", "Optional[_Favor]"),
     ];
 
     /// The options' names ([`Decision::OPTIONS`]).
-    pub const KEYS: [&'static str; 7] = keys(Decision::OPTIONS);
+    pub const KEYS: [&'static str; Decision::OPTIONS.len()] = keys(Decision::OPTIONS);
 
     /// The decision that `options` name (a function that takes the decision's options alone:
     /// `format` and `target_language` are unknown keys to it), read as [`Request::of_options`]
@@ -355,6 +367,7 @@ impl Decision {
             favor: favor != Favor::default(),
             bias: self.bias.is_some(),
             comments: self.comments,
+            drop_tables: self.drop_tables,
             kind: self.kind.is_some(),
             max_link_density: self.max_link_density.is_some(),
         };
@@ -385,6 +398,7 @@ impl Decision {
             favor,
             bias: self.bias.map(check_bias).transpose()?.unwrap_or(0.0),
             comments: self.comments,
+            drop_tables: self.drop_tables,
             kind: self.kind,
             ..Choices::default()
         };
@@ -430,19 +444,20 @@ pub struct Request {
 impl Request {
     /// Every option, as Python's keywords and the API's JSON keys name them: the decision's
     /// ([`Decision::OPTIONS`]), then `format` and `target_language`.
-    pub const OPTIONS: [OptionName; 9] = {
-        let mut options = [OptionName::new("format", "Optional[_Format]"); 9];
+    pub const OPTIONS: [OptionName; Decision::OPTIONS.len() + 2] = {
+        let mut options =
+            [OptionName::new("format", "Optional[_Format]"); Decision::OPTIONS.len() + 2];
         let mut i = 0;
         while i < Decision::OPTIONS.len() {
             options[i] = Decision::OPTIONS[i];
             i += 1;
         }
-        options[8] = OptionName::new("target_language", "Optional[str]");
+        options[i + 1] = OptionName::new("target_language", "Optional[str]");
         options
     };
 
     /// Every option's name ([`Request::OPTIONS`]).
-    pub const KEYS: [&'static str; 9] = keys(Request::OPTIONS);
+    pub const KEYS: [&'static str; Request::OPTIONS.len()] = keys(Request::OPTIONS);
 
     /// The request that `options` name (Python's keyword arguments, a JSON object's keys;
     /// `null` is an option left out), read by serde as any program would read it: unknown keys
@@ -647,6 +662,37 @@ mod tests {
         }
         assert_eq!(Request::KEYS[..Decision::KEYS.len()], Decision::KEYS);
         assert!(Request::KEYS.ends_with(&["format", "target_language"]));
+    }
+
+    #[test]
+    fn drop_tables_drops_the_tables_of_data_and_their_captions_only() {
+        use crate::pipeline::pages::{clean_page, Page};
+        let html = "<h1>Platforms</h1><p>The tool runs on the platforms below, each tested \
+                    on every release of the package by the maintainers.</p><table><caption>\
+                    Supported platforms</caption><tr><th>Platform</th><th>Status</th></tr>\
+                    <tr><td>Linux</td><td>supported</td></tr><tr><td>macOS</td><td>supported\
+                    </td></tr></table><p>Other platforms may work, but nobody tests them \
+                    before a release, so reports of problems there are welcome.</p>";
+        let page = Page::new("<page>", html.as_bytes());
+        let clean = |options: serde_json::Value| {
+            let options = job(options).unwrap();
+            let cleaned = clean_page(&page, crate::lm::model::embedded(), &options).unwrap();
+            String::from_utf8(cleaned.output).unwrap()
+        };
+        let kept = clean(json!({}));
+        let dropped = clean(json!({ "drop_tables": true }));
+        assert!(kept.contains("Linux\tsupported"), "{kept}");
+        for gone in ["Linux", "Platform\t", "Supported platforms"] {
+            assert!(!dropped.contains(gone), "{gone}: {dropped}");
+        }
+        for line in dropped.lines() {
+            assert!(kept.contains(line), "{line}");
+        }
+        assert!(dropped.contains("Other platforms may work"), "{dropped}");
+        assert_eq!(
+            job(json!({"method": "perplexity", "drop_tables": true})).unwrap_err(),
+            RequestError::IgnoredByMethod(MethodOption::DropTables)
+        );
     }
 
     #[test]
