@@ -1,7 +1,11 @@
 //! What is written for a scored block: the kept sentences (default), every sentence with the
 //! dropped ones marked (`--format mark`), or a perplexity per sentence (`--format scores`);
-//! optionally with CleanEval's `<p>`/`<h>`/`<l>` block markers or as Markdown. [`Layout`] names
-//! them all, as every interface takes them.
+//! optionally with CleanEval's `<p>`/`<h>`/`<l>` block markers, as Markdown, HTML or XML.
+//! [`Layout`] names them all, as every interface takes them.
+//!
+//! Adding a format touches two files: its [`Layout`] here (its name, extension and writer)
+//! and its writer's file (a markup is a `Vocabulary` (`html.rs`) of tags, as `xml.rs` is);
+//! `scripts/generate-docs.sh` writes it into the man page, the completions and Python's stub.
 
 mod html;
 mod markdown;
