@@ -22,6 +22,7 @@ use crate::sink::{
     DirSink, DocumentMeta, DocumentStats, LanguageFilter, PartialFile, RecordFormat, RecordSink,
     Sink, StreamSink,
 };
+use crate::source::spool::Spool;
 use crate::source::Input;
 
 /// What a cleaning run does: every stage's settings, the language asked for, and the output.
@@ -340,6 +341,16 @@ impl<S: Sink> Sink for Chain<S> {
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
         self.first().end(stats)
+    }
+
+    fn held(
+        &mut self,
+        index: usize,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        self.first().held(index, meta, text, stats)
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -417,13 +417,17 @@ impl Recorded {
             Err(e) => return Err(io::Error::other(e)),
         }
         for mut document in self.documents {
-            out.begin(*documents, &document.meta)?;
+            let index = *documents;
             *documents += 1;
-            document
-                .text
-                .each_written_chunk(&mut |chunk| out.write(chunk))?;
-            if let Some(stats) = &document.stats {
-                out.end(stats)?;
+            match &document.stats {
+                Some(stats) => out.held(index, &document.meta, &mut document.text, stats)?,
+                // A document whose writing failed part-way: what was written, unended.
+                None => {
+                    out.begin(index, &document.meta)?;
+                    document
+                        .text
+                        .each_written_chunk(&mut |chunk| out.write(chunk))?;
+                }
             }
         }
         Ok(())

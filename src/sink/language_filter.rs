@@ -74,10 +74,25 @@ impl<S: Sink> Sink for LanguageFilter<S> {
         let Some((index, meta)) = self.current.take() else {
             return Ok(());
         };
+        let mut text = std::mem::replace(&mut self.text, Spool::new(0));
+        let passed = self.held(index, &meta, &mut text, stats);
+        self.text = text;
+        passed
+    }
+
+    /// Tells the language of the text held (by this filter, or by the stage before) and hands
+    /// the document on, held as it is, when it is in the language wanted.
+    fn held(
+        &mut self,
+        index: usize,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
         if stats.failure.is_some() {
-            return self.pass_on(index, &meta, stats);
+            return self.inner.held(index, meta, text, stats);
         }
-        let told = Told::of_spool(&self.text);
+        let told = Told::of_spool(text);
         if !told.is(self.language) {
             self.left_out.documents += 1;
             self.left_out.sentences += stats.sentences;
@@ -88,27 +103,11 @@ impl<S: Sink> Sink for LanguageFilter<S> {
             told: Some(told),
             ..stats.clone()
         };
-        self.pass_on(index, &meta, &stats)
+        self.inner.held(index, meta, text, &stats)
     }
 
     fn finish(&mut self) -> io::Result<()> {
         self.inner.finish()
-    }
-}
-
-impl<S: Sink> LanguageFilter<S> {
-    /// Hands the document held on to the inner sink.
-    fn pass_on(
-        &mut self,
-        index: usize,
-        meta: &DocumentMeta,
-        stats: &DocumentStats,
-    ) -> io::Result<()> {
-        self.inner.begin(index, meta)?;
-        let inner = &mut self.inner;
-        self.text
-            .each_written_chunk(&mut |chunk| inner.write(chunk))?;
-        self.inner.end(stats)
     }
 }
 
@@ -152,5 +151,55 @@ mod tests {
         assert_eq!(filter.left_out(), left_out);
         let out = String::from_utf8(filter.into_inner().into_inner()).unwrap();
         assert_eq!(out, format!("{}--\n{}", texts[0], texts[2]));
+    }
+
+    /// A sink that says how each document reached it: whole from a spool, or piece by piece.
+    #[derive(Default)]
+    struct HowGiven(Vec<String>);
+
+    impl Sink for HowGiven {
+        fn begin(&mut self, _: usize, _: &DocumentMeta) -> io::Result<()> {
+            self.0.push("pieces".into());
+            Ok(())
+        }
+        fn write(&mut self, _: &[u8]) -> io::Result<()> {
+            Ok(())
+        }
+        fn held(
+            &mut self,
+            _: usize,
+            _: &DocumentMeta,
+            text: &mut Spool,
+            stats: &DocumentStats,
+        ) -> io::Result<()> {
+            let told = stats.told.map(|t| t.is(Language::of_name("de").unwrap()));
+            self.0
+                .push(format!("held {} bytes, told {told:?}", text.held().len()));
+            Ok(())
+        }
+        fn finish(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_document_passed_on_is_the_spool_held_not_a_copy() {
+        let text = "Der Hund läuft schnell über die Wiese und bellt laut, weil er sich freut.\n";
+        let meta = DocumentMeta::Input {
+            source: "0.html".into(),
+        };
+        let mut filter = LanguageFilter::new(HowGiven::default(), Language::of_name("de").unwrap());
+        // Streamed in: the filter's own spool goes on whole.
+        filter.begin(0, &meta).unwrap();
+        filter.write(text.as_bytes()).unwrap();
+        filter.end(&DocumentStats::default()).unwrap();
+        // Held by the stage before: that spool goes on.
+        let mut spool = Spool::new(SAMPLE_BYTES);
+        spool.write(text.as_bytes()).unwrap();
+        filter
+            .held(1, &meta, &mut spool, &DocumentStats::default())
+            .unwrap();
+        let said = format!("held {} bytes, told Some(true)", text.len());
+        assert_eq!(filter.into_inner().0, [said.clone(), said]);
     }
 }

@@ -24,6 +24,7 @@ use std::io::{self, Write};
 
 use crate::block::{PageInfo, PageKind};
 use crate::source::jsonl::{JsonRecord, PassedLine};
+use crate::source::spool::Spool;
 use language::Told;
 
 pub use dir::{DirSink, PartialFile};
@@ -100,6 +101,21 @@ pub trait Sink: Send {
     fn end(&mut self, _stats: &DocumentStats) -> io::Result<()> {
         Ok(())
     }
+    /// Document `index`, whole, its output held in `text` by the stage before: a sink that
+    /// would hold a document's output itself (the language filter, a record writer) reads it
+    /// from there instead, so that a document is spooled once however many sinks hold it; the
+    /// others are given it as [`Sink::begin`], [`Sink::write`] and [`Sink::end`] (the default).
+    fn held(
+        &mut self,
+        index: usize,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        self.begin(index, meta)?;
+        text.each_written_chunk(&mut |chunk| self.write(chunk))?;
+        self.end(stats)
+    }
     /// No more output: flush everything.
     fn finish(&mut self) -> io::Result<()>;
 }
@@ -115,6 +131,16 @@ impl<S: Sink + ?Sized> Sink for &mut S {
 
     fn end(&mut self, stats: &DocumentStats) -> io::Result<()> {
         (**self).end(stats)
+    }
+
+    fn held(
+        &mut self,
+        index: usize,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        (**self).held(index, meta, text, stats)
     }
 
     fn finish(&mut self) -> io::Result<()> {

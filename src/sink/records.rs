@@ -87,6 +87,22 @@ enum RecordWriter<W: Write + Send> {
     Json(JsonRecords<W>),
 }
 
+impl<W: Write + Send> RecordWriter<W> {
+    /// Writes the record of a document whose text is `text`.
+    fn write(
+        &mut self,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        match self {
+            RecordWriter::Warc(records) => records.end(meta, text, stats),
+            RecordWriter::Jsonl(records) => records.end(meta, text, stats),
+            RecordWriter::Json(records) => records.end(meta, text, stats),
+        }
+    }
+}
+
 impl<W: Write + Send> RecordSink<W> {
     /// A sink writing records of `format` to `out`.
     pub fn new(out: W, format: RecordFormat) -> RecordSink<W> {
@@ -140,12 +156,18 @@ impl<W: Write + Send> Sink for RecordSink<W> {
         let Some(meta) = self.meta.take() else {
             return Ok(());
         };
-        let text = &mut self.text;
-        match &mut self.records {
-            RecordWriter::Warc(records) => records.end(&meta, text, stats),
-            RecordWriter::Jsonl(records) => records.end(&meta, text, stats),
-            RecordWriter::Json(records) => records.end(&meta, text, stats),
-        }
+        self.records.write(&meta, &mut self.text, stats)
+    }
+
+    /// Writes the record of a document held by the stage before, from its spool.
+    fn held(
+        &mut self,
+        _index: usize,
+        meta: &DocumentMeta,
+        text: &mut Spool,
+        stats: &DocumentStats,
+    ) -> io::Result<()> {
+        self.records.write(meta, text, stats)
     }
 
     fn finish(&mut self) -> io::Result<()> {
