@@ -82,24 +82,16 @@ impl Vocabulary for XmlTags {
     }
 }
 
-/// `text` with `&`, `<`, `>` and `"` escaped and the characters XML 1.0 does not allow (the
-/// C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF) dropped.
+/// `text` with `&`, `<`, `>` and `"` escaped (as HTML escapes them) and the characters XML 1.0
+/// does not allow (the C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF)
+/// dropped.
 fn escape(text: &str) -> Cow<'_, str> {
-    let allowed = |c: char| !matches!(c, '\0'..='\x08' | '\x0b' | '\x0c' | '\x0e'..='\x1f' | '\u{fffe}' | '\u{ffff}');
-    if !text.contains(['&', '<', '>', '"']) && text.chars().all(allowed) {
-        return Cow::Borrowed(text);
+    let allowed = |c: &char| !matches!(c, '\0'..='\x08' | '\x0b' | '\x0c' | '\x0e'..='\x1f' | '\u{fffe}' | '\u{ffff}');
+    if text.chars().all(|c| allowed(&c)) {
+        return super::html::escape(text);
     }
-    let mut escaped = String::with_capacity(text.len() + 16);
-    for c in text.chars().filter(|&c| allowed(c)) {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            c => escaped.push(c),
-        }
-    }
-    Cow::Owned(escaped)
+    let kept: String = text.chars().filter(allowed).collect();
+    Cow::Owned(super::html::escape(&kept).into_owned())
 }
 
 #[cfg(test)]
